@@ -1,0 +1,26 @@
+# Each src/<layer> is an object library that links only the layers below it (DESIGN.md §3), so a
+# layering violation fails to link the layer's own check library. Sources are globbed: a new
+# file in a layer's folder joins that layer.
+function(loom_layer name)
+  cmake_parse_arguments(L "" "" "DEPS;DIRS" ${ARGN})
+  if(NOT L_DIRS)
+    set(L_DIRS ${name})
+  endif()
+  set(srcs)
+  foreach(d ${L_DIRS})
+    file(GLOB_RECURSE s CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${d}/*.cpp ${CMAKE_SOURCE_DIR}/src/${d}/*.c)
+    list(APPEND srcs ${s})
+  endforeach()
+  if(NOT srcs)
+    # A layer not written yet still exists, so the layers above can name it.
+    set(empty ${CMAKE_BINARY_DIR}/empty_layer_${name}.cpp)
+    file(WRITE ${empty} "")
+    set(srcs ${empty})
+  endif()
+  add_library(loom_${name} OBJECT ${srcs})
+  target_include_directories(loom_${name} PUBLIC ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/src)
+  target_compile_options(loom_${name} PRIVATE -fvisibility=default)
+  foreach(dep ${L_DEPS})
+    target_link_libraries(loom_${name} PUBLIC loom_${dep})
+  endforeach()
+endfunction()

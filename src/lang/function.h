@@ -1,0 +1,175 @@
+#ifndef LOOM_LANG_FUNCTION_H
+#define LOOM_LANG_FUNCTION_H
+
+/// \file Function: the internal object behind a Func. It holds the algorithm (one pure
+/// Definition and any number of update Definitions) and the schedule (FuncSchedule for where
+/// the function is computed and stored, a StageSchedule per definition for its loops).
+/// Scheduling calls only record decisions here; lowering reads them (DESIGN.md §2).
+
+#include "ir/ir.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+struct FunctionContents;
+
+/// Where in the loop nest something happens: inlined, at the root, or inside the loop over
+/// `var` of stage `stage_index` of the function `func`.
+struct LoopLevelSpec {
+    enum Kind { Inlined, Root, At } kind = Inlined;
+    std::string func;    ///< for At
+    std::string var;     ///< for At: the loop variable's name (a Var, RVar or split product)
+    int stage_index = -1; ///< for At: -1 means the last stage of `func`
+    bool is_inlined() const { return kind == Inlined; }
+    bool is_root() const { return kind == Root; }
+    static LoopLevelSpec inlined() { return {}; }
+    static LoopLevelSpec root() { return {Root, "", "", -1}; }
+};
+
+/// Tail handling of a split (Halide's TailStrategy).
+enum class TailStrategy : uint8_t {
+    RoundUp, GuardWithIf, Predicate, PredicateLoads, PredicateStores, ShiftInwards, Auto,
+    RoundUpAndBlend, ShiftInwardsAndBlend
+};
+
+/// One loop transformation, applied in order: split old into outer*factor+inner, rename old to
+/// outer, or fuse inner and outer into old (for FuseVars `old_var` is the fused name).
+struct Split {
+    enum Kind { SplitVar, RenameVar, FuseVars } kind = SplitVar;
+    std::string old_var, outer, inner;
+    Expr factor;
+    bool exact = false; ///< the split must not round up (update definitions over RVars)
+    TailStrategy tail = TailStrategy::Auto;
+};
+
+/// One loop of a stage, innermost first in StageSchedule::dims.
+struct Dim {
+    enum class Kind : uint8_t { PureVar, PureRVar, ImpureRVar };
+    std::string var;
+    ForType for_type = ForType::Serial;
+    DeviceAPI device_api = DeviceAPI::None;
+    Kind kind = Kind::PureVar;
+    /// Loop partitioning preference (Halide's Partition): Auto, Never, Always.
+    enum class Partition : uint8_t { Auto, Never, Always } partition = Partition::Auto;
+    bool is_rvar() const { return kind != Kind::PureVar; }
+};
+
+/// The loop schedule of one definition. `dims` lists the loops innermost first and always ends
+/// with the implicit outermost loop Var::outermost() (named "__outermost").
+struct StageSchedule {
+    std::vector<ReductionVariable> rvars;
+    std::vector<Split> splits;
+    std::vector<Dim> dims;
+    bool touched = false; ///< the user scheduled this stage explicitly
+    bool allow_race_conditions = false;
+    bool atomic = false;
+    bool override_atomic_associativity_test = false;
+};
+
+/// A user bound on a pure dimension: var in [min, min + extent), or storage alignment.
+struct Bound {
+    std::string var;
+    Expr min, extent, modulus, remainder;
+};
+
+/// Storage order and alignment of one dimension, outermost last.
+struct StorageDim {
+    std::string var;
+    Expr alignment, bound, fold_factor;
+    bool fold_forward = true;
+};
+
+/// Where and how a function is computed and stored.
+struct FuncSchedule {
+    LoopLevelSpec compute_level = LoopLevelSpec::inlined();
+    LoopLevelSpec store_level = LoopLevelSpec::inlined();
+    LoopLevelSpec hoist_storage_level = LoopLevelSpec::inlined();
+    std::vector<Bound> bounds;
+    std::vector<StorageDim> storage_dims;
+    MemoryType memory_type = MemoryType::Auto;
+    bool memoized = false;
+    /// The user called compute_root/compute_at/... (as opposed to Loom's default choice).
+    bool touched = false;
+};
+
+/// One definition (pure or update): `name(args) = values` where `predicate` holds.
+struct Definition {
+    std::vector<Expr> args;   ///< Variables for the pure definition; any Exprs for updates
+    std::vector<Expr> values; ///< one per Tuple element
+    ReductionDomain rdom;     ///< the RDom its RVars come from (undefined if none)
+    Expr predicate;           ///< the RDom's where() conditions, true when none
+    StageSchedule schedule;
+    bool defined() const { return !values.empty(); }
+};
+
+struct FunctionContents : RefCounted {
+    std::string name;
+    std::vector<std::string> args; ///< names of the pure dimensions, outermost last
+    std::vector<Type> output_types; ///< one per Tuple element
+    Definition init_def;
+    std::vector<Definition> updates;
+    FuncSchedule schedule;
+    /// Incremented by every change to the algorithm or schedule, so compiled code knows when
+    /// it is stale.
+    uint64_t version = 0;
+};
+
+/// A handle to a FunctionContents. Copies alias the same function.
+class Function {
+public:
+    Function() = default;
+    explicit Function(const std::string &name);
+    /// From the `func` field of a Call to a Func.
+    explicit Function(const IntrusivePtr<RefCounted> &p)
+        : contents(static_cast<FunctionContents *>(p.get())) {}
+
+    bool defined() const { return contents.defined(); }
+    bool has_pure_definition() const { return defined() && contents->init_def.defined(); }
+    const std::string &name() const { return contents->name; }
+    const std::vector<std::string> &args() const { return contents->args; }
+    int dimensions() const { return (int)contents->args.size(); }
+    const std::vector<Type> &output_types() const { return contents->output_types; }
+    int outputs() const { return (int)contents->output_types.size(); }
+    Definition &definition() { return contents->init_def; }
+    const Definition &definition() const { return contents->init_def; }
+    std::vector<Definition> &updates() { return contents->updates; }
+    const std::vector<Definition> &updates() const { return contents->updates; }
+    FuncSchedule &schedule() { return contents->schedule; }
+    const FuncSchedule &schedule() const { return contents->schedule; }
+    bool same_as(const Function &o) const { return contents.same_as(o.contents); }
+    /// The handle stored in Call::func.
+    IntrusivePtr<RefCounted> get_contents() const { return contents; }
+
+    /// Record the pure definition. Checks (CompileError naming the Func): args are distinct
+    /// Vars, no RVars in values, not already defined.
+    void define(const std::vector<std::string> &args, const std::vector<Expr> &values);
+    /// Record an update definition. Checks: pure definition exists, arity and value types
+    /// match it, pure Vars appear only where Halide allows them.
+    void define_update(const std::vector<Expr> &args, const std::vector<Expr> &values);
+
+    /// A Call to this function (value `index` of its Tuple).
+    Expr make_call(const std::vector<Expr> &args, int index = 0) const;
+
+    /// Notes a change to the algorithm or schedule.
+    void touch() { contents->version++; }
+    uint64_t version() const { return contents->version; }
+
+    IntrusivePtr<FunctionContents> contents;
+};
+
+/// The default loop list of a definition: its pure args (Vars) innermost first, then its RVars
+/// outside them, then "__outermost". Used for new definitions and by lowering.
+std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDomain &rdom);
+
+/// Every Function reachable from `outputs` through calls, by name (DESIGN.md §2: the pipeline's
+/// environment).
+std::map<std::string, Function> find_transitive_calls(const std::vector<Function> &outputs);
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,48 @@
+#ifndef LOOM_LOWER_LOWERED_FUNC_H
+#define LOOM_LOWER_LOWERED_FUNC_H
+
+/// \file The contract between lowering and code generation: a flat loop nest plus its
+/// argument list.
+///
+/// Conventions in `body` (all back ends rely on them):
+/// - A buffer argument `b` is the Variable "b.buffer" (Handle) bound to its halide_buffer_t*.
+///   Lowering itself binds "b" (the host pointer), "b.min.<d>", "b.extent.<d>", "b.stride.<d>"
+///   with LetStmts of the _halide_buffer_get_* intrinsics; Load/Store name "b" for its data.
+/// - A scalar argument `p` is the Variable "p" of the argument's type.
+/// - "__user_context" (Handle) is always in scope; it is the first argument.
+/// - Allocate/Free manage temporary storage; Load/Store index in elements from the base.
+/// - An AssertStmt whose condition fails evaluates its message (an Int(32) Extern call to a
+///   runtime halide_error_* function) and the function returns that value. Reaching the end of
+///   the body returns 0.
+/// - No Provide, Realize or Call::Halide/Image nodes remain.
+
+#include "ir/ir.h"
+
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+struct LoweredArgument {
+    enum Kind { Scalar, InputBuffer, OutputBuffer };
+    std::string name;
+    Kind kind = Scalar;
+    Type type;          ///< scalar type, or element type of a buffer
+    int dimensions = 0; ///< buffers only
+    Parameter param;    ///< the Param/ImageParam/Buffer it came from (undefined for outputs
+                        ///< and __user_context)
+    bool is_buffer() const { return kind != Scalar; }
+};
+
+struct LoweredFunc {
+    std::string name;
+    /// In calling order; args[0] is "__user_context".
+    std::vector<LoweredArgument> args;
+    Stmt body;
+};
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,55 @@
+#include "support/util.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+namespace loom {
+namespace internal {
+
+std::string unique_name(char prefix) {
+    static std::atomic<int> counter[128];
+    int n = counter[(unsigned char)prefix & 127].fetch_add(1);
+    return std::string(1, prefix) + std::to_string(n);
+}
+
+std::string unique_name(const std::string &base) {
+    static std::mutex lock;
+    static std::map<std::string, int> seen;
+    std::lock_guard<std::mutex> guard(lock);
+    int &n = seen[base];
+    std::string result = n == 0 ? base : base + "$" + std::to_string(n);
+    n++;
+    return result;
+}
+
+bool starts_with(const std::string &s, const std::string &p) {
+    return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
+}
+
+bool ends_with(const std::string &s, const std::string &p) {
+    return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+std::vector<std::string> split_string(const std::string &s, const std::string &delim) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (true) {
+        size_t pos = s.find(delim, start);
+        if (pos == std::string::npos) {
+            out.push_back(s.substr(start));
+            return out;
+        }
+        out.push_back(s.substr(start, pos - start));
+        start = pos + delim.size();
+    }
+}
+
+std::string get_env(const char *name) {
+    const char *v = std::getenv(name);
+    return v ? v : "";
+}
+
+} // namespace internal
+} // namespace loom

@@ -1,0 +1,30 @@
+#ifndef LOOM_SUPPORT_UTIL_H
+#define LOOM_SUPPORT_UTIL_H
+
+/// \file Small utilities shared by every layer.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+/// A name no other call returns: prefix followed by a number ("v12"). Used for anonymous Vars,
+/// Funcs and RDoms; Halide's anonymous names have the same shape.
+std::string unique_name(char prefix);
+/// `base` made unique by appending "$<n>" when it was returned before. Used for Funcs named by
+/// the user, so two Funcs named "f" stay distinct.
+std::string unique_name(const std::string &base);
+
+bool starts_with(const std::string &s, const std::string &prefix);
+bool ends_with(const std::string &s, const std::string &suffix);
+std::vector<std::string> split_string(const std::string &s, const std::string &delim);
+
+/// The value of environment variable `name`, or "" when unset.
+std::string get_env(const char *name);
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,67 @@
+#ifndef LOOM_DRIVER_JIT_H
+#define LOOM_DRIVER_JIT_H
+
+/// \file JITModule: a LoweredFunc compiled to machine code for the host CPU with LLVM's ORC JIT.
+/// This header deliberately includes no LLVM header; the LLVM state lives behind a pimpl.
+///
+/// Calling convention of the compiled code (see src/codegen/llvm/codegen_llvm.h):
+///   int32_t <name>(void *__user_context, <args...>)   buffers as halide_buffer_t*, scalars by
+///                                                      value (bool as i8: 0 or 1)
+///   int32_t <name>_argv(void **args)                   args[0] IS the user context; for i > 0,
+///                                                      args[i] IS the halide_buffer_t* of a
+///                                                      buffer, or points at a scalar's value
+/// Both return 0 on success or the (negative) error code of the first failed assertion.
+
+#include <memory>
+#include <string>
+
+namespace loom {
+namespace internal {
+
+struct LoweredFunc;
+
+/// Compiled code plus the LLVM JIT instance that owns it. Shared: the compile cache and every
+/// caller hold it by shared_ptr, and the code stays valid while any holder lives.
+class JITModule {
+public:
+    using ArgvFunction = int (*)(void **);
+
+    /// Compiles f for the host CPU (all its features: AVX2/AVX-512/FMA...), optimizing at -O3.
+    /// Identical LoweredFuncs (same printed body, args and name) share one compiled module
+    /// through an in-memory cache, so compiling again costs only the key computation.
+    /// Throws InternalError (with the LLVM IR dumped) if the generated module fails to verify.
+    static std::shared_ptr<JITModule> compile(const LoweredFunc &f);
+
+    /// The `<name>_argv` entry point (Halide's argv convention, see the file comment).
+    ArgvFunction argv_function() const;
+    /// The `<name>` entry point with typed arguments; cast it to the matching C signature.
+    void *main_function() const;
+    /// The address of any symbol defined by the compiled module (null when absent).
+    void *get_symbol(const std::string &name) const;
+    /// The LoweredFunc's name.
+    const std::string &name() const;
+
+    /// Seconds spent in the original compilation (codegen + optimization + machine code).
+    double compile_seconds() const;
+
+    /// Test hook: how many actual LLVM compilations happened in this process.
+    static int compilation_count();
+    /// Drops every cached module (modules still held by callers stay valid).
+    static void clear_cache();
+
+    ~JITModule();
+    JITModule(const JITModule &) = delete;
+    JITModule &operator=(const JITModule &) = delete;
+
+    /// The LLVM state (defined in jit.cpp). Public only so jit.cpp's helpers can name it.
+    struct Impl;
+
+private:
+    explicit JITModule(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,55 @@
+# Loom's entry points. `make demo` and `make test` are the two commands a newcomer runs; both
+# install missing dependencies first. Builds go to build/ (Release) and build-asan/ (sanitizers).
+JOBS ?= $(shell nproc)
+BUILD := build
+ASAN_BUILD := build-asan
+CMAKE_FLAGS ?=
+# The suites that run in CI; `fuzz` and `performance` are opt-in (make fuzz, make bench).
+FAST_LABELS := unit|correctness|error
+
+.PHONY: all setup configure build demo test test-release test-asan fuzz bench format check-format clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+configure: setup $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/apps/demo/loom_demo --images ../shared/images --out demo_output
+
+test: setup
+	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory test-release
+
+test-release: build
+	cd $(BUILD) && ctest -L "$(FAST_LABELS)" -j $(JOBS) --output-on-failure
+
+# The library and the fast tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan: setup
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLOOM_SANITIZE=ON -DLOOM_BUILD_APPS=OFF $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest -L "$(FAST_LABELS)" -LE "no-sanitizer" -j $(JOBS) --output-on-failure
+
+fuzz: build
+	cd $(BUILD) && LOOM_FUZZ_LONG=1 ctest -L fuzz --output-on-failure
+
+bench: build
+	bash bench/run.sh
+
+format:
+	@git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format -i
+
+check-format:
+	@bash scripts/check_format.sh
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every dependency Loom needs from Debian's packages, and nothing when they are all
+# present. Used by `make demo`, `make test` and CI; safe to run repeatedly.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ ccache pkg-config make
+  llvm-19-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libpng-dev libjpeg-dev
+  clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,92 @@
+#ifndef LOOM_PIPELINE_H
+#define LOOM_PIPELINE_H
+
+/// \file Pipeline: one or more output Funcs compiled and run together (Halide's Pipeline). A
+/// Func's own realize/compile_jit/... forward to a Pipeline of that one Func.
+
+#include <loom/argument.h>
+#include <loom/func.h>
+#include <loom/realization.h>
+#include <loom/target.h>
+
+#include <string>
+#include <vector>
+
+namespace loom {
+
+class Pipeline {
+public:
+    /// An empty pipeline (defined() is false).
+    Pipeline();
+    /// A pipeline computing one Func.
+    Pipeline(const Func &output);
+    /// A pipeline computing several Funcs together (one output buffer per Func, or per Tuple
+    /// element of each Func, in order).
+    Pipeline(const std::vector<Func> &outputs);
+
+    bool defined() const;
+    /// The output Funcs.
+    std::vector<Func> outputs() const;
+
+    /// Compute the outputs over [0, size) in each dimension (all outputs must have the same
+    /// dimensionality) into newly allocated Buffers.
+    Realization realize(std::vector<int32_t> sizes = {}, const Target &target = Target());
+    /// Compute the outputs into existing buffers, over their whole shape.
+    void realize(RealizationArg outputs, const Target &target = Target());
+
+    /// Run the pipeline in bounds-query mode for outputs of the given sizes, then allocate
+    /// and bind a Buffer of the required shape to every ImageParam that has none.
+    void infer_input_bounds(const std::vector<int32_t> &sizes = {},
+                            const Target &target = Target());
+    /// The same for outputs given as buffers (which may themselves be bounds queries).
+    void infer_input_bounds(RealizationArg outputs, const Target &target = Target());
+
+    /// Lower and JIT-compile now (realize does it on demand; compiled code is cached until a
+    /// Func of the pipeline changes, the target changes or invalidate_cache is called).
+    void compile_jit(const Target &target = Target());
+    /// The arguments the compiled pipeline takes, excluding outputs: scalar Params and input
+    /// buffers (ImageParams and Buffers used in the algorithm), in order of first use.
+    std::vector<Argument> infer_arguments();
+    /// Print the loop nest the schedule describes (produce/consume blocks and loops) to stdout.
+    void print_loop_nest();
+    /// Write the final lowered statement (before code generation) to `filename`.
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                 StmtOutputFormat fmt = StmtOutputFormat::Text,
+                                 const Target &target = Target());
+    /// Forget the compiled code, so the next realize recompiles.
+    void invalidate_cache();
+
+    /// A condition checked at the start of every run; when false the pipeline fails with
+    /// halide_error_requirement_failed and the printed error arguments.
+    void add_requirement(const Expr &condition, const std::vector<Expr> &error_args);
+    template<typename... Args>
+    void add_requirement(const Expr &condition, Args &&...error_args) {
+        std::vector<Expr> collected;
+        collect(collected, std::forward<Args>(error_args)...);
+        add_requirement(condition, collected);
+    }
+
+    /// The internal state (a PipelineContents, src/driver/pipeline_contents.h).
+    const internal::IntrusivePtr<internal::RefCounted> &get_contents() const { return contents; }
+    /// Wraps existing internal state (used by Func::pipeline()).
+    explicit Pipeline(const internal::IntrusivePtr<internal::RefCounted> &c) : contents(c) {}
+
+private:
+    static void collect(std::vector<Expr> &) {}
+    template<typename... Args>
+    static void collect(std::vector<Expr> &out, const char *s, Args &&...rest) {
+        out.push_back(Expr(std::string(s)));
+        collect(out, std::forward<Args>(rest)...);
+    }
+    template<typename T, typename... Args>
+    static void collect(std::vector<Expr> &out, T &&x, Args &&...rest) {
+        out.push_back(Expr(std::forward<T>(x)));
+        collect(out, std::forward<Args>(rest)...);
+    }
+
+    internal::IntrusivePtr<internal::RefCounted> contents;
+};
+
+} // namespace loom
+
+#endif

@@ -122,8 +122,138 @@ enum halide_error_code_t {
     halide_error_code_internal_error = -23,
 };
 
+// ---- Runtime entry points (src/runtime). Names and signatures follow Halide's runtime, so a
+// user can override any of them in an AOT build by defining a function of the same name. ----
+
+/// Allocates `size` bytes aligned to 128 bytes, with slack past the end so vector loads that run
+/// a little beyond the last element stay inside the allocation. Returns null on failure.
+void *halide_malloc(void *user_context, size_t size);
+/// Frees memory from halide_malloc (null is ignored).
+void halide_free(void *user_context, void *ptr);
+/// Reports an error message through the current error handler.
+void halide_error(void *user_context, const char *msg);
+/// Prints a message through the current print handler.
+void halide_print(void *user_context, const char *msg);
+
+/// Handler types for the setters below.
+typedef void (*halide_error_handler_t)(void *user_context, const char *msg);
+typedef void (*halide_print_t)(void *user_context, const char *msg);
+typedef void *(*halide_malloc_t)(void *user_context, size_t size);
+typedef void (*halide_free_t)(void *user_context, void *ptr);
+
+/// Each installs a handler (null restores the default) and returns the previous one. The default
+/// error handler writes to stderr and records the message (loom_last_error_message); it never
+/// aborts. The default print handler writes to stdout.
+halide_error_handler_t halide_set_error_handler(halide_error_handler_t handler);
+halide_print_t halide_set_custom_print(halide_print_t print);
+halide_malloc_t halide_set_custom_malloc(halide_malloc_t user_malloc);
+halide_free_t halide_set_custom_free(halide_free_t user_free);
+
+/// The handlers the defaults above implement, so a custom handler can chain to them.
+void halide_default_error(void *user_context, const char *msg);
+void halide_default_print(void *user_context, const char *msg);
+void *halide_default_malloc(void *user_context, size_t size);
+void halide_default_free(void *user_context, void *ptr);
+
+/// The last message passed to the default error handler on this thread ("" when none since the
+/// last clear). The JIT clears it before a call and throws a RuntimeError carrying it after.
+const char *loom_last_error_message(void);
+/// Empties this thread's last error message.
+void loom_clear_last_error(void);
+/// Appends `msg` to this thread's last error message (what the default handler does besides
+/// printing); for custom handlers that want the JIT to see their messages.
+void loom_record_error(const char *msg);
+
+/// Error reporters called by compiled pipelines. Each formats a message like Halide's, passes it
+/// to halide_error and returns the matching (negative) halide_error_code_t.
+/// Types are packed as code | bits << 8 | lanes << 16.
+int halide_error_bad_type(void *user_context, const char *func_name, uint32_t type_given_bits,
+                          uint32_t correct_type_bits);
+int halide_error_bad_dimensions(void *user_context, const char *func_name,
+                                int32_t dimensions_given, int32_t correct_dimensions);
+int halide_error_access_out_of_bounds(void *user_context, const char *func_name, int dimension,
+                                      int min_touched, int max_touched, int min_valid,
+                                      int max_valid);
+int halide_error_buffer_allocation_too_large(void *user_context, const char *buffer_name,
+                                             uint64_t allocation_size, uint64_t max_size);
+int halide_error_buffer_extents_too_large(void *user_context, const char *buffer_name,
+                                          int64_t actual_size, int64_t max_size);
+int halide_error_buffer_extents_negative(void *user_context, const char *buffer_name,
+                                         int dimension, int extent);
+int halide_error_constraint_violated(void *user_context, const char *var, int val,
+                                     const char *constrained_var, int constrained_val);
+int halide_error_param_too_small_i64(void *user_context, const char *param_name, int64_t val,
+                                     int64_t min_val);
+int halide_error_param_too_small_u64(void *user_context, const char *param_name, uint64_t val,
+                                     uint64_t min_val);
+int halide_error_param_too_small_f64(void *user_context, const char *param_name, double val,
+                                     double min_val);
+int halide_error_param_too_large_i64(void *user_context, const char *param_name, int64_t val,
+                                     int64_t max_val);
+int halide_error_param_too_large_u64(void *user_context, const char *param_name, uint64_t val,
+                                     uint64_t max_val);
+int halide_error_param_too_large_f64(void *user_context, const char *param_name, double val,
+                                     double max_val);
+int halide_error_out_of_memory(void *user_context);
+int halide_error_buffer_argument_is_null(void *user_context, const char *buffer_name);
+int halide_error_requirement_failed(void *user_context, const char *condition,
+                                    const char *message);
+int halide_error_explicit_bounds_too_small(void *user_context, const char *func_name,
+                                           const char *var_name, int min_bound, int max_bound,
+                                           int min_required, int max_required);
+
+/// String building for print(). Each writes at most up to `end - 1`, always NUL-terminates
+/// (when dst < end) and returns a pointer to the terminating NUL, so calls chain:
+///   p = halide_string_to_string(p, end, "x = "); p = halide_int64_to_string(p, end, x, 1);
+char *halide_string_to_string(char *dst, char *end, const char *arg);
+/// Decimal, zero-padded to at least `digits` digits.
+char *halide_int64_to_string(char *dst, char *end, int64_t arg, int digits);
+char *halide_uint64_to_string(char *dst, char *end, uint64_t arg, int digits);
+/// Like printf's "%f" (6 decimals) when scientific == 0, like "%e" otherwise; "nan", "inf".
+char *halide_double_to_string(char *dst, char *end, double arg, int scientific);
+/// "0x" followed by the address in hex.
+char *halide_pointer_to_string(char *dst, char *end, const void *arg);
+/// The type's name ("uint8", "float32x4", "bool"), packed or as a struct.
+char *halide_type_to_string(char *dst, char *end, const struct halide_type_t *arg);
+
 #ifdef __cplusplus
 } // extern "C"
+#endif
+
+#ifdef __cplusplus
+/// The runtime type of the C++ scalar type T (Halide's halide_type_of): bool is uint1, pointers
+/// are 64-bit handles.
+template<typename T>
+struct loom_halide_type_of_impl;
+#define LOOM_DEFINE_TYPE_OF(T, CODE, BITS)                                                        \
+    template<>                                                                                    \
+    struct loom_halide_type_of_impl<T> {                                                          \
+        static halide_type_t get() { return halide_type_t(CODE, BITS); }                         \
+    };
+LOOM_DEFINE_TYPE_OF(bool, halide_type_uint, 1)
+LOOM_DEFINE_TYPE_OF(int8_t, halide_type_int, 8)
+LOOM_DEFINE_TYPE_OF(int16_t, halide_type_int, 16)
+LOOM_DEFINE_TYPE_OF(int32_t, halide_type_int, 32)
+LOOM_DEFINE_TYPE_OF(int64_t, halide_type_int, 64)
+LOOM_DEFINE_TYPE_OF(uint8_t, halide_type_uint, 8)
+LOOM_DEFINE_TYPE_OF(uint16_t, halide_type_uint, 16)
+LOOM_DEFINE_TYPE_OF(uint32_t, halide_type_uint, 32)
+LOOM_DEFINE_TYPE_OF(uint64_t, halide_type_uint, 64)
+LOOM_DEFINE_TYPE_OF(float, halide_type_float, 32)
+LOOM_DEFINE_TYPE_OF(double, halide_type_float, 64)
+#undef LOOM_DEFINE_TYPE_OF
+template<typename T>
+struct loom_halide_type_of_impl<T *> {
+    static halide_type_t get() { return halide_type_t(halide_type_handle, 64); }
+};
+template<typename T>
+struct loom_halide_type_of_impl<const T> : loom_halide_type_of_impl<T> {};
+
+/// The halide_type_t of the C++ type T.
+template<typename T>
+inline halide_type_t halide_type_of() {
+    return loom_halide_type_of_impl<T>::get();
+}
 #endif
 
 #endif

@@ -1,0 +1,72 @@
+#ifndef LOOM_ANALYSIS_BOUNDS_H
+#define LOOM_ANALYSIS_BOUNDS_H
+
+/// \file Bounds inference by interval arithmetic: the range of values an Expr takes given the
+/// ranges of its free variables, and the region of each Func or buffer a Stmt reads or writes.
+/// Lowering's bounds inference (src/lower/bounds_inference.cpp) is built on these. Examples are
+/// in tests/unit/analysis/bounds_test.cpp.
+///
+///   bounds_of_expr_in_scope(x*2 + 1, {x: [0, 9]})                  == [1, 19]
+///   bounds_of_expr_in_scope(clamp(g(x), 0, 99), {})                == [0, 99]
+///   boxes_required(for y in [0,10): for x in [0,20): out(x,y) = f(x-1,y) + f(x+1,y))["f"]
+///                                                                  == {[-1, 20], [0, 9]}
+
+#include "analysis/interval.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+/// Known bounds of named variables (loop variables, parameters, let-bound names).
+using Scope = std::map<std::string, Interval>;
+/// One Interval per dimension of a Func or buffer.
+using Box = std::vector<Interval>;
+
+/// The interval of values of e, given the bounds of its free variables in scope. Works for Int,
+/// UInt, Float and Bool expressions, scalar or vector (lanes are folded into one scalar
+/// interval of e's element type). Variables not in scope are their own bounds [v, v]. Values the
+/// analysis cannot bound get their type's range for narrow and unsigned types (uint8 data in
+/// [0, 255]) and no bound for Int(32), Int(64) and floats. The result is simplified.
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope = Scope());
+
+/// The range of values of type t: [t.min, t.max] for integers narrower than 32 bits and every
+/// unsigned type, UInt(32) and UInt(64) included (Bool is [false, true]). Int(32), Int(64), floats
+/// and handles are everything(): Loom assumes no overflow in their arithmetic, so their range
+/// gives no useful bound.
+Interval bounds_of_type(Type t);
+
+/// The region of each Func (Call::Halide) and input buffer (Call::Image) read by e or s, keyed by
+/// the Call's name. Loops inside s widen the box by their variable's range, Let/LetStmt values
+/// are tracked, and the branches of IfThenElse/Select are unioned (their conditions are used to
+/// narrow a loop variable's range when they compare it with a bound, e.g. `if (x < 10)`).
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope &scope = Scope());
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope = Scope());
+/// The region of each Func written by a Provide in s, keyed by the Provide's name.
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope &scope = Scope());
+/// Both: the union of what is read and written, per name.
+std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &scope = Scope());
+/// The region of `name` read by s (an empty Box when s does not read it).
+Box box_required(const Stmt &s, const std::string &name, const Scope &scope = Scope());
+/// The region of `name` written by s (an empty Box when s does not write it).
+Box box_provided(const Stmt &s, const std::string &name, const Scope &scope = Scope());
+/// The region of `name` read or written by s (an empty Box when s does not touch it).
+Box box_touched(const Stmt &s, const std::string &name, const Scope &scope = Scope());
+
+/// The per-dimension union of two boxes. An empty Box is the identity; otherwise both must have
+/// the same number of dimensions.
+Box box_union(const Box &a, const Box &b);
+/// The per-dimension intersection of two boxes of the same dimensionality.
+Box box_intersection(const Box &a, const Box &b);
+/// Whether every dimension of b is bounded on both sides.
+bool box_is_bounded(const Box &b);
+
+/// Prints "{[min0, max0], [min1, max1]}".
+std::ostream &operator<<(std::ostream &os, const Box &b);
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,92 @@
+// Compiled pipelines check their inputs at entry and report through the runtime's error
+// handler; the JIT turns a nonzero return into a RuntimeError carrying that message.
+#include <loom/loom.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace loom;
+
+namespace {
+
+template<typename F>
+std::string runtime_error_message(F f) {
+    try {
+        f();
+    } catch (const RuntimeError &e) {
+        return e.what();
+    } catch (const std::exception &e) {
+        ADD_FAILURE() << "expected RuntimeError, got: " << e.what();
+        return "";
+    }
+    ADD_FAILURE() << "expected RuntimeError, nothing was thrown";
+    return "";
+}
+
+void expect_contains(const std::string &msg, std::initializer_list<std::string> parts) {
+    for (const std::string &p : parts) {
+        EXPECT_NE(msg.find(p), std::string::npos) << "message lacks \"" << p << "\":\n" << msg;
+    }
+}
+
+} // namespace
+
+TEST(RuntimeErrors, InputTooSmallNamesBufferDimensionAndRegion) {
+    ImageParam input(UInt(8), 2, "small_input");
+    Func f("f");
+    Var x("x"), y("y");
+    f(x, y) = input(x + 1, y) + input(x, y + 2);
+    Buffer<uint8_t> in(10, 10);
+    input.set(in);
+    // f over 10 x 10 reads x in [0, 10] and y in [0, 11]: both dimensions are too small.
+    std::string msg = runtime_error_message([&] { f.realize({10, 10}); });
+    expect_contains(msg, {"small_input", "10"});
+    // Once the input is large enough, the same pipeline runs.
+    Buffer<uint8_t> big(11, 12);
+    big.fill(3);
+    input.set(big);
+    Buffer<uint8_t> out = f.realize({10, 10});
+    EXPECT_EQ(out(4, 4), 6);
+}
+
+TEST(RuntimeErrors, WrongBufferType) {
+    ImageParam input(Float(32), 1, "float_input");
+    Func f("f");
+    Var x("x");
+    f(x) = input(x) * 2.0f;
+    Buffer<int32_t> wrong(10);
+    std::string msg;
+    try {
+        input.set(wrong);
+        msg = runtime_error_message([&] { f.realize({10}); });
+    } catch (const CompileError &e) {
+        // Binding a buffer of the wrong type may also be refused up front.
+        msg = e.what();
+    }
+    expect_contains(msg, {"float_input"});
+}
+
+TEST(RuntimeErrors, ConstraintViolated) {
+    ImageParam input(UInt(8), 1, "constrained");
+    input.dim(0).set_min(0);
+    input.dim(0).set_extent(16);
+    Func f("f");
+    Var x("x");
+    f(x) = input(x);
+    Buffer<uint8_t> in(20);
+    input.set(in);
+    std::string msg = runtime_error_message([&] { f.realize({16}); });
+    expect_contains(msg, {"constrained"});
+}
+
+TEST(RuntimeErrors, OutputRegionPassesThroughShiftedBuffers) {
+    // Not an error: an output buffer with a shifted origin is a legal region to realize over.
+    Func f("f");
+    Var x("x");
+    f(x) = x * 2;
+    Buffer<int32_t> out(5);
+    out.set_min(100);
+    f.realize(out);
+    for (int i = 100; i < 105; i++) EXPECT_EQ(out(i), i * 2);
+}

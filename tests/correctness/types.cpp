@@ -63,6 +63,11 @@ void check_integer_type() {
         for (int x = 0; x < n; x++) {
             a(x, y) = vals[x];
             b(x, y) = vals[y];
+            // min / -1 overflows (and traps on x86): Halide leaves it undefined, so skip it.
+            if (std::is_signed<T>::value && vals[x] == std::numeric_limits<T>::min() &&
+                vals[y] == (T)-1) {
+                a(x, y) = std::numeric_limits<T>::min() + 1;
+            }
         }
     Var x("x"), y("y");
     Func add, sub, mul, div, mod, mn, mx, lt, eq;
@@ -81,15 +86,12 @@ void check_integer_type() {
     Buffer<bool> rlt = lt.realize({n, n}), req = eq.realize({n, n});
     for (int yy = 0; yy < n; yy++)
         for (int xx = 0; xx < n; xx++) {
-            T av = vals[xx], bv = vals[yy];
+            T av = a(xx, yy), bv = b(xx, yy);
             SCOPED_TRACE(testing::Message() << type_of<T>() << " a=" << (int64_t)av << " b=" << (int64_t)bv);
             ASSERT_EQ(radd(xx, yy), wrap<T>((uint64_t)av + (uint64_t)bv));
             ASSERT_EQ(rsub(xx, yy), wrap<T>((uint64_t)av - (uint64_t)bv));
             ASSERT_EQ(rmul(xx, yy), wrap<T>((uint64_t)av * (uint64_t)bv));
-            // int64 min / -1 overflows; Halide's result wraps like the multiply would.
-            if (!(std::is_signed<T>::value && av == std::numeric_limits<T>::min() && bv == (T)-1)) {
-                ASSERT_EQ(rdiv(xx, yy), euclid_div(av, bv));
-            }
+            ASSERT_EQ(rdiv(xx, yy), euclid_div(av, bv));
             ASSERT_EQ(rmod(xx, yy), euclid_mod(av, bv));
             ASSERT_EQ(rmn(xx, yy), std::min(av, bv));
             ASSERT_EQ(rmx(xx, yy), std::max(av, bv));
@@ -139,14 +141,16 @@ TEST(Types, FloatAndDouble) {
     Func f("f");
     Var x("x");
     f(x) = Tuple(a(x) * a(x) - 1.5f, a(x) / 3.0f, sqrt(abs(a(x))), floor(a(x)),
-                 b(x) * 2.0 + 0.25, cast<double>(a(x)) + b(x), cast<int>(a(x)), round(a(x)));
+                 b(x) * Expr(2.0) + Expr(0.25), cast<double>(a(x)) + b(x), cast<int>(a(x)), round(a(x)));
     Realization r = f.realize({64});
     for (int i = 0; i < 64; i++) {
-        EXPECT_EQ(Buffer<float>(r[0])(i), a(i) * a(i) - 1.5f);
-        EXPECT_EQ(Buffer<float>(r[1])(i), a(i) / 3.0f);
+        // Fused multiply-adds may round once instead of twice.
+        EXPECT_FLOAT_EQ(Buffer<float>(r[0])(i), a(i) * a(i) - 1.5f);
+        // Halide may turn division by a constant into multiplication by its reciprocal.
+        EXPECT_FLOAT_EQ(Buffer<float>(r[1])(i), a(i) / 3.0f);
         EXPECT_FLOAT_EQ(Buffer<float>(r[2])(i), std::sqrt(std::fabs(a(i))));
         EXPECT_EQ(Buffer<float>(r[3])(i), std::floor(a(i)));
-        EXPECT_EQ(Buffer<double>(r[4])(i), b(i) * 2.0 + 0.25);
+        EXPECT_DOUBLE_EQ(Buffer<double>(r[4])(i), b(i) * 2.0 + 0.25);
         EXPECT_EQ(Buffer<double>(r[5])(i), (double)a(i) + b(i));
         EXPECT_EQ(Buffer<int>(r[6])(i), (int)a(i));
         EXPECT_EQ(Buffer<float>(r[7])(i), std::nearbyint(a(i)));

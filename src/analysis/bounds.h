@@ -32,6 +32,12 @@ using Box = std::vector<Interval>;
 /// [0, 255]) and no bound for Int(32), Int(64) and floats. The result is simplified.
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope = Scope());
 
+/// scope with the variables that `cond` compares against a bound narrowed to where `cond` has
+/// the given value: for an Int scope variable x in [0, 99], (x < 10, true) gives [0, 9] and
+/// (x < 10, false) gives [10, 99]. Handles <, <=, >, >=, == with a variable on either side,
+/// !, && (true), || (false) and likely(). Other conditions leave the scope unchanged.
+Scope scope_with_condition(const Scope &scope, const Expr &cond, bool value);
+
 /// The range of values of type t: [t.min, t.max] for integers narrower than 32 bits and every
 /// unsigned type, UInt(32) and UInt(64) included (Bool is [false, true]). Int(32), Int(64), floats
 /// and handles are everything(): Loom assumes no overflow in their arithmetic, so their range

@@ -1,0 +1,342 @@
+#include "analysis/bounds.h"
+
+#include "analysis/interval_arith.h"
+#include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
+#include "simplify/simplify.h"
+#include "support/error.h"
+
+#include <cmath>
+#include <ostream>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// Strips wrappers that do not change which values a condition holds for.
+Expr strip_condition(const Expr &e) {
+    if (const Broadcast *b = e.as<Broadcast>()) return strip_condition(b->value);
+    if (const Call *c = e.as<Call>()) {
+        if (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost)) {
+            return strip_condition(c->args[0]);
+        }
+    }
+    return e;
+}
+
+/// Narrows the scope variables among x and y to where `x rel y` holds (rel: <, <= or ==).
+void narrow_scope(Scope &scope, const Expr &x, Cmp rel, const Expr &y) {
+    const Variable *vx = x.as<Variable>(), *vy = y.as<Variable>();
+    auto ix = vx ? scope.find(vx->name) : scope.end();
+    auto iy = vy ? scope.find(vy->name) : scope.end();
+    // Both sides' bounds come from the scope before either is narrowed.
+    Interval xb = iy != scope.end() ? bounds_of_expr_in_scope(x, scope) : Interval();
+    Interval yb = ix != scope.end() ? bounds_of_expr_in_scope(y, scope) : Interval();
+    bool strict_int = rel == Cmp::LT && x.type().is_int_or_uint();
+    if (ix != scope.end()) {
+        if (rel == Cmp::EQ) {
+            ix->second.intersect(yb);
+        } else if (yb.has_upper_bound()) {
+            Expr hi = strict_int ? simplify(Sub::make(yb.max, make_one(yb.max.type()))) : yb.max;
+            ix->second.max = Interval::make_min(ix->second.max, hi);
+        }
+    }
+    if (iy != scope.end()) {
+        if (rel == Cmp::EQ) {
+            iy->second.intersect(xb);
+        } else if (xb.has_lower_bound()) {
+            Expr lo = strict_int ? simplify(Add::make(xb.min, make_one(xb.min.type()))) : xb.min;
+            iy->second.min = Interval::make_max(iy->second.min, lo);
+        }
+    }
+}
+
+void refine_scope(Scope &scope, const Expr &cond_in, bool value) {
+    Expr cond = strip_condition(cond_in);
+    if (const Not *n = cond.as<Not>()) {
+        refine_scope(scope, n->a, !value);
+    } else if (const And *a = cond.as<And>()) {
+        if (value) {
+            refine_scope(scope, a->a, true);
+            refine_scope(scope, a->b, true);
+        }
+    } else if (const Or *o = cond.as<Or>()) {
+        if (!value) {
+            refine_scope(scope, o->a, false);
+            refine_scope(scope, o->b, false);
+        }
+    } else if (const LT *lt = cond.as<LT>()) {
+        Expr a = strip_condition(lt->a), b = strip_condition(lt->b);
+        value ? narrow_scope(scope, a, Cmp::LT, b) : narrow_scope(scope, b, Cmp::LE, a);
+    } else if (const LE *le = cond.as<LE>()) {
+        Expr a = strip_condition(le->a), b = strip_condition(le->b);
+        value ? narrow_scope(scope, a, Cmp::LE, b) : narrow_scope(scope, b, Cmp::LT, a);
+    } else if (const GT *gt = cond.as<GT>()) {
+        Expr a = strip_condition(gt->a), b = strip_condition(gt->b);
+        value ? narrow_scope(scope, b, Cmp::LT, a) : narrow_scope(scope, a, Cmp::LE, b);
+    } else if (const GE *ge = cond.as<GE>()) {
+        Expr a = strip_condition(ge->a), b = strip_condition(ge->b);
+        value ? narrow_scope(scope, b, Cmp::LE, a) : narrow_scope(scope, a, Cmp::LT, b);
+    } else if (const EQ *eq = cond.as<EQ>()) {
+        if (value) narrow_scope(scope, strip_condition(eq->a), Cmp::EQ, strip_condition(eq->b));
+    } else if (const NE *ne = cond.as<NE>()) {
+        if (!value) narrow_scope(scope, strip_condition(ne->a), Cmp::EQ, strip_condition(ne->b));
+    }
+}
+
+/// Computes the interval of an Expr bottom-up; `scope` holds the bounds of free variables and,
+/// while visiting a Let body, of the let-bound name.
+class Bounds : public IRVisitor {
+public:
+    explicit Bounds(const Scope &s) : scope(s) {}
+
+    Interval get(const Expr &e) {
+        dispatch(e);
+        Interval r = fit_to_type(result, e.type());
+        result = Interval::everything();
+        return r;
+    }
+
+private:
+    Scope scope;
+    Interval result = Interval::everything();
+
+    /// Runs f with `name` bound to `iv` in scope, restoring the previous binding after.
+    template<typename F>
+    void with_binding(const std::string &name, const Interval &iv, F f) {
+        auto it = scope.find(name);
+        bool had = it != scope.end();
+        Interval old = had ? it->second : Interval();
+        scope[name] = iv;
+        f();
+        if (had) scope[name] = old;
+        else scope.erase(name);
+    }
+
+    void visit(const IntImm *op) override { result = Interval::single_point(op); }
+    void visit(const UIntImm *op) override { result = Interval::single_point(op); }
+    void visit(const FloatImm *op) override { result = Interval::single_point(op); }
+    void visit(const StringImm *) override { result = Interval::everything(); }
+
+    void visit(const Variable *op) override {
+        auto it = scope.find(op->name);
+        if (it != scope.end()) {
+            result = it->second;
+        } else if (op->type.is_scalar()) {
+            result = Interval::single_point(op);
+        } else {
+            // A vector variable has no scalar value to stand for its lanes.
+            result = bounds_of_type(op->type);
+        }
+    }
+
+    void visit(const Cast *op) override {
+        result = cast_interval(get(op->value), op->value.type().element_of(),
+                               op->type.element_of());
+    }
+    void visit(const Reinterpret *op) override { result = bounds_of_type(op->type); }
+
+    void visit(const Add *op) override {
+        result = add_intervals(get(op->a), get(op->b), op->type.element_of());
+    }
+    void visit(const Sub *op) override {
+        result = sub_intervals(get(op->a), get(op->b), op->type.element_of());
+    }
+    void visit(const Mul *op) override {
+        result = mul_intervals(get(op->a), get(op->b), op->type.element_of());
+    }
+    void visit(const Div *op) override {
+        result = div_intervals(get(op->a), get(op->b), op->type.element_of());
+    }
+    void visit(const Mod *op) override {
+        result = mod_intervals(get(op->a), get(op->b), op->type.element_of());
+    }
+    void visit(const Min *op) override {
+        result = min_intervals(get(op->a), get(op->b), op->type.element_of());
+    }
+    void visit(const Max *op) override {
+        result = max_intervals(get(op->a), get(op->b), op->type.element_of());
+    }
+
+    void visit(const LT *op) override { result = compare_intervals(get(op->a), get(op->b), Cmp::LT); }
+    void visit(const LE *op) override { result = compare_intervals(get(op->a), get(op->b), Cmp::LE); }
+    void visit(const GT *op) override { result = compare_intervals(get(op->b), get(op->a), Cmp::LT); }
+    void visit(const GE *op) override { result = compare_intervals(get(op->b), get(op->a), Cmp::LE); }
+    void visit(const EQ *op) override { result = compare_intervals(get(op->a), get(op->b), Cmp::EQ); }
+    void visit(const NE *op) override {
+        result = not_interval(compare_intervals(get(op->a), get(op->b), Cmp::EQ));
+    }
+    void visit(const And *op) override { result = and_intervals(get(op->a), get(op->b)); }
+    void visit(const Or *op) override { result = or_intervals(get(op->a), get(op->b)); }
+    void visit(const Not *op) override { result = not_interval(get(op->a)); }
+
+    /// The union of both branches, each computed with the condition (or its negation) narrowing
+    /// the variables it compares, and just one branch when the condition is decided.
+    Interval select_bounds(const Expr &cond, const Expr &t, const Expr &f) {
+        Interval c = get(cond);
+        if (is_const_true(c.min)) return get(t);
+        if (is_const_false(c.max)) return get(f);
+        Scope saved = scope;
+        scope = scope_with_condition(saved, cond, true);
+        Interval a = get(t);
+        scope = scope_with_condition(saved, cond, false);
+        Interval b = get(f);
+        scope = saved;
+        return Interval::make_union(a, b);
+    }
+
+    void visit(const Select *op) override {
+        result = select_bounds(op->condition, op->true_value, op->false_value);
+    }
+
+    void visit(const Load *op) override { result = bounds_of_type(op->type); }
+
+    void visit(const Ramp *op) override {
+        // base + stride * k for k in [0, lanes - 1].
+        Type t = op->type.element_of();
+        Interval k(make_zero(t), make_const(t, (int64_t)op->lanes - 1));
+        if (t.is_uint() && t.bits() == 1) {
+            result = bounds_of_type(t);
+            return;
+        }
+        result = add_intervals(get(op->base), mul_intervals(get(op->stride), k, t), t);
+    }
+
+    void visit(const Broadcast *op) override { result = get(op->value); }
+
+    void visit(const Let *op) override {
+        Interval v = get(op->value);
+        with_binding(op->name, v, [&] { result = get(op->body); });
+    }
+
+    void visit(const Shuffle *op) override {
+        Interval r = Interval::nothing();
+        for (const Expr &v : op->vectors) r.include(get(v));
+        result = r;
+    }
+
+    void visit(const VectorReduce *op) override {
+        Type t = op->type.element_of();
+        Interval v = get(op->value);
+        int factor = op->value.type().lanes() / op->type.lanes();
+        switch (op->op) {
+        case VectorReduce::Add:
+            result = mul_intervals(v, Interval::single_point(make_const(t, (int64_t)factor)), t);
+            break;
+        case VectorReduce::Mul:
+            result = bounds_of_type(t);
+            break;
+        default:
+            // Min, Max, And and Or of lanes stay within the lanes' range.
+            result = v;
+            break;
+        }
+    }
+
+    void visit(const Call *op) override;
+    Interval intrinsic_bounds(const Call *op);
+    Interval math_bounds(const Call *op);
+};
+
+Interval Bounds::intrinsic_bounds(const Call *op) {
+    Type t = op->type.element_of();
+    const std::vector<Expr> &args = op->args;
+    if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) ||
+        op->is_intrinsic(Call::strict_float)) {
+        return get(args[0]);
+    }
+    if (op->is_intrinsic(Call::return_second)) return get(args[1]);
+    if (op->is_intrinsic(Call::promise_clamped) || op->is_intrinsic(Call::unsafe_promise_clamped)) {
+        // The value is promised to lie in [lo, hi]; it also lies in its own bounds.
+        Interval v = get(args[0]);
+        Interval lo = get(args[1]), hi = get(args[2]);
+        return promise_interval(v, Interval(lo.min, hi.max));
+    }
+    if (op->is_intrinsic(Call::if_then_else)) {
+        if (args.size() == 3) return select_bounds(args[0], args[1], args[2]);
+        return get(args[1]);
+    }
+    if (op->is_intrinsic(Call::abs)) return abs_interval(get(args[0]), args[0].type(), t);
+    if (op->is_intrinsic(Call::absd)) {
+        return absd_interval(get(args[0]), get(args[1]), args[0].type(), t);
+    }
+    if (op->is_intrinsic(Call::bitwise_and)) return bitand_interval(get(args[0]), get(args[1]), t);
+    if (op->is_intrinsic(Call::bitwise_or)) return bitor_interval(get(args[0]), get(args[1]), t);
+    if (op->is_intrinsic(Call::bitwise_xor)) return bitxor_interval(get(args[0]), get(args[1]), t);
+    if (op->is_intrinsic(Call::bitwise_not)) return bitnot_interval(get(args[0]), t);
+    if (op->is_intrinsic(Call::shift_left)) {
+        return shift_interval(get(args[0]), get(args[1]), t, /*left=*/true);
+    }
+    if (op->is_intrinsic(Call::shift_right)) {
+        return shift_interval(get(args[0]), get(args[1]), t, /*left=*/false);
+    }
+    if (op->is_intrinsic(Call::count_leading_zeros) ||
+        op->is_intrinsic(Call::count_trailing_zeros) || op->is_intrinsic(Call::popcount)) {
+        return Interval(make_zero(t), make_const(t, (int64_t)args[0].type().bits()));
+    }
+    if (op->is_intrinsic(Call::lerp)) {
+        // A weighted average of the two values lies between them.
+        return Interval::make_union(get(args[0]), get(args[1]));
+    }
+    if (op->is_intrinsic(Call::saturating_cast)) {
+        return saturating_cast_interval(get(args[0]), args[0].type().element_of(), t);
+    }
+    if (op->is_intrinsic(Call::widening_add) || op->is_intrinsic(Call::widening_mul)) {
+        Type at = args[0].type().element_of();
+        Interval a = cast_interval(get(args[0]), at, t);
+        Interval b = cast_interval(get(args[1]), args[1].type().element_of(), t);
+        return op->is_intrinsic(Call::widening_add) ? add_intervals(a, b, t)
+                                                    : mul_intervals(a, b, t);
+    }
+    if (op->is_intrinsic(Call::saturating_add) || op->is_intrinsic(Call::saturating_sub) ||
+        op->is_intrinsic(Call::halving_add) || op->is_intrinsic(Call::rounding_halving_add)) {
+        return exact_wide_interval(op->name, get(args[0]), get(args[1]), t);
+    }
+    if (op->is_intrinsic(Call::random)) {
+        if (t.is_float()) return Interval(make_zero(t), make_one(t));
+        return bounds_of_type(t);
+    }
+    return bounds_of_type(t);
+}
+
+void Bounds::visit(const Call *op) {
+    Type t = op->type.element_of();
+    if (op->call_type == Call::Intrinsic || op->call_type == Call::PureIntrinsic) {
+        result = intrinsic_bounds(op);
+    } else if (op->call_type == Call::PureExtern && op->args.size() == 1 && t.is_float()) {
+        result = monotone_math_interval(op->name, get(op->args[0]), t);
+    } else {
+        // Func and buffer values, extern results: only their type says anything.
+        result = bounds_of_type(t);
+    }
+}
+
+} // namespace
+
+Interval bounds_of_type(Type t) {
+    t = t.element_of();
+    if (!t.is_int_or_uint() || (t.is_int() && t.bits() >= 32)) return Interval::everything();
+    return Interval(t.min(), t.max());
+}
+
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope) {
+    internal_assert(e.defined()) << "bounds_of_expr_in_scope of an undefined Expr\n";
+    Bounds b(scope);
+    return b.get(e);
+}
+
+Scope scope_with_condition(const Scope &scope, const Expr &cond, bool value) {
+    Scope s = scope;
+    refine_scope(s, cond, value);
+    return s;
+}
+
+std::ostream &operator<<(std::ostream &os, const Box &b) {
+    os << "{";
+    for (size_t i = 0; i < b.size(); i++) os << (i ? ", " : "") << b[i];
+    return os << "}";
+}
+
+} // namespace internal
+} // namespace loom

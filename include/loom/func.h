@@ -1,0 +1,298 @@
+#ifndef LOOM_FUNC_H
+#define LOOM_FUNC_H
+
+/// \file Func, the user's handle to a function over an integer grid (Halide's Func), and the
+/// objects its call syntax produces: FuncRef (`f(x, y)`), FuncTupleElementRef (`f(x, y)[i]`)
+/// and Stage (one definition, for scheduling).
+///
+/// `f(x, y) = e` gives f its pure definition when every argument is a distinct Var and f has
+/// none yet; any other assignment adds an update definition. `f(x, y)` used as a value is a
+/// call. The internal state is a Function (src/lang/function.h).
+
+#include <loom/argument.h>
+#include <loom/buffer_fwd.h>
+#include <loom/expr.h>
+#include <loom/intrusive_ptr.h>
+#include <loom/rdom.h>
+#include <loom/realization.h>
+#include <loom/target.h>
+#include <loom/tuple.h>
+#include <loom/var.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace loom {
+
+class Func;
+class FuncRef;
+class FuncTupleElementRef;
+class OutputImageParam;
+class Pipeline;
+
+namespace internal {
+class Function;
+struct Definition;
+
+/// True when every type in Args converts to T.
+template<typename T, typename... Args>
+struct all_convertible : std::true_type {};
+template<typename T, typename First, typename... Rest>
+struct all_convertible<T, First, Rest...>
+    : std::integral_constant<bool, std::is_convertible<First, T>::value &&
+                                       all_convertible<T, Rest...>::value> {};
+} // namespace internal
+
+/// The format of compile_to_lowered_stmt's output.
+enum class StmtOutputFormat { Text, HTML };
+
+/// One definition of a Func: the pure definition (stage 0) or update definition i (stage
+/// i + 1). Scheduling a stage's loops happens here (Tier 2); Func::update(i) returns one.
+class Stage {
+public:
+    /// Stage `stage_index` of `f` (0 is the pure definition).
+    Stage(const internal::Function &f, int stage_index);
+
+    /// "f" for the pure definition, "f.update(i)" for update i.
+    std::string name() const;
+    /// The stage's loop variables, innermost first: "Vars: x y __outermost\n".
+    std::string dump_argument_list() const;
+
+    /// The Function it belongs to.
+    internal::Function function() const;
+    /// 0 for the pure definition, i + 1 for update i.
+    int stage_index() const { return stage; }
+    /// The definition itself (valid until the Function gets another update definition).
+    internal::Definition &definition() const;
+
+private:
+    internal::IntrusivePtr<internal::RefCounted> func; ///< a FunctionContents
+    int stage = 0;
+};
+
+/// The result of applying a Func to arguments: a definition site (`f(x, y) = ...`,
+/// `f(x) += ...`) or, converted to Expr, a call.
+class FuncRef {
+public:
+    /// A reference to `f` at `args`. `placeholder_pos` is where `_` appeared when f's
+    /// dimensionality was not yet known (-1 otherwise); the implicit Vars a definition's
+    /// right-hand side uses are inserted there.
+    FuncRef(const internal::Function &f, const std::vector<Expr> &args, int placeholder_pos = -1,
+            int implicit_count = 0);
+    FuncRef(const internal::Function &f, const std::vector<Var> &args, int placeholder_pos = -1,
+            int implicit_count = 0);
+
+    /// Define f at these arguments: the pure definition, or an update definition.
+    Stage operator=(const Expr &e);
+    /// Define a Tuple-valued f (`f(x) = {a, b}`).
+    Stage operator=(const Tuple &e);
+    /// Define f as (all the values of) another call.
+    Stage operator=(const FuncRef &e);
+
+    /// Update: f(args) = f(args) + e, with e cast to f's type. When f has no pure definition
+    /// yet, first define it as 0 (of e's type) everywhere. The -= / *= / /= forms use 0, 1, 1.
+    Stage operator+=(const Expr &e);
+    Stage operator+=(const Tuple &e);
+    Stage operator+=(const FuncRef &e);
+    Stage operator-=(const Expr &e);
+    Stage operator-=(const Tuple &e);
+    Stage operator-=(const FuncRef &e);
+    Stage operator*=(const Expr &e);
+    Stage operator*=(const Tuple &e);
+    Stage operator*=(const FuncRef &e);
+    Stage operator/=(const Expr &e);
+    Stage operator/=(const Tuple &e);
+    Stage operator/=(const FuncRef &e);
+
+    /// A call to f (only for single-valued Funcs; use operator[] on Tuple-valued ones).
+    operator Expr() const;
+    /// Element i of a call to a Tuple-valued Func.
+    FuncTupleElementRef operator[](int i) const;
+    /// The number of values f has.
+    size_t size() const;
+
+    /// The arguments, after `_` expansion.
+    const std::vector<Expr> &arguments() const { return args; }
+    /// The Function referred to.
+    internal::Function function() const;
+
+private:
+    enum class UpdateOp { Add, Sub, Mul, Div };
+    /// Shared body of the compound assignments.
+    Stage update_with(UpdateOp op, const std::vector<Expr> &rhs, int identity);
+    /// The arguments with the implicit Vars the values use inserted at the placeholder.
+    std::vector<Expr> args_with_implicit_vars(const std::vector<Expr> &values) const;
+    /// Define f(args) = values (pure or update) with args already expanded.
+    Stage define(const std::vector<Expr> &expanded_args, const std::vector<Expr> &values);
+
+    friend class FuncTupleElementRef;
+
+    internal::IntrusivePtr<internal::RefCounted> func; ///< a FunctionContents
+    std::vector<Expr> args;
+    int implicit_placeholder_pos = -1;
+    int implicit_count = 0;
+};
+
+/// One value of a call to a Tuple-valued Func, `f(x)[i]`: converts to the Expr reading that
+/// element, and as a definition site updates only that element (the others are left as they
+/// were).
+class FuncTupleElementRef {
+public:
+    FuncTupleElementRef(const FuncRef &ref, int idx);
+
+    /// Update element idx to `e`, leaving the other elements unchanged.
+    Stage operator=(const Expr &e);
+    Stage operator=(const FuncRef &e);
+    /// Update element idx to itself combined with e (e is cast to the element's type).
+    Stage operator+=(const Expr &e);
+    Stage operator-=(const Expr &e);
+    Stage operator*=(const Expr &e);
+    Stage operator/=(const Expr &e);
+
+    /// A call reading element idx.
+    operator Expr() const;
+
+    /// The FuncRef this element belongs to.
+    const FuncRef &function_ref() const { return func_ref; }
+    /// Which element.
+    int index() const { return idx; }
+
+private:
+    /// Values for a Tuple update that sets element idx to e and leaves the others (undef).
+    std::vector<Expr> values_with_undefs(const Expr &e) const;
+
+    FuncRef func_ref;
+    int idx;
+};
+
+/// A function over an infinite integer grid, defined by a pure definition and any number of
+/// update definitions. Copies of a Func refer to the same function.
+class Func {
+public:
+    /// An undefined Func with a unique name ("f<n>").
+    Func();
+    /// An undefined Func with the given name.
+    explicit Func(const std::string &name);
+    /// An undefined Func that must be defined with values of `required_type` over
+    /// `required_dims` dimensions; it can be called before it is defined.
+    Func(const Type &required_type, int required_dims, const std::string &name);
+    Func(const std::vector<Type> &required_types, int required_dims, const std::string &name);
+    /// f(_) = e: a Func whose value is `e` (dimensions come from the implicit Vars in e).
+    explicit Func(const Expr &e);
+    /// A handle to an existing Function.
+    explicit Func(const internal::Function &f);
+    /// A Func reading a Buffer: f(_0, _1, ...) = b(_0, _1, ...).
+    template<typename T, int Dims>
+    explicit Func(const Buffer<T, Dims> &b) : Func() {
+        std::vector<Var> vars;
+        std::vector<Expr> coords;
+        for (int i = 0; i < b.dimensions(); i++) {
+            vars.push_back(Var::implicit(i));
+            coords.push_back(vars.back());
+        }
+        (*this)(vars) = b(coords);
+    }
+
+    /// A definition site or call with Var arguments (`_` expands to implicit Vars).
+    template<typename... Args>
+    typename std::enable_if<internal::all_convertible<Var, Args...>::value, FuncRef>::type
+    operator()(Args &&...args) const {
+        std::vector<Var> collected{Var(std::forward<Args>(args))...};
+        return (*this)(collected);
+    }
+    FuncRef operator()(std::vector<Var> args) const;
+    /// A call or update site with Expr arguments (Vars, RVars, ints, any Int(32) Expr).
+    template<typename... Args>
+    typename std::enable_if<internal::all_convertible<Expr, Args...>::value, FuncRef>::type
+    operator()(const Expr &first, Args &&...rest) const {
+        std::vector<Expr> collected{first, Expr(std::forward<Args>(rest))...};
+        return (*this)(collected);
+    }
+    FuncRef operator()(std::vector<Expr> args) const;
+
+    /// The Func's name.
+    const std::string &name() const;
+    /// Whether it has a pure definition.
+    bool defined() const;
+    /// The number of dimensions (the required number before it is defined, else 0).
+    int dimensions() const;
+    /// The pure definition's Vars.
+    std::vector<Var> args() const;
+    /// The type of its value (a CompileError for an undefined Func without a required type,
+    /// and for Tuple-valued Funcs).
+    const Type &type() const;
+    /// The types of its values.
+    const std::vector<Type> &types() const;
+    /// The number of values (1 unless Tuple-valued).
+    int outputs() const;
+    /// The pure definition's value (a CompileError if undefined or Tuple-valued).
+    Expr value() const;
+    /// The pure definition's values.
+    Tuple values() const;
+
+    /// The number of update definitions.
+    int num_update_definitions() const;
+    bool has_update_definition() const { return num_update_definitions() > 0; }
+    /// Update definition idx, for scheduling (a CompileError when there is none).
+    Stage update(int idx = 0);
+    /// The left-hand side, value(s) and RVars of update definition idx.
+    const std::vector<Expr> &update_args(int idx = 0) const;
+    Expr update_value(int idx = 0) const;
+    Tuple update_values(int idx = 0) const;
+    std::vector<RVar> rvars(int idx = 0) const;
+
+    /// The pure definition as a Stage.
+    operator Stage() const;
+
+    /// Compute all of this Func before the pipeline's outputs, in its own buffer.
+    Func &compute_root();
+    /// Inline this Func into every use (the default for pure Funcs that are not outputs).
+    Func &compute_inline();
+
+    /// The internal Function.
+    internal::Function function() const;
+
+    // Realization and compilation (implemented in src/driver through this Func's Pipeline).
+
+    /// Compute the Func over [0, sizes[i]) in each dimension into new Buffers.
+    Realization realize(std::vector<int32_t> sizes = {}, const Target &target = Target());
+    /// Compute the Func into existing buffers, over their whole shape.
+    void realize(RealizationArg outputs, const Target &target = Target());
+    /// Bind buffers of the required shape to every unbound ImageParam for outputs of `sizes`.
+    void infer_input_bounds(const std::vector<int32_t> &sizes = {},
+                            const Target &target = Target());
+    void infer_input_bounds(RealizationArg outputs, const Target &target = Target());
+    /// Lower and JIT-compile now (realize does it on demand).
+    void compile_jit(const Target &target = Target());
+    /// Print the loop nest the schedule describes to stdout.
+    void print_loop_nest();
+    /// The scalar and buffer inputs of the pipeline computing this Func.
+    std::vector<Argument> infer_arguments() const;
+    /// Write the lowered statement to `filename`.
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                 StmtOutputFormat fmt = StmtOutputFormat::Text,
+                                 const Target &target = Target());
+    /// The output buffer (for constraints on the output's shape); Tuple-valued Funcs have
+    /// one per element (output_buffers()).
+    OutputImageParam output_buffer() const;
+    std::vector<OutputImageParam> output_buffers() const;
+    /// The Pipeline of this one Func (cached, so compiled code is reused).
+    Pipeline pipeline();
+    /// The cache behind pipeline() (a PipelineContents; the driver fills it).
+    internal::IntrusivePtr<internal::RefCounted> &pipeline_cache() { return pipeline_; }
+
+private:
+    /// Expands `_`, checks the argument count; returns the FuncRef.
+    template<typename T>
+    FuncRef make_ref(std::vector<T> args) const;
+
+    internal::IntrusivePtr<internal::RefCounted> func;      ///< a FunctionContents
+    internal::IntrusivePtr<internal::RefCounted> pipeline_; ///< see pipeline_cache()
+};
+
+} // namespace loom
+
+#endif

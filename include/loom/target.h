@@ -1,0 +1,215 @@
+#ifndef LOOM_TARGET_H
+#define LOOM_TARGET_H
+
+/// \file Target: the machine and options code is compiled for (Halide's Target). A target is
+/// written "arch-bits-os-feature1-feature2..." (e.g. "x86-64-linux-avx2-fma"), or "host".
+
+#include <loom/type.h>
+
+#include <bitset>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loom {
+
+/// An architecture, operating system, word size and a set of features.
+struct Target {
+    /// Operating systems, as in Halide.
+    enum OS {
+        OSUnknown = 0,
+        Linux,
+        Windows,
+        OSX,
+        Android,
+        IOS,
+        QuRT,
+        NoOS,
+        Fuchsia,
+        WebAssemblyRuntime,
+    };
+    /// Architectures, as in Halide.
+    enum Arch {
+        ArchUnknown = 0,
+        X86,
+        ARM,
+        Hexagon,
+        POWERPC,
+        WebAssembly,
+        RISCV,
+    };
+    /// Features, in Halide's order. Each has a lower-case name in target strings (target.cpp's
+    /// table); adding a feature is adding an enumerator here and a row there.
+    enum Feature {
+        JIT = 0,
+        Debug,
+        NoAsserts,
+        NoBoundsQuery,
+        SSE41,
+        AVX,
+        AVX2,
+        AVXVNNI,
+        FMA,
+        FMA4,
+        F16C,
+        ARMv7s,
+        NoNEON,
+        VSX,
+        POWER_ARCH_2_07,
+        CUDA,
+        CUDACapability30,
+        CUDACapability32,
+        CUDACapability35,
+        CUDACapability50,
+        CUDACapability61,
+        CUDACapability70,
+        CUDACapability75,
+        CUDACapability80,
+        CUDACapability86,
+        OpenCL,
+        CLDoubles,
+        CLHalf,
+        CLAtomics64,
+        EGL,
+        UserContext,
+        Profile,
+        NoRuntime,
+        Metal,
+        CPlusPlusMangling,
+        LargeBuffers,
+        HexagonDma,
+        HVX_128,
+        HVX_v62,
+        HVX_v65,
+        HVX_v66,
+        HVX_v68,
+        FuzzFloatStores,
+        SoftFloatABI,
+        MSAN,
+        AVX512,
+        AVX512_KNL,
+        AVX512_Skylake,
+        AVX512_Cannonlake,
+        AVX512_SapphireRapids,
+        AVX512_Zen4,
+        AVX512_Zen5,
+        TraceLoads,
+        TraceStores,
+        TraceRealizations,
+        TracePipeline,
+        D3D12Compute,
+        StrictFloat,
+        TSAN,
+        ASAN,
+        CheckUnsafePromises,
+        EmbedBitcode,
+        EnableLLVMLoopOpt,
+        WasmMvpOnly,
+        WasmSimd128,
+        WasmThreads,
+        WasmBulkMemory,
+        WebGPU,
+        SVE,
+        SVE2,
+        ARMDotProd,
+        ARMFp16,
+        LLVMLargeCodeModel,
+        RVV,
+        ARMv8a,
+        ARMv81a,
+        ARMv82a,
+        ARMv83a,
+        ARMv84a,
+        ARMv85a,
+        ARMv86a,
+        ARMv87a,
+        ARMv88a,
+        ARMv89a,
+        SanitizerCoverage,
+        ProfileByTimer,
+        SPIRV,
+        Vulkan,
+        VulkanInt8,
+        VulkanInt16,
+        VulkanInt64,
+        VulkanFloat16,
+        VulkanFloat64,
+        VulkanV10,
+        VulkanV12,
+        VulkanV13,
+        Semihosting,
+        AVX10_1,
+        X86APX,
+        Simulator,
+        FeatureEnd,
+        /// Halide's alias for HVX_128.
+        HVX = HVX_128,
+    };
+
+    OS os = OSUnknown;
+    Arch arch = ArchUnknown;
+    /// Pointer width: 32 or 64 (0 when unknown).
+    int bits = 0;
+    /// Vector register width in bits for scalable-vector targets (0 when not specified).
+    int vector_bits = 0;
+
+    /// The host: its OS, architecture and the CPU features it supports.
+    Target();
+    /// A target from its parts.
+    Target(OS os, Arch arch, int bits, const std::vector<Feature> &features = {});
+    /// Parse "arch-bits-os-features..." or "host[-features...]"; "" means the host. An
+    /// unknown token is a CompileError listing the valid names.
+    Target(const std::string &s);
+    Target(const char *s) : Target(std::string(s)) {}
+
+    /// Whether `s` parses as a target string.
+    static bool validate_target_string(const std::string &s);
+    /// The feature named `name` (as in target strings); false when there is none.
+    static bool feature_from_name(const std::string &name, Feature *result);
+    /// The name of feature `f` in target strings ("avx2").
+    static std::string feature_to_name(Feature f);
+
+    bool has_feature(Feature f) const;
+    /// Whether any (all) of the given features are set.
+    bool features_any_of(const std::vector<Feature> &fs) const;
+    bool features_all_of(const std::vector<Feature> &fs) const;
+    /// Set or clear a feature in place.
+    void set_feature(Feature f, bool value = true);
+    void set_features(const std::vector<Feature> &fs, bool value = true);
+    /// Copies with a feature set or cleared.
+    Target with_feature(Feature f) const;
+    Target without_feature(Feature f) const;
+    /// Whether a GPU API (CUDA, OpenCL, Metal, D3D12Compute, Vulkan, WebGPU) is enabled.
+    bool has_gpu_feature() const;
+    /// Whether code for this target can use values of type t.
+    bool supports_type(const Type &t) const;
+
+    /// The number of lanes of type t that fit the widest natural vector register: 64 bytes
+    /// with AVX-512, 32 with AVX2 (or AVX for floats), else 16.
+    int natural_vector_size(const Type &t) const;
+    template<typename T>
+    int natural_vector_size() const {
+        return natural_vector_size(type_of<T>());
+    }
+
+    /// "arch-bits-os-features" with the features in alphabetical order, as Halide writes it.
+    std::string to_string() const;
+
+    bool operator==(const Target &o) const;
+    bool operator!=(const Target &o) const { return !(*this == o); }
+
+private:
+    std::bitset<FeatureEnd> features;
+};
+
+/// The machine Loom is running on, with the CPU features it detects.
+Target get_host_target();
+/// The target named by the environment variable HL_TARGET, or the host when it is unset.
+Target get_target_from_environment();
+/// The target for JIT compilation: HL_JIT_TARGET (which must match the host's OS,
+/// architecture and bits), or the host; the JIT feature is always set.
+Target get_jit_target_from_environment();
+
+} // namespace loom
+
+#endif

@@ -1,0 +1,26 @@
+#ifndef LOOM_LOOM_H
+#define LOOM_LOOM_H
+
+/// \file The whole public API of Loom in one include.
+
+#include <loom/argument.h>
+#include <loom/boundary_conditions.h>
+#include <loom/buffer.h>
+#include <loom/concise_casts.h>
+#include <loom/error.h>
+#include <loom/expr.h>
+#include <loom/func.h>
+#include <loom/image_param.h>
+#include <loom/inline_reductions.h>
+#include <loom/ir_operator.h>
+#include <loom/lambda.h>
+#include <loom/param.h>
+#include <loom/pipeline.h>
+#include <loom/rdom.h>
+#include <loom/realization.h>
+#include <loom/target.h>
+#include <loom/tuple.h>
+#include <loom/type.h>
+#include <loom/var.h>
+
+#endif

@@ -142,8 +142,9 @@ typedef void *(*halide_malloc_t)(void *user_context, size_t size);
 typedef void (*halide_free_t)(void *user_context, void *ptr);
 
 /// Each installs a handler (null restores the default) and returns the previous one. The default
-/// error handler writes to stderr and records the message (loom_last_error_message); it never
-/// aborts. The default print handler writes to stdout.
+/// error handler writes "Error: <msg>" to stderr and never aborts; the default print handler
+/// writes to stdout. Whatever the handler, halide_error first records the message for
+/// loom_last_error_message.
 halide_error_handler_t halide_set_error_handler(halide_error_handler_t handler);
 halide_print_t halide_set_custom_print(halide_print_t print);
 halide_malloc_t halide_set_custom_malloc(halide_malloc_t user_malloc);
@@ -155,13 +156,14 @@ void halide_default_print(void *user_context, const char *msg);
 void *halide_default_malloc(void *user_context, size_t size);
 void halide_default_free(void *user_context, void *ptr);
 
-/// The last message passed to the default error handler on this thread ("" when none since the
-/// last clear). The JIT clears it before a call and throws a RuntimeError carrying it after.
+/// The messages passed to halide_error on this thread since the last clear, newline-separated
+/// ("" when none; at most 4095 bytes kept). The JIT clears it before a call and throws a
+/// RuntimeError carrying it after a nonzero return.
 const char *loom_last_error_message(void);
 /// Empties this thread's last error message.
 void loom_clear_last_error(void);
-/// Appends `msg` to this thread's last error message (what the default handler does besides
-/// printing); for custom handlers that want the JIT to see their messages.
+/// Appends `msg` to this thread's last error message (halide_error does this for every
+/// message; exposed for code that reports errors without going through halide_error).
 void loom_record_error(const char *msg);
 
 /// Error reporters called by compiled pipelines. Each formats a message like Halide's, passes it
@@ -201,6 +203,38 @@ int halide_error_requirement_failed(void *user_context, const char *condition,
 int halide_error_explicit_bounds_too_small(void *user_context, const char *func_name,
                                            const char *var_name, int min_bound, int max_bound,
                                            int min_required, int max_required);
+
+/// Halide's codes for the further reporters below (absent from halide_error_code_t above).
+enum loom_more_error_codes {
+    halide_error_code_unaligned_host_ptr = -24,
+    halide_error_code_bad_fold = -25,
+    halide_error_code_fold_factor_too_small = -26,
+    halide_error_code_specialize_fail = -31,
+    halide_error_code_host_is_null = -34,
+    halide_error_code_storage_bound_too_small = -45,
+};
+/// Further reporters with Halide's messages, for checks later lowering passes add.
+int halide_error_constraints_make_required_region_smaller(void *user_context,
+                                                          const char *buffer_name, int dimension,
+                                                          int constrained_min,
+                                                          int constrained_extent,
+                                                          int required_min, int required_extent);
+int halide_error_unaligned_host_ptr(void *user_context, const char *func_name, int alignment);
+int halide_error_host_is_null(void *user_context, const char *func_name);
+int halide_error_bad_fold(void *user_context, const char *func_name, const char *var_name,
+                          const char *loop_name);
+int halide_error_fold_factor_too_small(void *user_context, const char *func_name,
+                                       const char *var_name, int fold_factor,
+                                       const char *loop_name, int required_extent);
+int halide_error_storage_bound_too_small(void *user_context, const char *func_name,
+                                         const char *var_name, int provided_size,
+                                         int required_size);
+int halide_error_specialize_fail(void *user_context, const char *message);
+/// These two return `result` (the extern stage's own nonzero code).
+int halide_error_extern_stage_failed(void *user_context, const char *extern_stage_name,
+                                     int result);
+int halide_error_bounds_inference_call_failed(void *user_context, const char *extern_stage_name,
+                                              int result);
 
 /// String building for print(). Each writes at most up to `end - 1`, always NUL-terminates
 /// (when dst < end) and returns a pointer to the terminating NUL, so calls chain:

@@ -1,0 +1,87 @@
+// halide_error / halide_print, their replaceable handlers, and the per-thread record of the last
+// error message that the JIT turns into a RuntimeError.
+
+#include <loom/runtime/loom_runtime.h>
+
+#include <stdio.h>
+#include <string.h>
+
+namespace {
+
+halide_error_handler_t current_error = halide_default_error;
+halide_print_t current_print = halide_default_print;
+
+// Messages reported on this thread since the last clear, separated by newlines, truncated to
+// the buffer.
+const size_t kLastErrorSize = 4096;
+thread_local char last_error[kLastErrorSize];
+thread_local size_t last_error_len;
+
+} // namespace
+
+extern "C" {
+
+void halide_default_error(void *user_context, const char *msg) {
+    if (!msg) msg = "<null error message>";
+    size_t n = strlen(msg);
+    fputs("Error: ", stderr);
+    fputs(msg, stderr);
+    if (n == 0 || msg[n - 1] != '\n') fputc('\n', stderr);
+    fflush(stderr);
+}
+
+void halide_default_print(void *user_context, const char *msg) {
+    if (!msg) return;
+    fputs(msg, stdout);
+    fflush(stdout);
+}
+
+void halide_error(void *user_context, const char *msg) {
+    if (!msg) msg = "<null error message>";
+    // Recorded whatever the handler, so the JIT can report the message even when a user's
+    // handler swallows it.
+    loom_record_error(msg);
+    halide_error_handler_t f = __atomic_load_n(&current_error, __ATOMIC_ACQUIRE);
+    f(user_context, msg);
+}
+
+void halide_print(void *user_context, const char *msg) {
+    halide_print_t f = __atomic_load_n(&current_print, __ATOMIC_ACQUIRE);
+    f(user_context, msg);
+}
+
+halide_error_handler_t halide_set_error_handler(halide_error_handler_t handler) {
+    if (!handler) handler = halide_default_error;
+    return __atomic_exchange_n(&current_error, handler, __ATOMIC_ACQ_REL);
+}
+
+halide_print_t halide_set_custom_print(halide_print_t print) {
+    if (!print) print = halide_default_print;
+    return __atomic_exchange_n(&current_print, print, __ATOMIC_ACQ_REL);
+}
+
+const char *loom_last_error_message(void) {
+    last_error[last_error_len] = 0;
+    return last_error;
+}
+
+void loom_clear_last_error(void) {
+    last_error_len = 0;
+    last_error[0] = 0;
+}
+
+void loom_record_error(const char *msg) {
+    if (!msg) return;
+    size_t room = kLastErrorSize - 1 - last_error_len;
+    if (last_error_len > 0 && room > 0 && last_error[last_error_len - 1] != '\n') {
+        last_error[last_error_len++] = '\n';
+        room--;
+    }
+    size_t n = strlen(msg);
+    if (n > room) n = room;
+    memcpy(last_error + last_error_len, msg, n);
+    last_error_len += n;
+    last_error[last_error_len] = 0;
+}
+
+} // extern "C"

@@ -1,0 +1,51 @@
+#ifndef LOOM_LOWER_ADD_IMAGE_CHECKS_H
+#define LOOM_LOWER_ADD_IMAGE_CHECKS_H
+
+/// \file add_image_checks: validation of the arguments at entry, and bounds queries.
+///
+/// Establishes, in this order (each failure returns the code of a halide_error_* reporter):
+///  1. every buffer argument is non-null, has the right element type and dimension count;
+///  2. "<b>.min.<d>.required" / "<b>.extent.<d>.required": the region of each buffer the
+///     pipeline touches (buffer_regions_required);
+///  3. bounds query: when any buffer has a null host pointer, each such buffer gets its
+///     required region and dense strides (_halide_buffer_set_bounds/_init_strides) and the
+///     pipeline returns 0 without computing (Halide's infer_input_bounds protocol);
+///  4. otherwise: Pipeline requirements, non-negative extents, ImageParam / output buffer
+///     constraints (set_min/set_extent/set_stride), Param ranges, that each buffer covers the
+///     region it is touched over (halide_error_access_out_of_bounds), sizes that fit in 2^31-1
+///     elements; then the body.
+/// Tests: tests/unit/lower/add_image_checks_test.cpp and tests/unit/driver (run-time errors).
+
+#include "lang/function.h"
+#include "lower/lowered_func.h"
+
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+/// A condition a Pipeline checks at entry (Pipeline::add_requirement).
+struct Requirement {
+    Expr condition;
+    std::vector<Expr> error_args; ///< printed into the message
+};
+
+struct ImageCheckOptions {
+    bool asserts = true;      ///< false: Target::NoAsserts
+    bool bounds_query = true; ///< false: Target::NoBoundsQuery
+};
+
+/// `args` are the buffer and scalar arguments (inputs then outputs, no __user_context).
+Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
+                      const std::vector<Function> &outputs,
+                      const std::vector<Requirement> &requirements,
+                      const ImageCheckOptions &options = ImageCheckOptions());
+
+/// A call to the runtime error reporter `fn` (Int(32), Extern), with __user_context first.
+Expr runtime_error_call(const std::string &fn, const std::vector<Expr> &args);
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,191 @@
+#include "lower/build_provide_loop_nest.h"
+
+#include <loom/ir_operator.h>
+
+#include "ir/ir_utils.h"
+#include "ir/substitute.h"
+#include "lower/inline.h"
+#include "support/error.h"
+
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+std::string stage_prefix(const std::string &func, int stage) {
+    return func + ".s" + std::to_string(stage) + ".";
+}
+
+const Definition &stage_definition(const Function &f, int stage) {
+    internal_assert(stage >= 0 && stage <= (int)f.updates().size())
+        << "stage_definition: " << f.name() << " has no stage " << stage << "\n";
+    return stage == 0 ? f.definition() : f.updates()[stage - 1];
+}
+
+int num_stages(const Function &f) { return 1 + (int)f.updates().size(); }
+
+namespace {
+
+Expr var(const std::string &name) { return Variable::make(Int(32), name); }
+
+/// The tail strategy a split really uses: Halide's rule for Auto (ShiftInwards for pure
+/// definitions, RoundUp for pure vars of updates, GuardWithIf for RVars), and GuardWithIf for
+/// exact splits.
+TailStrategy effective_tail(const Split &s, bool is_update, bool is_rvar) {
+    if (s.exact) return TailStrategy::GuardWithIf;
+    if (s.tail != TailStrategy::Auto) return s.tail;
+    if (!is_update) return TailStrategy::ShiftInwards;
+    return is_rvar ? TailStrategy::GuardWithIf : TailStrategy::RoundUp;
+}
+
+} // namespace
+
+Definition rename_stage_definition(const Function &f, int stage) {
+    const Definition &def = stage_definition(f, stage);
+    std::string prefix = stage_prefix(f.name(), stage);
+    std::map<std::string, Expr> rename;
+    for (const std::string &a : f.args()) rename[a] = var(prefix + a);
+    if (def.rdom.defined()) {
+        for (const ReductionVariable &rv : def.rdom.domain()) rename[rv.var] = var(prefix + rv.var);
+    }
+    Definition out = def;
+    for (Expr &e : out.args) e = substitute(rename, e);
+    for (Expr &e : out.values) e = substitute(rename, e);
+    if (out.predicate.defined()) out.predicate = substitute(rename, out.predicate);
+    // random() is a function of the coordinates being computed: the stage's args.
+    for (Expr &e : out.values) e = lower_random(e, out.args);
+    return out;
+}
+
+Stmt build_provide_loop_nest(const Function &f, int stage) {
+    const Definition &def = stage_definition(f, stage);
+    const std::string prefix = stage_prefix(f.name(), stage);
+    const bool is_update = stage > 0;
+    Definition renamed = rename_stage_definition(f, stage);
+
+    // The innermost statement: the Provide, under the RDom predicate.
+    Stmt body = Provide::make(f.name(), renamed.values, renamed.args, const_true());
+    std::vector<Expr> guards;
+    if (renamed.predicate.defined() && !is_const_true(renamed.predicate)) {
+        guards.push_back(renamed.predicate);
+    }
+
+    // The loop bounds of every loop variable, in definition order: the original Vars and RVars
+    // get theirs from the (bounds-inferred) .min/.max; splits derive the rest.
+    std::vector<std::pair<std::string, Expr>> bound_lets;
+    std::set<std::string> rvars;
+    auto define_original = [&](const std::string &v) {
+        Expr mn = var(prefix + v + ".min"), mx = var(prefix + v + ".max");
+        bound_lets.emplace_back(prefix + v + ".loop_min", mn);
+        bound_lets.emplace_back(prefix + v + ".loop_max", mx);
+        bound_lets.emplace_back(prefix + v + ".loop_extent", (mx + 1) - mn);
+    };
+    for (const Dim &d : def.schedule.dims) {
+        if (d.is_rvar()) rvars.insert(d.var);
+    }
+    if (def.rdom.defined()) {
+        for (const ReductionVariable &rv : def.rdom.domain()) rvars.insert(rv.var);
+    }
+    // Original loop variables: the pure Vars appearing as args, then the RVars.
+    std::set<std::string> originals;
+    for (const std::string &a : f.args()) {
+        bool used = !is_update;
+        for (const Expr &e : def.args) {
+            const Variable *v = e.as<Variable>();
+            if (v && v->name == a && !v->reduction_domain.defined()) used = true;
+        }
+        if (used) {
+            originals.insert(a);
+            define_original(a);
+        }
+    }
+    if (def.rdom.defined()) {
+        for (const ReductionVariable &rv : def.rdom.domain()) {
+            originals.insert(rv.var);
+            define_original(rv.var);
+        }
+    }
+
+    // Splits, in order. Each recomputes its old variable from the new ones inside the innermost
+    // loop; `var_lets` collects those (applied innermost-first, so a later split's definition
+    // of an inner variable is visible to an earlier split's formula).
+    std::vector<std::pair<std::string, Expr>> var_lets;
+    for (const Split &s : def.schedule.splits) {
+        const std::string old_n = prefix + s.old_var;
+        Expr old_min = var(old_n + ".loop_min"), old_extent = var(old_n + ".loop_extent");
+        if (s.kind == Split::SplitVar) {
+            bool is_rvar = rvars.count(s.old_var) > 0;
+            if (is_rvar) {
+                rvars.insert(s.outer);
+                rvars.insert(s.inner);
+            }
+            TailStrategy tail = effective_tail(s, is_update, is_rvar);
+            Expr factor = s.factor;
+            const std::string outer = prefix + s.outer, inner = prefix + s.inner;
+            bound_lets.emplace_back(inner + ".loop_min", 0);
+            bound_lets.emplace_back(inner + ".loop_max", factor - 1);
+            bound_lets.emplace_back(inner + ".loop_extent", factor);
+            Expr outer_extent = (old_extent + factor - 1) / factor;
+            bound_lets.emplace_back(outer + ".loop_min", 0);
+            bound_lets.emplace_back(outer + ".loop_max", outer_extent - 1);
+            bound_lets.emplace_back(outer + ".loop_extent", outer_extent);
+            Expr base = var(outer) * factor;
+            if (tail == TailStrategy::ShiftInwards) {
+                // The last iteration shifts back to end exactly at the old max, recomputing a
+                // few points instead of running past the end.
+                base = Min::make(base, old_extent - factor);
+            }
+            var_lets.emplace_back(old_n, base + var(inner) + old_min);
+            if (tail != TailStrategy::ShiftInwards && tail != TailStrategy::RoundUp) {
+                guards.push_back(var(old_n) <= var(old_n + ".loop_max"));
+            }
+        } else if (s.kind == Split::RenameVar) {
+            const std::string outer = prefix + s.outer;
+            if (rvars.count(s.old_var)) rvars.insert(s.outer);
+            bound_lets.emplace_back(outer + ".loop_min", old_min);
+            bound_lets.emplace_back(outer + ".loop_max", var(old_n + ".loop_max"));
+            bound_lets.emplace_back(outer + ".loop_extent", old_extent);
+            var_lets.emplace_back(old_n, var(outer));
+        } else {
+            // FuseVars: old_var is the fused name; inner and outer are the fused variables.
+            const std::string fused = old_n, inner = prefix + s.inner, outer = prefix + s.outer;
+            if (rvars.count(s.inner) && rvars.count(s.outer)) rvars.insert(s.old_var);
+            Expr inner_extent = var(inner + ".loop_extent");
+            Expr fused_extent = inner_extent * var(outer + ".loop_extent");
+            bound_lets.emplace_back(fused + ".loop_min", 0);
+            bound_lets.emplace_back(fused + ".loop_max", fused_extent - 1);
+            bound_lets.emplace_back(fused + ".loop_extent", fused_extent);
+            var_lets.emplace_back(inner, var(fused) % inner_extent + var(inner + ".loop_min"));
+            var_lets.emplace_back(outer, var(fused) / inner_extent + var(outer + ".loop_min"));
+        }
+    }
+
+    if (!guards.empty()) {
+        Expr cond = guards[0];
+        for (size_t i = 1; i < guards.size(); i++) cond = And::make(cond, guards[i]);
+        body = IfThenElse::make(cond, body);
+    }
+    for (const auto &l : var_lets) body = LetStmt::make(l.first, l.second, body);
+
+    // The loops, innermost first. "__outermost" is the root; its bounds are constant.
+    internal_assert(!def.schedule.dims.empty() && def.schedule.dims.back().var == "__outermost")
+        << "Stage " << stage << " of " << f.name() << " lacks the __outermost dim\n";
+    for (size_t i = 0; i + 1 < def.schedule.dims.size(); i++) {
+        const Dim &d = def.schedule.dims[i];
+        const std::string n = prefix + d.var;
+        body = For::make(n, var(n + ".loop_min"), var(n + ".loop_extent"), d.for_type,
+                         d.device_api, body);
+    }
+    for (auto it = bound_lets.rbegin(); it != bound_lets.rend(); ++it) {
+        body = LetStmt::make(it->first, it->second, body);
+    }
+    const Dim &outermost = def.schedule.dims.back();
+    return For::make(prefix + "__outermost", 0, 1, outermost.for_type, outermost.device_api,
+                     body);
+}
+
+} // namespace internal
+} // namespace loom

@@ -1,0 +1,54 @@
+#ifndef LOOM_LOWER_BUILD_PROVIDE_LOOP_NEST_H
+#define LOOM_LOWER_BUILD_PROVIDE_LOOP_NEST_H
+
+/// \file The loop nest of one stage (definition) of a Func, as its StageSchedule describes it:
+/// the one place that turns (Definition, dims, splits) into loops, so the scheduling language
+/// (split, fuse, rename, reorder, loop kinds) only feeds this function.
+///
+/// Names (the flat IR's conventions, shared with bounds inference):
+///  - the stage prefix is "<f>.s<k>." (k = 0 for the pure definition, i for update i - 1);
+///  - every Var and RVar v of the definition becomes the Variable "<prefix>v";
+///  - its bounds "<prefix>v.min" and "<prefix>v.max" are free here: bounds inference defines
+///    them outside the stage;
+///  - each loop var w (original or made by a split) loops over "<prefix>w.loop_min" with
+///    extent "<prefix>w.loop_extent", let-bound just inside the "__outermost" loop.
+/// The stage's root is always the For "<prefix>__outermost" (extent 1), so passes can find a
+/// stage by that name.
+///
+/// Example: f(x, y) = x + y, default schedule ->
+///   for (f.s0.__outermost, 0, 1) {
+///     let f.s0.y.loop_min = f.s0.y.min ... let f.s0.x.loop_extent = f.s0.x.max + 1 - f.s0.x.min
+///     for (f.s0.y, f.s0.y.loop_min, f.s0.y.loop_extent) {
+///       for (f.s0.x, f.s0.x.loop_min, f.s0.x.loop_extent) {
+///         f(f.s0.x, f.s0.y) = f.s0.x + f.s0.y
+/// A definition with an RDom predicate puts the Provide under `if (predicate)`.
+/// Tests: tests/unit/lower/schedule_functions_test.cpp.
+
+#include "lang/function.h"
+
+#include <string>
+
+namespace loom {
+namespace internal {
+
+/// "<f>.s<stage>." — the prefix of stage `stage`'s loop and bound variables.
+std::string stage_prefix(const std::string &func, int stage);
+
+/// The Definition of stage `stage` (0 = pure, i = update i - 1).
+const Definition &stage_definition(const Function &f, int stage);
+
+/// Number of stages (1 + number of updates).
+int num_stages(const Function &f);
+
+/// The definition of stage `stage` of f with its Vars and RVars renamed to the stage's loop
+/// variables (pure vars and RVars -> "<prefix>name"); random() calls are lowered with the
+/// renamed coordinates.
+Definition rename_stage_definition(const Function &f, int stage);
+
+/// The loop nest computing stage `stage` of f (see the file comment).
+Stmt build_provide_loop_nest(const Function &f, int stage);
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,180 @@
+#include "lower/lower.h"
+
+#include "ir/ir_printer.h"
+#include "ir/ir_visitor.h"
+#include "lower/add_image_checks.h"
+#include "lower/bounds_inference.h"
+#include "lower/default_schedule.h"
+#include "lower/infer_arguments.h"
+#include "lower/realization_order.h"
+#include "lower/schedule_functions.h"
+#include "lower/storage_flattening.h"
+#include "lower/unpack_buffers.h"
+#include "simplify/simplify.h"
+#include "support/error.h"
+#include "support/util.h"
+
+#include <chrono>
+#include <iostream>
+#include <set>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// Runs passes, logging the IR after each one that changed it (LOOM_DEBUG_LOWERING=1) and
+/// the time each took (LOOM_TIME_PASSES=1).
+class PassRunner {
+public:
+    explicit PassRunner(const std::string &fn)
+        : fn(fn), debug(get_env("LOOM_DEBUG_LOWERING") == "1"),
+          timing(get_env("LOOM_TIME_PASSES") == "1") {}
+
+    template<typename F>
+    Stmt operator()(const char *pass, const Stmt &before, F &&f) {
+        auto start = std::chrono::steady_clock::now();
+        Stmt after = f();
+        if (timing) {
+            double ms = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - start).count();
+            std::cerr << "[lower " << fn << "] " << pass << ": " << ms << " ms\n";
+        }
+        if (debug && !after.same_as(before)) {
+            std::cerr << "[lower " << fn << "] after " << pass << ":\n" << after << "\n";
+        }
+        return after;
+    }
+
+private:
+    std::string fn;
+    bool debug, timing;
+};
+
+/// Variables used in s that nothing defines: a bug in a pass (or a lowering case not
+/// supported yet), reported before code generation gives a less readable error.
+void check_no_free_variables(const Stmt &s, const std::vector<LoweredArgument> &args) {
+    class Check : public IRVisitor {
+    public:
+        std::set<std::string> defined;
+        std::string free;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const Variable *op) override {
+            if (free.empty() && !defined.count(op->name)) free = op->name;
+        }
+        void visit(const Let *op) override {
+            dispatch(op->value);
+            bool fresh = defined.insert(op->name).second;
+            dispatch(op->body);
+            if (fresh) defined.erase(op->name);
+        }
+        void visit(const LetStmt *op) override {
+            dispatch(op->value);
+            bool fresh = defined.insert(op->name).second;
+            dispatch(op->body);
+            if (fresh) defined.erase(op->name);
+        }
+        void visit(const For *op) override {
+            dispatch(op->min);
+            dispatch(op->extent);
+            bool fresh = defined.insert(op->name).second;
+            dispatch(op->body);
+            if (fresh) defined.erase(op->name);
+        }
+    } check;
+    for (const LoweredArgument &a : args) {
+        check.defined.insert(a.is_buffer() ? a.name + ".buffer" : a.name);
+    }
+    check.dispatch(s);
+    internal_assert(check.free.empty())
+        << "Lowering left the variable " << check.free << " undefined in:\n" << s << "\n";
+}
+
+/// `undef` may only be a whole value of an update definition.
+void check_undef(const Stmt &s) {
+    visit_exprs(s, [](const Expr &e) {
+        if (const Call *c = e.as<Call>()) {
+            user_assert(!c->is_intrinsic(Call::undef))
+                << "undef() may only be used as a whole value of an update definition "
+                   "(meaning: leave that element unchanged), not inside an expression.\n";
+        }
+        return true;
+    });
+}
+
+} // namespace
+
+Stmt lower_to_loop_nest(const std::vector<Function> &outputs) {
+    std::map<std::string, Function> env = find_transitive_calls(outputs);
+    std::vector<std::string> order = realization_order(outputs, env);
+    return schedule_functions(outputs, order, env, default_schedule(outputs, env));
+}
+
+LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_name,
+                  const Target &target, const std::vector<Requirement> &requirements) {
+    for (const Function &o : outputs) {
+        user_assert(o.defined() && o.has_pure_definition())
+            << "Can't compile a pipeline whose output Func "
+            << (o.defined() ? o.name() : std::string("(undefined)")) << " has no definition.\n";
+    }
+    PassRunner run(fn_name);
+    Stmt s;
+
+    // The environment: every Func reachable from the outputs, and the order to realize them
+    // (producers before consumers; recursion is a CompileError).
+    std::map<std::string, Function> env = find_transitive_calls(outputs);
+    std::vector<std::string> order = realization_order(outputs, env);
+
+    // Where each Func is computed: the user's schedule plus the defaults (outputs at the root,
+    // pure Funcs inlined, unscheduled reductions inside their consumers' innermost loops).
+    std::map<std::string, ComputePlacement> placements = default_schedule(outputs, env);
+
+    // realize/produce/consume blocks with each stage's loops and Provides; inlined Funcs are
+    // substituted into their callers here (inline.h, random() lowered). Bounds are still free
+    // variables ("f.s0.x.min", "f.x.min_realized").
+    s = run("schedule_functions", s,
+            [&] { return schedule_functions(outputs, order, env, placements); });
+
+    // Every bound is defined by LetStmts around each realize, from what consumers need.
+    s = run("bounds_inference", s, [&] { return bounds_inference(s, outputs, env); });
+    s = run("simplify", s, [&] { return simplify(s); });
+
+    // The arguments: inputs in Halide's order (buffers, then scalars, by name), then outputs.
+    std::vector<Expr> extra;
+    for (const Requirement &r : requirements) {
+        extra.push_back(r.condition);
+        extra.insert(extra.end(), r.error_args.begin(), r.error_args.end());
+    }
+    std::vector<LoweredArgument> args = infer_input_arguments(outputs, env, extra, s);
+    for (const LoweredArgument &a : output_arguments(outputs)) args.push_back(a);
+
+    // Entry checks on every argument and the bounds-query protocol; each buffer's required
+    // region is let-bound as "<b>.min.<d>.required" / "<b>.extent.<d>.required".
+    ImageCheckOptions options;
+    options.asserts = !target.has_feature(Target::NoAsserts);
+    options.bounds_query = !target.has_feature(Target::NoBoundsQuery);
+    s = run("add_image_checks", s,
+            [&] { return add_image_checks(s, args, outputs, requirements, options); });
+
+    // Flat storage: Allocate/Store/Load replace Realize/Provide/calls.
+    s = run("storage_flattening", s, [&] { return storage_flattening(s, outputs, env); });
+    check_undef(s);
+    s = run("simplify", s, [&] { return simplify(s); });
+
+    // The buffer fields the body uses, read once at entry.
+    s = run("unpack_buffers", s, [&] { return unpack_buffers(s, args); });
+    s = run("simplify", s, [&] { return simplify(s); });
+
+    LoweredFunc result;
+    result.name = fn_name;
+    result.args.push_back(user_context_argument());
+    result.args.insert(result.args.end(), args.begin(), args.end());
+    result.body = s;
+    check_no_free_variables(result.body, result.args);
+    return result;
+}
+
+} // namespace internal
+} // namespace loom

@@ -1,0 +1,174 @@
+#include "lower/storage_flattening.h"
+
+#include <loom/ir_operator.h>
+
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "lower/output_buffers.h"
+#include "support/error.h"
+#include "support/util.h"
+
+#include <set>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+Expr var(const std::string &name) { return Variable::make(Int(32), name); }
+
+/// The type elements of type t are stored as.
+Type storage_type(Type t) { return t.is_bool() ? UInt(8, t.lanes()) : t; }
+
+bool is_undef(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(Call::undef);
+}
+
+class FlattenStorage : public IRMutator {
+public:
+    FlattenStorage(const std::vector<Function> &outputs, const std::map<std::string, Function> &env)
+        : env(env) {
+        for (const Function &o : outputs) output_funcs[o.name()] = o;
+    }
+
+protected:
+    using IRMutator::visit;
+
+    /// The dense layout of one realization in scope.
+    struct Layout {
+        std::vector<Expr> mins, strides;
+    };
+    std::map<std::string, std::vector<Layout>> layouts;
+
+    Stmt visit(const Realize *op) override {
+        if (output_funcs.count(op->name)) {
+            // Outputs are stored in their buffers: nothing to allocate.
+            return mutate(op->body);
+        }
+        Layout l;
+        Expr stride = 1;
+        for (const Range &r : op->bounds) {
+            l.mins.push_back(r.min);
+            l.strides.push_back(stride);
+            stride = stride * r.extent;
+        }
+        layouts[op->name].push_back(l);
+        Stmt body = mutate(op->body);
+        layouts[op->name].pop_back();
+
+        std::vector<Expr> extents;
+        for (const Range &r : op->bounds) extents.push_back(r.extent);
+        for (int i = (int)op->types.size() - 1; i >= 0; i--) {
+            body = Allocate::make(buffer_name(op->name, i), storage_type(op->types[i]),
+                                  op->memory_type, extents, op->condition, body);
+        }
+        return body;
+    }
+
+    Stmt visit(const Provide *op) override {
+        std::vector<Expr> values = mutate(op->values);
+        std::vector<Expr> args = mutate(op->args);
+        std::vector<Stmt> stores;
+        std::vector<std::pair<std::string, Expr>> lets;
+        int defined_values = 0;
+        for (const Expr &v : values) defined_values += !is_undef(v);
+        for (size_t i = 0; i < values.size(); i++) {
+            if (is_undef(values[i])) continue;
+            Expr value = values[i];
+            if (defined_values > 1 && !is_const(value)) {
+                // Every value of a Tuple is computed before any is stored: a value may read
+                // an element another one overwrites (f(x) = {f(x)[1], f(x)[0]}).
+                std::string n = op->name + ".value." + std::to_string(i);
+                lets.emplace_back(n, value);
+                value = Variable::make(value.type(), n);
+            }
+            std::string buf = buffer_name(op->name, (int)i);
+            Type t = value.type();
+            if (t.is_bool()) value = Cast::make(storage_type(t), value);
+            stores.push_back(Store::make(buf, value, flat_index(op->name, buf, args), Parameter(),
+                                         const_true(t.lanes())));
+        }
+        Stmt s = stores.empty() ? Evaluate::make(0) : Block::make(stores);
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+            s = LetStmt::make(it->first, it->second, s);
+        }
+        if (op->predicate.defined() && !is_const_true(op->predicate)) {
+            s = IfThenElse::make(mutate(op->predicate), s);
+        }
+        return s;
+    }
+
+    Expr visit(const Call *op) override {
+        if (op->call_type == Call::Halide) {
+            std::vector<Expr> args = mutate(op->args);
+            std::string buf = buffer_name(op->name, op->value_index);
+            Type t = op->type;
+            Expr load = Load::make(storage_type(t), buf, flat_index(op->name, buf, args),
+                                   const_true(t.lanes()));
+            if (t.is_bool()) load = NE::make(load, make_zero(load.type()));
+            return load;
+        }
+        if (op->call_type == Call::Image) {
+            std::vector<Expr> args = mutate(op->args);
+            Type t = op->type;
+            Expr index = buffer_index(op->name, args);
+            Expr load = Load::make(storage_type(t), op->name, index, const_true(t.lanes()),
+                                   op->param);
+            if (t.is_bool()) load = NE::make(load, make_zero(load.type()));
+            return load;
+        }
+        return IRMutator::visit(op);
+    }
+
+private:
+    /// The storage of element i of Func `func`.
+    std::string buffer_name(const std::string &func, int i) const {
+        auto o = output_funcs.find(func);
+        if (o != output_funcs.end()) return output_buffer_name(o->second, i);
+        auto f = env.find(func);
+        internal_assert(f != env.end()) << "storage_flattening: unknown Func " << func << "\n";
+        return f->second.outputs() == 1 ? func : func + "." + std::to_string(i);
+    }
+
+    /// The flat index of args in buffer argument `buf`.
+    static Expr buffer_index(const std::string &buf, const std::vector<Expr> &args) {
+        Expr index = 0;
+        for (size_t d = 0; d < args.size(); d++) {
+            std::string ds = std::to_string(d);
+            Expr term = (args[d] - var(buf + ".min." + ds)) * var(buf + ".stride." + ds);
+            index = d == 0 ? term : index + term;
+        }
+        return index;
+    }
+
+    /// The flat index of args in the storage `buf` of Func `func`.
+    Expr flat_index(const std::string &func, const std::string &buf,
+                    const std::vector<Expr> &args) const {
+        if (output_funcs.count(func)) return buffer_index(buf, args);
+        auto it = layouts.find(func);
+        internal_assert(it != layouts.end() && !it->second.empty())
+            << "storage_flattening: " << func << " is used outside its realization\n";
+        const Layout &l = it->second.back();
+        internal_assert(l.mins.size() == args.size());
+        Expr index = 0;
+        for (size_t d = 0; d < args.size(); d++) {
+            Expr term = (args[d] - l.mins[d]) * l.strides[d];
+            index = d == 0 ? term : index + term;
+        }
+        return index;
+    }
+
+    const std::map<std::string, Function> &env;
+    std::map<std::string, Function> output_funcs;
+};
+
+} // namespace
+
+Stmt storage_flattening(const Stmt &s, const std::vector<Function> &outputs,
+                        const std::map<std::string, Function> &env) {
+    return FlattenStorage(outputs, env).mutate(s);
+}
+
+} // namespace internal
+} // namespace loom

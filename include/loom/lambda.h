@@ -1,0 +1,119 @@
+#ifndef LOOM_LAMBDA_H
+#define LOOM_LAMBDA_H
+
+/// \file lambda (an anonymous Func from an expression) and evaluate (compute a scalar Expr or
+/// Tuple now, through the JIT), as in Halide.
+
+#include <loom/buffer.h>
+#include <loom/error.h>
+#include <loom/expr.h>
+#include <loom/func.h>
+#include <loom/realization.h>
+#include <loom/tuple.h>
+#include <loom/var.h>
+
+#include <string>
+#include <vector>
+
+namespace loom {
+
+namespace internal {
+
+/// A fresh Func name "lambda_<n>" (lambda.cpp).
+std::string lambda_name();
+/// Throws a CompileError unless `e` has type `t` (evaluate<T> of an Expr of another type).
+void check_evaluate_type(const Expr &e, Type t, const char *what);
+
+/// Checks the types of a Tuple evaluated into pointers, one element at a time.
+inline void check_tuple_types(const Tuple &, size_t) {}
+template<typename First, typename... Rest>
+void check_tuple_types(const Tuple &t, size_t i, First *, Rest *...rest) {
+    check_evaluate_type(t[i], type_of<First>(), "element of the Tuple passed to evaluate");
+    check_tuple_types(t, i + 1, rest...);
+}
+
+/// Copies the zero-dimensional results of a Realization into the pointers.
+inline void assign_results(Realization &, size_t) {}
+template<typename First, typename... Rest>
+void assign_results(Realization &r, size_t i, First *first, Rest *...rest) {
+    Buffer<First> b = r[i];
+    *first = b();
+    assign_results(r, i + 1, rest...);
+}
+
+} // namespace internal
+
+/// A Func f(_) = e: its dimensions are the implicit vars (_0, _1, ...) that e uses; with none,
+/// a zero-dimensional Func.
+inline Func lambda(const Expr &e) {
+    Func f(internal::lambda_name());
+    f(_) = e;
+    return f;
+}
+
+/// A Func f(x) = e.
+inline Func lambda(const Var &x, const Expr &e) {
+    Func f(internal::lambda_name());
+    f(x) = e;
+    return f;
+}
+
+/// A Func f(x, y) = e.
+inline Func lambda(const Var &x, const Var &y, const Expr &e) {
+    Func f(internal::lambda_name());
+    f(x, y) = e;
+    return f;
+}
+
+/// A Func f(x, y, z) = e.
+inline Func lambda(const Var &x, const Var &y, const Var &z, const Expr &e) {
+    Func f(internal::lambda_name());
+    f(x, y, z) = e;
+    return f;
+}
+
+/// A Func f(x, y, z, w) = e.
+inline Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const Expr &e) {
+    Func f(internal::lambda_name());
+    f(x, y, z, w) = e;
+    return f;
+}
+
+/// A Func f(x, y, z, w, v) = e.
+inline Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const Var &v,
+                   const Expr &e) {
+    Func f(internal::lambda_name());
+    f(x, y, z, w, v) = e;
+    return f;
+}
+
+/// The value of a scalar Expr (without free variables), computed by JIT-compiling f() = e.
+/// T must be e's type exactly (CompileError otherwise): evaluate<float>(x * 0.5f).
+template<typename T>
+T evaluate(const Expr &e) {
+    internal::check_evaluate_type(e, type_of<T>(), "expression passed to evaluate");
+    Func f(internal::lambda_name());
+    f() = e;
+    Buffer<T> b = f.realize();
+    return b();
+}
+
+/// Evaluates the Tuple `t` and stores element i in the i-th pointer, whose type must be the
+/// element's: evaluate(Tuple(a, b), &x, &y).
+template<typename First, typename... Rest>
+void evaluate(const Tuple &t, First *first, Rest *...rest) {
+    if (t.size() != 1 + sizeof...(Rest)) {
+        throw CompileError("evaluate was given a Tuple of " + std::to_string(t.size()) +
+                           " elements and " + std::to_string(1 + sizeof...(Rest)) +
+                           " pointers to store them in");
+    }
+    internal::check_tuple_types(t, 0, first, rest...);
+    Func f(internal::lambda_name());
+    f() = t;
+    Realization r = f.realize();
+    internal::assign_results(r, 0, first, rest...);
+}
+
+} // namespace loom
+
+#endif

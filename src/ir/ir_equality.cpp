@@ -7,6 +7,7 @@
 #include "support/error.h"
 
 #include <cstring>
+#include <set>
 #include <unordered_map>
 
 namespace loom {
@@ -167,18 +168,25 @@ int three_way(const T &a, const T &b) {
     return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-int compare_nodes(const IRNode *a, const IRNode *b);
+/// Pairs of shared nodes (referenced more than once) already found equal, so comparing two
+/// DAGs with much internal sharing stays linear instead of exploring every path.
+using EqualPairs = std::set<std::pair<const IRNode *, const IRNode *>>;
+
+int compare_nodes(const IRNode *a, const IRNode *b, EqualPairs &seen);
 
 /// Compares field pairs in order; the first difference decides.
 class Comparer {
 public:
     int result = 0;
+    EqualPairs &seen;
+
+    explicit Comparer(EqualPairs &s) : seen(s) {}
 
     void operator()(const Expr &a, const Expr &b) {
-        if (!result) result = compare_nodes(a.get(), b.get());
+        if (!result) result = compare_nodes(a.get(), b.get(), seen);
     }
     void operator()(const Stmt &a, const Stmt &b) {
-        if (!result) result = compare_nodes(a.get(), b.get());
+        if (!result) result = compare_nodes(a.get(), b.get(), seen);
     }
     void operator()(double a, double b) {
         // By bit pattern: a total order in which NaN equals itself.
@@ -210,17 +218,20 @@ public:
     }
 };
 
-int compare_nodes(const IRNode *a, const IRNode *b) {
+int compare_nodes(const IRNode *a, const IRNode *b, EqualPairs &seen) {
     if (a == b) return 0;
     if (!a) return -1;
     if (!b) return 1;
     if (a->node_type != b->node_type) return a->node_type < b->node_type ? -1 : 1;
+    bool shared = a->ref_count.load(std::memory_order_relaxed) > 1 &&
+                  b->ref_count.load(std::memory_order_relaxed) > 1;
+    if (shared && seen.count({a, b})) return 0;
     if (is_expr_node(a->node_type)) {
         int c = three_way(static_cast<const BaseExprNode *>(a)->type,
                           static_cast<const BaseExprNode *>(b)->type);
         if (c) return c;
     }
-    Comparer cmp;
+    Comparer cmp(seen);
     switch (a->node_type) {
 #define LOOM_IR_EXPR(N)                                                                            \
     case IRNodeType::N:                                                                            \
@@ -231,7 +242,13 @@ int compare_nodes(const IRNode *a, const IRNode *b) {
 #undef LOOM_IR_EXPR
 #undef LOOM_IR_STMT
     }
+    if (shared && cmp.result == 0) seen.insert({a, b});
     return cmp.result;
+}
+
+int compare_roots(const IRNode *a, const IRNode *b) {
+    EqualPairs seen;
+    return compare_nodes(a, b, seen);
 }
 
 uint64_t mix(uint64_t h, uint64_t v) {
@@ -309,11 +326,11 @@ public:
 
 } // namespace
 
-bool equal(const Expr &a, const Expr &b) { return compare_nodes(a.get(), b.get()) == 0; }
-bool equal(const Stmt &a, const Stmt &b) { return compare_nodes(a.get(), b.get()) == 0; }
+bool equal(const Expr &a, const Expr &b) { return compare_roots(a.get(), b.get()) == 0; }
+bool equal(const Stmt &a, const Stmt &b) { return compare_roots(a.get(), b.get()) == 0; }
 
-int deep_compare(const Expr &a, const Expr &b) { return compare_nodes(a.get(), b.get()); }
-int deep_compare(const Stmt &a, const Stmt &b) { return compare_nodes(a.get(), b.get()); }
+int deep_compare(const Expr &a, const Expr &b) { return compare_roots(a.get(), b.get()); }
+int deep_compare(const Stmt &a, const Stmt &b) { return compare_roots(a.get(), b.get()); }
 
 uint64_t hash_expr(const Expr &e) {
     std::unordered_map<const IRNode *, uint64_t> memo;

@@ -1,0 +1,792 @@
+// CodeGenLLVM core: module and function setup, the argv wrapper, types, scalar arithmetic,
+// casts, comparisons and statements. Memory and vector nodes are in codegen_vector.cpp, calls
+// in codegen_intrinsics.cpp.
+#include "codegen/llvm/codegen_llvm.h"
+
+#include "support/error.h"
+
+namespace loom {
+namespace internal {
+
+using llvm::Value;
+
+std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
+                                           llvm::TargetMachine &tm) {
+    CodeGenLLVM cg(ctx, tm);
+    return cg.compile(f);
+}
+
+void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions pto;
+    pto.LoopVectorization = true;
+    pto.SLPVectorization = true;
+    pto.LoopInterleaving = true;
+    pto.LoopUnrolling = true;
+    llvm::PassBuilder pb(&tm, pto);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    mpm.run(m, mam);
+}
+
+CodeGenLLVM::CodeGenLLVM(llvm::LLVMContext &ctx, llvm::TargetMachine &tm)
+    : context_(ctx), target_machine_(tm) {
+    i1_t = llvm::Type::getInt1Ty(ctx);
+    i8_t = llvm::Type::getInt8Ty(ctx);
+    i16_t = llvm::Type::getInt16Ty(ctx);
+    i32_t = llvm::Type::getInt32Ty(ctx);
+    i64_t = llvm::Type::getInt64Ty(ctx);
+    f32_t = llvm::Type::getFloatTy(ctx);
+    f64_t = llvm::Type::getDoubleTy(ctx);
+    ptr_t = llvm::PointerType::get(ctx, 0);
+    void_t = llvm::Type::getVoidTy(ctx);
+}
+
+CodeGenLLVM::~CodeGenLLVM() = default;
+
+namespace {
+
+// Every function gets the host's CPU and features so the optimizer's cost model and the
+// instruction selector use AVX2/AVX-512 where present.
+void set_function_attributes(llvm::Function *fn, llvm::TargetMachine &tm) {
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    if (!tm.getTargetCPU().empty()) fn->addFnAttr("target-cpu", tm.getTargetCPU());
+    if (!tm.getTargetFeatureString().empty()) {
+        fn->addFnAttr("target-features", tm.getTargetFeatureString());
+    }
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
+    internal_assert(!f.args.empty() && f.args[0].name == "__user_context")
+        << "LoweredFunc " << f.name << ": args[0] must be __user_context\n";
+    internal_assert(f.body.defined()) << "LoweredFunc " << f.name << " has no body\n";
+
+    module_ = std::make_unique<llvm::Module>(f.name, context_);
+    module_->setTargetTriple(target_machine_.getTargetTriple().str());
+    module_->setDataLayout(target_machine_.createDataLayout());
+    builder_ = std::make_unique<llvm::IRBuilder<>>(context_);
+
+    std::vector<llvm::Type *> arg_types{ptr_t};
+    for (size_t i = 1; i < f.args.size(); i++) {
+        const LoweredArgument &a = f.args[i];
+        arg_types.push_back(a.is_buffer() ? ptr_t : llvm_storage_type_of(a.type));
+    }
+    llvm::FunctionType *fn_type = llvm::FunctionType::get(i32_t, arg_types, false);
+    function_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, f.name,
+                                       module_.get());
+    set_function_attributes(function_, target_machine_);
+    entry_block_ = llvm::BasicBlock::Create(context_, "entry", function_);
+    builder_->SetInsertPoint(entry_block_);
+
+    user_context_ = function_->getArg(0);
+    user_context_->setName("__user_context");
+    sym_push("__user_context", user_context_);
+    for (size_t i = 1; i < f.args.size(); i++) {
+        const LoweredArgument &a = f.args[i];
+        Value *arg = function_->getArg(i);
+        if (a.is_buffer()) {
+            arg->setName(a.name + ".buffer");
+            sym_push(a.name + ".buffer", arg);
+        } else {
+            arg->setName(a.name);
+            sym_push(a.name, from_storage(arg, a.type));
+        }
+    }
+
+    codegen(f.body);
+    builder_->CreateRet(llvm::ConstantInt::get(i32_t, 0));
+
+    // The argv wrapper: unpacks void **args and calls the typed function.
+    llvm::Function *wrapper = llvm::Function::Create(
+        llvm::FunctionType::get(i32_t, {ptr_t}, false), llvm::Function::ExternalLinkage,
+        f.name + "_argv", module_.get());
+    set_function_attributes(wrapper, target_machine_);
+    builder_->SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", wrapper));
+    Value *argv = wrapper->getArg(0);
+    std::vector<Value *> call_args;
+    for (size_t i = 0; i < f.args.size(); i++) {
+        Value *slot = builder_->CreateConstInBoundsGEP1_64(ptr_t, argv, i);
+        Value *p = builder_->CreateLoad(ptr_t, slot, f.args[i].name);
+        if (i == 0 || f.args[i].is_buffer()) {
+            call_args.push_back(p);
+        } else {
+            call_args.push_back(builder_->CreateLoad(llvm_storage_type_of(f.args[i].type), p));
+        }
+    }
+    builder_->CreateRet(builder_->CreateCall(function_, call_args));
+
+    std::string err;
+    llvm::raw_string_ostream err_os(err);
+    if (llvm::verifyModule(*module_, &err_os)) {
+        std::string ir;
+        llvm::raw_string_ostream ir_os(ir);
+        module_->print(ir_os, nullptr);
+        internal_error << "The LLVM module for " << f.name << " failed to verify:\n"
+                       << err_os.str() << "\n"
+                       << ir_os.str();
+    }
+    return std::move(module_);
+}
+
+// ---- Values and types ----
+
+Value *CodeGenLLVM::codegen(const Expr &e) {
+    internal_assert(e.defined()) << "codegen of an undefined Expr\n";
+    value_ = nullptr;
+    dispatch(e);
+    internal_assert(value_) << "codegen produced no value for a " << node_type_name(e.node_type())
+                            << "\n";
+    Value *v = value_;
+    value_ = nullptr;
+    return v;
+}
+
+void CodeGenLLVM::codegen(const Stmt &s) {
+    if (s.defined()) dispatch(s);
+}
+
+llvm::Type *CodeGenLLVM::llvm_type_of(Type t) const {
+    llvm::Type *e = nullptr;
+    switch (t.code()) {
+    case Type::Int:
+    case Type::UInt:
+        e = llvm::IntegerType::get(context_, t.bits());
+        break;
+    case Type::Float:
+        e = t.bits() == 16   ? llvm::Type::getHalfTy(context_)
+            : t.bits() == 32 ? f32_t
+            : t.bits() == 64 ? f64_t
+                             : nullptr;
+        break;
+    case Type::BFloat:
+        e = t.bits() == 16 ? llvm::Type::getBFloatTy(context_) : nullptr;
+        break;
+    case Type::Handle:
+        e = ptr_t;
+        break;
+    }
+    internal_assert(e) << "No LLVM type for " << t << "\n";
+    return t.is_scalar() ? e : llvm::FixedVectorType::get(e, t.lanes());
+}
+
+llvm::Type *CodeGenLLVM::llvm_storage_type_of(Type t) const {
+    return t.is_bool() ? llvm_type_of(UInt(8, t.lanes())) : llvm_type_of(t);
+}
+
+Value *CodeGenLLVM::to_storage(Value *v, Type t) {
+    return t.is_bool() ? builder_->CreateZExt(v, llvm_storage_type_of(t)) : v;
+}
+
+Value *CodeGenLLVM::from_storage(Value *v, Type t) {
+    return t.is_bool() ? builder_->CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()))
+                       : v;
+}
+
+void CodeGenLLVM::sym_push(const std::string &name, Value *v) { symbols_[name].push_back(v); }
+
+void CodeGenLLVM::sym_pop(const std::string &name) {
+    auto it = symbols_.find(name);
+    internal_assert(it != symbols_.end() && !it->second.empty()) << "sym_pop of " << name << "\n";
+    it->second.pop_back();
+    if (it->second.empty()) symbols_.erase(it);
+}
+
+Value *CodeGenLLVM::sym_get(const std::string &name) const {
+    auto it = symbols_.find(name);
+    internal_assert(it != symbols_.end()) << "Symbol not found in code generation: " << name
+                                          << "\n";
+    return it->second.back();
+}
+
+bool CodeGenLLVM::sym_exists(const std::string &name) const { return symbols_.count(name) != 0; }
+
+llvm::AllocaInst *CodeGenLLVM::create_entry_alloca(llvm::Type *t, uint64_t count, unsigned align,
+                                                   const std::string &name) {
+    llvm::IRBuilderBase::InsertPointGuard guard(*builder_);
+    builder_->SetInsertPoint(entry_block_, entry_block_->getFirstInsertionPt());
+    llvm::AllocaInst *a = builder_->CreateAlloca(
+        t, count == 1 ? nullptr : llvm::ConstantInt::get(i64_t, count), name);
+    a->setAlignment(llvm::Align(align));
+    return a;
+}
+
+Value *CodeGenLLVM::splat(Value *v, int lanes) {
+    return lanes == 1 ? v : builder_->CreateVectorSplat(lanes, v);
+}
+
+Value *CodeGenLLVM::const_int(Type t, int64_t v) {
+    return llvm::ConstantInt::get(llvm_type_of(t), (uint64_t)v, true);
+}
+
+Value *CodeGenLLVM::string_constant(const std::string &s) {
+    return builder_->CreateGlobalString(s, "str", 0, module_.get());
+}
+
+bool CodeGenLLVM::constant_int_value(const Expr &e, int64_t *v) {
+    if (const Broadcast *b = e.as<Broadcast>()) return constant_int_value(b->value, v);
+    if (const IntImm *i = e.as<IntImm>()) {
+        *v = i->value;
+        return true;
+    }
+    if (const UIntImm *u = e.as<UIntImm>()) {
+        if (u->value > (uint64_t)INT64_MAX) return false;
+        *v = (int64_t)u->value;
+        return true;
+    }
+    return false;
+}
+
+bool CodeGenLLVM::is_all_true(const Expr &e) {
+    int64_t v;
+    return e.type().is_bool() && constant_int_value(e, &v) && v == 1;
+}
+
+Value *CodeGenLLVM::call_intrin(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Type *> types,
+                                llvm::ArrayRef<Value *> args) {
+    llvm::Function *fn = llvm::Intrinsic::getDeclaration(module_.get(), id, types);
+    return builder_->CreateCall(fn, args);
+}
+
+Value *CodeGenLLVM::call_c(const std::string &name, llvm::Type *ret,
+                           llvm::ArrayRef<Value *> args) {
+    std::vector<llvm::Type *> types;
+    for (Value *a : args) types.push_back(a->getType());
+    llvm::FunctionType *ft = llvm::FunctionType::get(ret, types, false);
+    llvm::FunctionCallee callee = module_->getOrInsertFunction(name, ft);
+    if (auto *fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+        fn->addFnAttr(llvm::Attribute::NoUnwind);
+    }
+    return builder_->CreateCall(callee, args);
+}
+
+// ---- Casts ----
+
+Value *CodeGenLLVM::cast_value(Value *v, Type from, Type to) {
+    if (from == to) return v;
+    Type fe = from.element_of(), te = to.element_of();
+    llvm::Type *dst = llvm_type_of(to);
+    if (te.is_bool()) {
+        // Halide: a cast to bool is a comparison with zero.
+        if (fe.is_float()) {
+            return builder_->CreateFCmpUNE(v, llvm::Constant::getNullValue(v->getType()));
+        }
+        return builder_->CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+    }
+    if (fe.is_handle() || te.is_handle()) {
+        if (fe.is_handle() && te.is_handle()) return v;
+        if (fe.is_handle()) return builder_->CreatePtrToInt(v, dst);
+        return builder_->CreateIntToPtr(builder_->CreateZExtOrTrunc(v, llvm_type_of(UInt(64, to.lanes()))),
+                                        dst);
+    }
+    if (fe.is_float() && te.is_float()) return builder_->CreateFPCast(v, dst);
+    if (fe.is_float()) {
+        return te.is_int() ? builder_->CreateFPToSI(v, dst) : builder_->CreateFPToUI(v, dst);
+    }
+    if (te.is_float()) {
+        return fe.is_int() ? builder_->CreateSIToFP(v, dst) : builder_->CreateUIToFP(v, dst);
+    }
+    // Integer to integer: the source's signedness decides the extension.
+    if (te.bits() > fe.bits()) {
+        return fe.is_int() ? builder_->CreateSExt(v, dst) : builder_->CreateZExt(v, dst);
+    }
+    if (te.bits() < fe.bits()) return builder_->CreateTrunc(v, dst);
+    return v;
+}
+
+void CodeGenLLVM::visit(const IntImm *op) { value_ = const_int(op->type, op->value); }
+
+void CodeGenLLVM::visit(const UIntImm *op) {
+    value_ = llvm::ConstantInt::get(llvm_type_of(op->type), op->value, false);
+}
+
+void CodeGenLLVM::visit(const FloatImm *op) {
+    value_ = llvm::ConstantFP::get(llvm_type_of(op->type), op->value);
+}
+
+void CodeGenLLVM::visit(const StringImm *op) { value_ = string_constant(op->value); }
+
+void CodeGenLLVM::visit(const Cast *op) {
+    value_ = cast_value(codegen(op->value), op->value.type(), op->type);
+}
+
+void CodeGenLLVM::visit(const Reinterpret *op) {
+    Value *v = codegen(op->value);
+    Type from = op->value.type(), to = op->type;
+    llvm::Type *dst = llvm_type_of(to);
+    if (from.is_handle() && !to.is_handle()) {
+        value_ = builder_->CreatePtrToInt(v, dst);
+    } else if (!from.is_handle() && to.is_handle()) {
+        value_ = builder_->CreateIntToPtr(v, dst);
+    } else {
+        value_ = builder_->CreateBitCast(v, dst);
+    }
+}
+
+void CodeGenLLVM::visit(const Variable *op) { value_ = sym_get(op->name); }
+
+// ---- Arithmetic ----
+
+// Int32 arithmetic is marked no-signed-wrap, as in Halide: int32 overflow in index math is an
+// error the compiler may assume away, which lets LLVM widen induction variables.
+void CodeGenLLVM::visit(const Add *op) {
+    Value *a = codegen(op->a), *b = codegen(op->b);
+    Type t = op->type.element_of();
+    if (t.is_float()) value_ = builder_->CreateFAdd(a, b);
+    else if (t == Int(32)) value_ = builder_->CreateNSWAdd(a, b);
+    else value_ = builder_->CreateAdd(a, b);
+}
+
+void CodeGenLLVM::visit(const Sub *op) {
+    Value *a = codegen(op->a), *b = codegen(op->b);
+    Type t = op->type.element_of();
+    if (t.is_float()) value_ = builder_->CreateFSub(a, b);
+    else if (t == Int(32)) value_ = builder_->CreateNSWSub(a, b);
+    else value_ = builder_->CreateSub(a, b);
+}
+
+void CodeGenLLVM::visit(const Mul *op) {
+    Value *a = codegen(op->a), *b = codegen(op->b);
+    Type t = op->type.element_of();
+    if (t.is_float()) value_ = builder_->CreateFMul(a, b);
+    else if (t == Int(32)) value_ = builder_->CreateNSWMul(a, b);
+    else value_ = builder_->CreateMul(a, b);
+}
+
+namespace {
+bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+int log2_of(uint64_t v) {
+    int k = 0;
+    while ((uint64_t(1) << k) != v) k++;
+    return k;
+}
+} // namespace
+
+Value *CodeGenLLVM::emit_div(const Expr &ea, const Expr &eb, Type t) {
+    Type e = t.element_of();
+    if (e.is_float()) return builder_->CreateFDiv(codegen(ea), codegen(eb));
+    Value *a = codegen(ea);
+    llvm::Type *ty = a->getType();
+    int64_t c;
+    if (constant_int_value(eb, &c)) {
+        // Constant divisors: shifts for powers of two; LLVM turns the rest into multiplies.
+        uint64_t uc = (uint64_t)c;
+        if (c == 0) return llvm::Constant::getNullValue(ty);
+        if (c == 1) return a;
+        if (e.is_uint()) {
+            if (is_power_of_two(uc)) {
+                return builder_->CreateLShr(a, llvm::ConstantInt::get(ty, log2_of(uc)));
+            }
+            return builder_->CreateUDiv(a, llvm::ConstantInt::get(ty, uc));
+        }
+        if (c > 0 && is_power_of_two((uint64_t)c)) {
+            return builder_->CreateAShr(a, llvm::ConstantInt::get(ty, log2_of((uint64_t)c)));
+        }
+        if (c == -1) return builder_->CreateNeg(a);
+        Value *cv = llvm::ConstantInt::get(ty, (uint64_t)c, true);
+        Value *q0 = builder_->CreateSDiv(a, cv);
+        Value *r0 = builder_->CreateSRem(a, cv);
+        Value *neg = builder_->CreateSExt(
+            builder_->CreateICmpSLT(r0, llvm::Constant::getNullValue(ty)), ty);
+        // r0 < 0: round toward -inf for c > 0 (q0 - 1), toward +inf for c < 0 (q0 + 1).
+        return c > 0 ? builder_->CreateAdd(q0, neg) : builder_->CreateSub(q0, neg);
+    }
+    Value *b = codegen(eb);
+    Value *zero = llvm::Constant::getNullValue(ty);
+    Value *one = llvm::ConstantInt::get(ty, 1);
+    Value *b_zero = builder_->CreateICmpEQ(b, zero);
+    if (e.is_uint()) {
+        Value *b_safe = builder_->CreateSelect(b_zero, one, b);
+        return builder_->CreateSelect(b_zero, zero, builder_->CreateUDiv(a, b_safe));
+    }
+    // INT_MIN / -1 overflows in sdiv; dividing by 1 instead gives INT_MIN, which is the
+    // wrapped result of -INT_MIN.
+    Value *minus_one = llvm::Constant::getAllOnesValue(ty);
+    Value *int_min = llvm::ConstantInt::get(ty, llvm::APInt::getSignedMinValue(e.bits()));
+    Value *ovf = builder_->CreateAnd(builder_->CreateICmpEQ(a, int_min),
+                                     builder_->CreateICmpEQ(b, minus_one));
+    Value *b_safe = builder_->CreateSelect(builder_->CreateOr(b_zero, ovf), one, b);
+    Value *q0 = builder_->CreateSDiv(a, b_safe);
+    Value *r0 = builder_->CreateSRem(a, b_safe);
+    Value *r_neg = builder_->CreateICmpSLT(r0, zero);
+    Value *b_pos = builder_->CreateICmpSGT(b_safe, zero);
+    Value *adj = builder_->CreateSelect(r_neg, builder_->CreateSelect(b_pos, minus_one, one), zero);
+    return builder_->CreateSelect(b_zero, zero, builder_->CreateAdd(q0, adj));
+}
+
+Value *CodeGenLLVM::emit_mod(const Expr &ea, const Expr &eb, Type t) {
+    Type e = t.element_of();
+    if (e.is_float()) {
+        // Halide's float modulus: a - b * floor(a / b).
+        Value *a = codegen(ea), *b = codegen(eb);
+        Value *q = builder_->CreateFDiv(a, b);
+        Value *fl = call_intrin(llvm::Intrinsic::floor, {q->getType()}, {q});
+        return builder_->CreateFSub(a, builder_->CreateFMul(b, fl));
+    }
+    Value *a = codegen(ea);
+    llvm::Type *ty = a->getType();
+    Value *zero = llvm::Constant::getNullValue(ty);
+    int64_t c;
+    if (constant_int_value(eb, &c)) {
+        uint64_t uc = (uint64_t)c;
+        if (c == 0 || c == 1 || (e.is_int() && c == -1)) return zero;
+        if ((e.is_uint() || c > 0) && is_power_of_two(uc)) {
+            return builder_->CreateAnd(a, llvm::ConstantInt::get(ty, uc - 1));
+        }
+        if (e.is_uint()) return builder_->CreateURem(a, llvm::ConstantInt::get(ty, uc));
+        Value *r0 = builder_->CreateSRem(a, llvm::ConstantInt::get(ty, uc, true));
+        // A negative remainder moves up by |c| (which wraps correctly for c == INT_MIN).
+        Value *abs_c = llvm::ConstantInt::get(ty, c > 0 ? uc : (uint64_t)0 - uc, true);
+        Value *r_neg = builder_->CreateICmpSLT(r0, zero);
+        return builder_->CreateAdd(r0, builder_->CreateSelect(r_neg, abs_c, zero));
+    }
+    Value *b = codegen(eb);
+    Value *one = llvm::ConstantInt::get(ty, 1);
+    Value *b_zero = builder_->CreateICmpEQ(b, zero);
+    if (e.is_uint()) {
+        // x % 1 == 0, so a zero divisor already gives zero.
+        return builder_->CreateURem(a, builder_->CreateSelect(b_zero, one, b));
+    }
+    Value *minus_one = llvm::Constant::getAllOnesValue(ty);
+    Value *b_bad = builder_->CreateOr(b_zero, builder_->CreateICmpEQ(b, minus_one));
+    Value *b_safe = builder_->CreateSelect(b_bad, one, b);
+    Value *r0 = builder_->CreateSRem(a, b_safe);
+    Value *r_neg = builder_->CreateICmpSLT(r0, zero);
+    Value *abs_b = builder_->CreateSelect(builder_->CreateICmpSLT(b_safe, zero),
+                                          builder_->CreateNeg(b_safe), b_safe);
+    return builder_->CreateAdd(r0, builder_->CreateSelect(r_neg, abs_b, zero));
+}
+
+Value *CodeGenLLVM::emit_div_round_to_zero(Value *a, Value *b, Type t, bool is_mod) {
+    Type e = t.element_of();
+    if (e.is_float()) return is_mod ? builder_->CreateFRem(a, b) : builder_->CreateFDiv(a, b);
+    llvm::Type *ty = a->getType();
+    Value *zero = llvm::Constant::getNullValue(ty);
+    Value *one = llvm::ConstantInt::get(ty, 1);
+    Value *b_zero = builder_->CreateICmpEQ(b, zero);
+    Value *b_bad = b_zero;
+    if (e.is_int()) {
+        Value *int_min = llvm::ConstantInt::get(ty, llvm::APInt::getSignedMinValue(e.bits()));
+        Value *ovf = builder_->CreateAnd(builder_->CreateICmpEQ(a, int_min),
+                                         builder_->CreateICmpEQ(b, llvm::Constant::getAllOnesValue(ty)));
+        b_bad = builder_->CreateOr(b_zero, ovf);
+    }
+    Value *b_safe = builder_->CreateSelect(b_bad, one, b);
+    if (is_mod) return e.is_int() ? builder_->CreateSRem(a, b_safe) : builder_->CreateURem(a, b_safe);
+    Value *q = e.is_int() ? builder_->CreateSDiv(a, b_safe) : builder_->CreateUDiv(a, b_safe);
+    return builder_->CreateSelect(b_zero, zero, q);
+}
+
+void CodeGenLLVM::visit(const Div *op) { value_ = emit_div(op->a, op->b, op->type); }
+void CodeGenLLVM::visit(const Mod *op) { value_ = emit_mod(op->a, op->b, op->type); }
+
+Value *CodeGenLLVM::emit_lt(Value *a, Value *b, Type t) {
+    Type e = t.element_of();
+    if (e.is_float()) return builder_->CreateFCmpOLT(a, b);
+    return e.is_int() ? builder_->CreateICmpSLT(a, b) : builder_->CreateICmpULT(a, b);
+}
+
+// Min and max are select(a < b, a, b) / select(b < a, a, b) as in Halide, which fixes which
+// operand a NaN yields.
+Value *CodeGenLLVM::emit_min(Value *a, Value *b, Type t) {
+    Type e = t.element_of();
+    if (e.is_int_or_uint() && !e.is_bool()) {
+        return builder_->CreateBinaryIntrinsic(e.is_int() ? llvm::Intrinsic::smin
+                                                          : llvm::Intrinsic::umin,
+                                               a, b);
+    }
+    return builder_->CreateSelect(emit_lt(a, b, t), a, b);
+}
+
+Value *CodeGenLLVM::emit_max(Value *a, Value *b, Type t) {
+    Type e = t.element_of();
+    if (e.is_int_or_uint() && !e.is_bool()) {
+        return builder_->CreateBinaryIntrinsic(e.is_int() ? llvm::Intrinsic::smax
+                                                          : llvm::Intrinsic::umax,
+                                               a, b);
+    }
+    return builder_->CreateSelect(emit_lt(b, a, t), a, b);
+}
+
+void CodeGenLLVM::visit(const Min *op) {
+    Value *a = codegen(op->a), *b = codegen(op->b);
+    value_ = emit_min(a, b, op->type);
+}
+
+void CodeGenLLVM::visit(const Max *op) {
+    Value *a = codegen(op->a), *b = codegen(op->b);
+    value_ = emit_max(a, b, op->type);
+}
+
+Value *CodeGenLLVM::emit_compare(IRNodeType kind, const Expr &ea, const Expr &eb) {
+    Value *a = codegen(ea), *b = codegen(eb);
+    Type e = ea.type().element_of();
+    using P = llvm::CmpInst::Predicate;
+    P p;
+    if (e.is_float()) {
+        // Ordered comparisons, except != which is true for NaN, as in C.
+        switch (kind) {
+        case IRNodeType::EQ: p = P::FCMP_OEQ; break;
+        case IRNodeType::NE: p = P::FCMP_UNE; break;
+        case IRNodeType::LT: p = P::FCMP_OLT; break;
+        case IRNodeType::LE: p = P::FCMP_OLE; break;
+        case IRNodeType::GT: p = P::FCMP_OGT; break;
+        default: p = P::FCMP_OGE; break;
+        }
+        return builder_->CreateFCmp(p, a, b);
+    }
+    bool s = e.is_int();
+    switch (kind) {
+    case IRNodeType::EQ: p = P::ICMP_EQ; break;
+    case IRNodeType::NE: p = P::ICMP_NE; break;
+    case IRNodeType::LT: p = s ? P::ICMP_SLT : P::ICMP_ULT; break;
+    case IRNodeType::LE: p = s ? P::ICMP_SLE : P::ICMP_ULE; break;
+    case IRNodeType::GT: p = s ? P::ICMP_SGT : P::ICMP_UGT; break;
+    default: p = s ? P::ICMP_SGE : P::ICMP_UGE; break;
+    }
+    return builder_->CreateICmp(p, a, b);
+}
+
+void CodeGenLLVM::visit(const EQ *op) { value_ = emit_compare(IRNodeType::EQ, op->a, op->b); }
+void CodeGenLLVM::visit(const NE *op) { value_ = emit_compare(IRNodeType::NE, op->a, op->b); }
+void CodeGenLLVM::visit(const LT *op) { value_ = emit_compare(IRNodeType::LT, op->a, op->b); }
+void CodeGenLLVM::visit(const LE *op) { value_ = emit_compare(IRNodeType::LE, op->a, op->b); }
+void CodeGenLLVM::visit(const GT *op) { value_ = emit_compare(IRNodeType::GT, op->a, op->b); }
+void CodeGenLLVM::visit(const GE *op) { value_ = emit_compare(IRNodeType::GE, op->a, op->b); }
+
+void CodeGenLLVM::visit(const And *op) {
+    Value *a = codegen(op->a), *b = codegen(op->b);
+    value_ = builder_->CreateAnd(a, b);
+}
+
+void CodeGenLLVM::visit(const Or *op) {
+    Value *a = codegen(op->a), *b = codegen(op->b);
+    value_ = builder_->CreateOr(a, b);
+}
+
+void CodeGenLLVM::visit(const Not *op) { value_ = builder_->CreateNot(codegen(op->a)); }
+
+void CodeGenLLVM::visit(const Select *op) {
+    Value *c = codegen(op->condition);
+    Value *t = codegen(op->true_value);
+    Value *f = codegen(op->false_value);
+    value_ = builder_->CreateSelect(c, t, f);
+}
+
+void CodeGenLLVM::visit(const Let *op) {
+    Value *v = codegen(op->value);
+    if (v->getName().empty() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
+    sym_push(op->name, v);
+    value_ = codegen(op->body);
+    sym_pop(op->name);
+}
+
+// ---- Statements ----
+
+void CodeGenLLVM::visit(const LetStmt *op) {
+    Value *v = codegen(op->value);
+    if (v->getName().empty() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
+    sym_push(op->name, v);
+    codegen(op->body);
+    sym_pop(op->name);
+}
+
+void CodeGenLLVM::free_live_allocations() {
+    for (auto it = heap_allocations_.rbegin(); it != heap_allocations_.rend(); ++it) {
+        Value *p = builder_->CreateLoad(ptr_t, it->slot);
+        llvm::BasicBlock *do_free = llvm::BasicBlock::Create(context_, "free " + it->name, function_);
+        llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "freed " + it->name, function_);
+        builder_->CreateCondBr(builder_->CreateIsNotNull(p), do_free, after);
+        builder_->SetInsertPoint(do_free);
+        call_c("halide_free", void_t, {user_context_, p});
+        builder_->CreateBr(after);
+        builder_->SetInsertPoint(after);
+    }
+}
+
+void CodeGenLLVM::emit_error_return(Value *code) {
+    if (code->getType() != i32_t) code = builder_->CreateSExtOrTrunc(code, i32_t);
+    free_live_allocations();
+    builder_->CreateRet(code);
+}
+
+void CodeGenLLVM::visit(const AssertStmt *op) {
+    Value *c = codegen(op->condition);
+    if (c->getType()->isVectorTy()) c = builder_->CreateAndReduce(c);
+    llvm::BasicBlock *ok = llvm::BasicBlock::Create(context_, "assert ok", function_);
+    llvm::BasicBlock *fail = llvm::BasicBlock::Create(context_, "assert failed", function_);
+    llvm::MDBuilder md(context_);
+    builder_->CreateCondBr(c, ok, fail, md.createBranchWeights(1 << 20, 1));
+    builder_->SetInsertPoint(fail);
+    Value *code = codegen(op->message);
+    internal_assert(code->getType()->isIntegerTy())
+        << "AssertStmt message must be an integer error code\n";
+    emit_error_return(code);
+    builder_->SetInsertPoint(ok);
+}
+
+void CodeGenLLVM::visit(const ProducerConsumer *op) { codegen(op->body); }
+
+// Every ForType runs serially here; the thread pool and vector/unroll transformations belong to
+// lowering and to later codegen work.
+void CodeGenLLVM::visit(const For *op) {
+    Value *min = codegen(op->min);
+    Value *extent = codegen(op->extent);
+    Value *end = builder_->CreateAdd(min, extent, op->name + ".end");
+    llvm::BasicBlock *preheader = builder_->GetInsertBlock();
+    llvm::BasicBlock *loop = llvm::BasicBlock::Create(context_, "for " + op->name, function_);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "end for " + op->name, function_);
+    builder_->CreateCondBr(builder_->CreateICmpSLT(min, end), loop, after);
+    builder_->SetInsertPoint(loop);
+    llvm::PHINode *phi = builder_->CreatePHI(min->getType(), 2, op->name);
+    phi->addIncoming(min, preheader);
+    sym_push(op->name, phi);
+    codegen(op->body);
+    sym_pop(op->name);
+    Value *next = builder_->CreateNSWAdd(phi, llvm::ConstantInt::get(min->getType(), 1));
+    phi->addIncoming(next, builder_->GetInsertBlock());
+    builder_->CreateCondBr(builder_->CreateICmpNE(next, end), loop, after);
+    builder_->SetInsertPoint(after);
+}
+
+void CodeGenLLVM::visit(const Provide *op) {
+    internal_error << "Provide to " << op->name
+                   << " reached code generation; storage flattening must remove it\n";
+}
+
+void CodeGenLLVM::visit(const Realize *op) {
+    internal_error << "Realize of " << op->name
+                   << " reached code generation; storage flattening must remove it\n";
+}
+
+void CodeGenLLVM::visit(const Allocate *op) {
+    Type et = op->type.element_of();
+    int64_t bytes_per = et.bytes();
+    // The constant element count, if every extent is a constant (and it does not overflow).
+    int64_t count = 1;
+    bool constant = true;
+    for (const Expr &e : op->extents) {
+        int64_t v;
+        if (!constant_int_value(e, &v) || v < 0 || (v > 0 && count > (INT64_MAX / 2) / v)) {
+            constant = false;
+            break;
+        }
+        count *= v;
+    }
+    const int64_t stack_limit = 64 * 1024;
+    if (constant && count * bytes_per <= stack_limit && op->memory_type != MemoryType::Heap) {
+        // Over-align so vector loads and stores of any width are aligned.
+        llvm::AllocaInst *a = create_entry_alloca(llvm_storage_type_of(et),
+                                                  (uint64_t)std::max<int64_t>(count, 1), 64,
+                                                  op->name);
+        sym_push(op->name, a);
+        codegen(op->body);
+        sym_pop(op->name);
+        return;
+    }
+
+    // Heap: bytes = product of extents in 64 bits.
+    Value *bytes = llvm::ConstantInt::get(i64_t, bytes_per);
+    for (const Expr &e : op->extents) {
+        Value *v = codegen(e);
+        v = e.type().is_int() ? builder_->CreateSExtOrTrunc(v, i64_t)
+                              : builder_->CreateZExtOrTrunc(v, i64_t);
+        bytes = builder_->CreateMul(bytes, v);
+    }
+    Value *cond = codegen(op->condition);
+    llvm::Value *slot = create_entry_alloca(ptr_t, 1, 8, op->name + ".slot");
+    llvm::BasicBlock *pre = builder_->GetInsertBlock();
+    llvm::BasicBlock *do_alloc = llvm::BasicBlock::Create(context_, "malloc " + op->name, function_);
+    llvm::BasicBlock *oom = llvm::BasicBlock::Create(context_, "out of memory", function_);
+    llvm::BasicBlock *ok = llvm::BasicBlock::Create(context_, "malloc ok", function_);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "allocated " + op->name, function_);
+    builder_->CreateCondBr(cond, do_alloc, after);
+    builder_->SetInsertPoint(do_alloc);
+    Value *p = call_c("halide_malloc", ptr_t, {user_context_, bytes});
+    Value *failed = builder_->CreateAnd(builder_->CreateIsNull(p),
+                                        builder_->CreateICmpNE(bytes, llvm::ConstantInt::get(i64_t, 0)));
+    llvm::MDBuilder md(context_);
+    builder_->CreateCondBr(failed, oom, ok, md.createBranchWeights(1, 1 << 20));
+    builder_->SetInsertPoint(oom);
+    emit_error_return(call_c("halide_error_out_of_memory", i32_t, {user_context_}));
+    builder_->SetInsertPoint(ok);
+    builder_->CreateBr(after);
+    builder_->SetInsertPoint(after);
+    llvm::PHINode *ptr = builder_->CreatePHI(ptr_t, 2, op->name);
+    ptr->addIncoming(p, ok);
+    ptr->addIncoming(llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0)), pre);
+    builder_->CreateStore(ptr, slot);
+
+    heap_allocations_.push_back({op->name, slot});
+    sym_push(op->name, ptr);
+    codegen(op->body);
+    sym_pop(op->name);
+    heap_allocations_.pop_back();
+
+    // End of scope: free unless a Free node already did (it nulls the slot).
+    Value *cur = builder_->CreateLoad(ptr_t, slot);
+    llvm::BasicBlock *do_free = llvm::BasicBlock::Create(context_, "free " + op->name, function_);
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(context_, "end allocate " + op->name, function_);
+    builder_->CreateCondBr(builder_->CreateIsNotNull(cur), do_free, done);
+    builder_->SetInsertPoint(do_free);
+    call_c("halide_free", void_t, {user_context_, cur});
+    builder_->CreateBr(done);
+    builder_->SetInsertPoint(done);
+}
+
+void CodeGenLLVM::visit(const Free *op) {
+    for (auto it = heap_allocations_.rbegin(); it != heap_allocations_.rend(); ++it) {
+        if (it->name != op->name) continue;
+        Value *cur = builder_->CreateLoad(ptr_t, it->slot);
+        llvm::BasicBlock *do_free = llvm::BasicBlock::Create(context_, "free " + op->name, function_);
+        llvm::BasicBlock *done = llvm::BasicBlock::Create(context_, "freed " + op->name, function_);
+        builder_->CreateCondBr(builder_->CreateIsNotNull(cur), do_free, done);
+        builder_->SetInsertPoint(do_free);
+        call_c("halide_free", void_t, {user_context_, cur});
+        builder_->CreateBr(done);
+        builder_->SetInsertPoint(done);
+        builder_->CreateStore(llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0)),
+                              it->slot);
+        return;
+    }
+    // A stack allocation: nothing to do.
+    internal_assert(sym_exists(op->name)) << "Free of unknown allocation " << op->name << "\n";
+}
+
+void CodeGenLLVM::visit(const Block *op) {
+    codegen(op->first);
+    codegen(op->rest);
+}
+
+void CodeGenLLVM::visit(const IfThenElse *op) {
+    Value *c = codegen(op->condition);
+    llvm::BasicBlock *then_bb = llvm::BasicBlock::Create(context_, "then", function_);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "after if", function_);
+    llvm::BasicBlock *else_bb =
+        op->else_case.defined() ? llvm::BasicBlock::Create(context_, "else", function_) : after;
+    builder_->CreateCondBr(c, then_bb, else_bb);
+    builder_->SetInsertPoint(then_bb);
+    codegen(op->then_case);
+    builder_->CreateBr(after);
+    if (op->else_case.defined()) {
+        builder_->SetInsertPoint(else_bb);
+        codegen(op->else_case);
+        builder_->CreateBr(after);
+    }
+    builder_->SetInsertPoint(after);
+}
+
+void CodeGenLLVM::visit(const Evaluate *op) { codegen(op->value); }
+
+void CodeGenLLVM::visit(const Atomic *op) { codegen(op->body); }
+
+} // namespace internal
+} // namespace loom

@@ -1,0 +1,386 @@
+// CodeGenLLVM: memory access and vector nodes (Load, Store, Ramp, Broadcast, Shuffle,
+// VectorReduce). Dense accesses become single vector loads/stores, small constant strides
+// become a dense load plus a shuffle, everything else gathers/scatters.
+#include "codegen/llvm/codegen_llvm.h"
+
+#include "support/error.h"
+
+namespace loom {
+namespace internal {
+
+using llvm::Value;
+
+namespace {
+
+// The largest stride for which a strided load reads the whole span densely and shuffles.
+const int64_t max_dense_stride = 4;
+
+} // namespace
+
+Value *CodeGenLLVM::element_address(const std::string &name, Type t, Value *index) {
+    Value *base = sym_get(name);
+    Value *idx = builder_->CreateSExt(index, index->getType()->isVectorTy()
+                                                 ? llvm::VectorType::get(i64_t, llvm::cast<llvm::VectorType>(index->getType())->getElementCount())
+                                                 : i64_t);
+    return builder_->CreateInBoundsGEP(llvm_storage_type_of(t.element_of()), base, idx);
+}
+
+Value *CodeGenLLVM::scalarize(const std::vector<Value *> &args, Type result,
+                              const std::function<Value *(const std::vector<Value *> &)> &fn) {
+    int lanes = result.lanes();
+    Value *out = llvm::PoisonValue::get(llvm_type_of(result));
+    for (int i = 0; i < lanes; i++) {
+        std::vector<Value *> lane_args;
+        for (Value *a : args) {
+            lane_args.push_back(a->getType()->isVectorTy() ? builder_->CreateExtractElement(a, (uint64_t)i)
+                                                           : a);
+        }
+        Value *r = fn(lane_args);
+        out = lanes == 1 ? r : builder_->CreateInsertElement(out, r, (uint64_t)i);
+    }
+    return out;
+}
+
+void CodeGenLLVM::visit(const Load *op) {
+    Type t = op->type;
+    Type et = t.element_of();
+    llvm::Type *st = llvm_storage_type_of(et);
+    llvm::Align align(std::max(1, et.bytes()));
+    bool unpredicated = is_all_true(op->predicate);
+    int lanes = t.lanes();
+
+    if (t.is_scalar()) {
+        if (unpredicated) {
+            Value *p = element_address(op->name, et, codegen(op->index));
+            value_ = from_storage(builder_->CreateAlignedLoad(st, p, align), et);
+            return;
+        }
+        // A predicated scalar load must not touch memory when the predicate is false.
+        Value *pred = codegen(op->predicate);
+        llvm::BasicBlock *pre = builder_->GetInsertBlock();
+        llvm::BasicBlock *do_load = llvm::BasicBlock::Create(context_, "pred load", function_);
+        llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "after pred load", function_);
+        builder_->CreateCondBr(pred, do_load, after);
+        builder_->SetInsertPoint(do_load);
+        Value *p = element_address(op->name, et, codegen(op->index));
+        Value *v = builder_->CreateAlignedLoad(st, p, align);
+        llvm::BasicBlock *load_end = builder_->GetInsertBlock();
+        builder_->CreateBr(after);
+        builder_->SetInsertPoint(after);
+        llvm::PHINode *phi = builder_->CreatePHI(st, 2);
+        phi->addIncoming(v, load_end);
+        phi->addIncoming(llvm::Constant::getNullValue(st), pre);
+        value_ = from_storage(phi, et);
+        return;
+    }
+
+    llvm::Type *vt = llvm::FixedVectorType::get(st, lanes);
+    const Ramp *ramp = op->index.as<Ramp>();
+    int64_t stride = 0;
+    bool const_stride = ramp && ramp->base.type().is_scalar() &&
+                        constant_int_value(ramp->stride, &stride);
+    if (const_stride && stride == 1) {
+        Value *p = element_address(op->name, et, codegen(ramp->base));
+        Value *v;
+        if (unpredicated) {
+            v = builder_->CreateAlignedLoad(vt, p, align);
+        } else {
+            v = builder_->CreateMaskedLoad(vt, p, align, codegen(op->predicate),
+                                           llvm::Constant::getNullValue(vt));
+        }
+        value_ = from_storage(v, t);
+        return;
+    }
+    if (const_stride && unpredicated && stride != 0 && stride >= -max_dense_stride &&
+        stride <= max_dense_stride) {
+        // Load exactly the span the lanes cover (never past the first or last lane) and pick
+        // the lanes out with a shuffle: cheaper than a gather for interleaved data.
+        int64_t span = (lanes - 1) * std::abs(stride) + 1;
+        Value *base = codegen(ramp->base);
+        if (stride < 0) {
+            base = builder_->CreateAdd(base, llvm::ConstantInt::get(base->getType(),
+                                                                    (uint64_t)((lanes - 1) * stride),
+                                                                    true));
+        }
+        Value *p = element_address(op->name, et, base);
+        Value *wide =
+            builder_->CreateAlignedLoad(llvm::FixedVectorType::get(st, (unsigned)span), p, align);
+        std::vector<int> idx;
+        for (int i = 0; i < lanes; i++) {
+            idx.push_back(stride > 0 ? (int)(i * stride) : (int)(span - 1 + i * stride));
+        }
+        value_ = from_storage(builder_->CreateShuffleVector(wide, idx), t);
+        return;
+    }
+    if (const Broadcast *b = op->index.as<Broadcast>()) {
+        if (unpredicated && b->value.type().is_scalar()) {
+            Value *p = element_address(op->name, et, codegen(b->value));
+            value_ = from_storage(splat(builder_->CreateAlignedLoad(st, p, align), lanes), t);
+            return;
+        }
+    }
+    Value *ptrs = element_address(op->name, et, codegen(op->index));
+    Value *mask = unpredicated ? nullptr : codegen(op->predicate);
+    Value *v = builder_->CreateMaskedGather(vt, ptrs, align, mask, llvm::Constant::getNullValue(vt));
+    value_ = from_storage(v, t);
+}
+
+void CodeGenLLVM::visit(const Store *op) {
+    Type t = op->value.type();
+    Type et = t.element_of();
+    llvm::Align align(std::max(1, et.bytes()));
+    bool unpredicated = is_all_true(op->predicate);
+    int lanes = t.lanes();
+    Value *v = to_storage(codegen(op->value), t);
+
+    if (t.is_scalar()) {
+        if (unpredicated) {
+            builder_->CreateAlignedStore(v, element_address(op->name, et, codegen(op->index)),
+                                         align);
+            return;
+        }
+        Value *pred = codegen(op->predicate);
+        llvm::BasicBlock *do_store = llvm::BasicBlock::Create(context_, "pred store", function_);
+        llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "after pred store", function_);
+        builder_->CreateCondBr(pred, do_store, after);
+        builder_->SetInsertPoint(do_store);
+        builder_->CreateAlignedStore(v, element_address(op->name, et, codegen(op->index)), align);
+        builder_->CreateBr(after);
+        builder_->SetInsertPoint(after);
+        return;
+    }
+
+    const Ramp *ramp = op->index.as<Ramp>();
+    int64_t stride = 0;
+    bool const_stride = ramp && ramp->base.type().is_scalar() &&
+                        constant_int_value(ramp->stride, &stride);
+    if (const_stride && stride == 1) {
+        Value *p = element_address(op->name, et, codegen(ramp->base));
+        if (unpredicated) {
+            builder_->CreateAlignedStore(v, p, align);
+        } else {
+            builder_->CreateMaskedStore(v, p, align, codegen(op->predicate));
+        }
+        return;
+    }
+    if (const_stride && stride == -1 && unpredicated) {
+        Value *base = codegen(ramp->base);
+        base = builder_->CreateAdd(base, llvm::ConstantInt::get(base->getType(), (uint64_t)(1 - lanes), true));
+        std::vector<int> idx;
+        for (int i = 0; i < lanes; i++) idx.push_back(lanes - 1 - i);
+        builder_->CreateAlignedStore(builder_->CreateShuffleVector(v, idx),
+                                     element_address(op->name, et, base), align);
+        return;
+    }
+    // Scatter: lanes are written in order, so the last of duplicate indices wins.
+    Value *ptrs = element_address(op->name, et, codegen(op->index));
+    Value *mask = unpredicated ? nullptr : codegen(op->predicate);
+    builder_->CreateMaskedScatter(v, ptrs, align, mask);
+}
+
+void CodeGenLLVM::visit(const Ramp *op) {
+    Value *base = codegen(op->base);
+    Value *stride = codegen(op->stride);
+    Type et = op->type.element_of();
+    int k = op->base.type().lanes(); // lanes of each element of the ramp
+    int n = op->lanes;
+    int total = k * n;
+    if (k > 1) {
+        // Repeat the vector base and stride n times.
+        std::vector<int> rep;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < k; j++) rep.push_back(j);
+        }
+        base = builder_->CreateShuffleVector(base, rep);
+        stride = builder_->CreateShuffleVector(stride, rep);
+    } else {
+        base = splat(base, total);
+        stride = splat(stride, total);
+    }
+    std::vector<llvm::Constant *> steps;
+    llvm::Type *elem_t = llvm_type_of(et);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < k; j++) {
+            steps.push_back(et.is_float() ? llvm::ConstantFP::get(elem_t, (double)i)
+                                          : llvm::ConstantInt::get(elem_t, (uint64_t)i));
+        }
+    }
+    Value *step = llvm::ConstantVector::get(steps);
+    if (et.is_float()) {
+        value_ = builder_->CreateFAdd(base, builder_->CreateFMul(stride, step));
+    } else {
+        value_ = builder_->CreateAdd(base, builder_->CreateMul(stride, step));
+    }
+}
+
+void CodeGenLLVM::visit(const Broadcast *op) {
+    Value *v = codegen(op->value);
+    int k = op->value.type().lanes();
+    if (k == 1) {
+        value_ = splat(v, op->lanes);
+        return;
+    }
+    std::vector<int> rep;
+    for (int i = 0; i < op->lanes; i++) {
+        for (int j = 0; j < k; j++) rep.push_back(j);
+    }
+    value_ = builder_->CreateShuffleVector(v, rep);
+}
+
+void CodeGenLLVM::visit(const Shuffle *op) {
+    // Concatenate the inputs (as vectors), padding the shorter operand of each pairwise
+    // concatenation so both sides of the shufflevector have one type.
+    std::vector<Value *> vecs;
+    std::vector<int> sizes;
+    for (const Expr &e : op->vectors) {
+        Value *v = codegen(e);
+        if (!v->getType()->isVectorTy()) {
+            v = builder_->CreateInsertElement(
+                llvm::PoisonValue::get(llvm::FixedVectorType::get(v->getType(), 1)), v,
+                (uint64_t)0);
+        }
+        vecs.push_back(v);
+        sizes.push_back(e.type().lanes());
+    }
+    auto concat2 = [&](Value *a, int na, Value *b, int nb) {
+        int n = std::max(na, nb);
+        auto pad = [&](Value *v, int nv) {
+            if (nv == n) return v;
+            std::vector<int> idx;
+            for (int i = 0; i < n; i++) idx.push_back(i < nv ? i : -1);
+            return builder_->CreateShuffleVector(v, idx);
+        };
+        a = pad(a, na);
+        b = pad(b, nb);
+        std::vector<int> idx;
+        for (int i = 0; i < na; i++) idx.push_back(i);
+        for (int i = 0; i < nb; i++) idx.push_back(n + i);
+        return builder_->CreateShuffleVector(a, b, idx);
+    };
+    Value *all = vecs[0];
+    int n_all = sizes[0];
+    if (vecs.size() == 2 && sizes[0] == sizes[1]) {
+        // The common case (interleave / concat of equal halves): one shufflevector.
+        if (op->indices.size() == 1) {
+            all = concat2(vecs[0], sizes[0], vecs[1], sizes[1]);
+        } else {
+            value_ = builder_->CreateShuffleVector(vecs[0], vecs[1], op->indices);
+            return;
+        }
+    } else {
+        for (size_t i = 1; i < vecs.size(); i++) {
+            all = concat2(all, n_all, vecs[i], sizes[i]);
+            n_all += sizes[i];
+        }
+    }
+    if (op->indices.size() == 1) {
+        value_ = builder_->CreateExtractElement(all, (uint64_t)op->indices[0]);
+        return;
+    }
+    value_ = builder_->CreateShuffleVector(all, op->indices);
+}
+
+void CodeGenLLVM::visit(const VectorReduce *op) {
+    Value *v = codegen(op->value);
+    Type t = op->type;
+    Type et = t.element_of();
+    int in_lanes = op->value.type().lanes();
+    int out_lanes = t.lanes();
+    int factor = in_lanes / out_lanes;
+    if (factor == 1) {
+        value_ = v;
+        return;
+    }
+    auto combine = [&](Value *a, Value *b) -> Value * {
+        switch (op->op) {
+        case VectorReduce::Add:
+            return et.is_float() ? builder_->CreateFAdd(a, b)
+                   : et.is_bool() ? builder_->CreateXor(a, b)
+                                  : builder_->CreateAdd(a, b);
+        case VectorReduce::Mul:
+            return et.is_float() ? builder_->CreateFMul(a, b)
+                   : et.is_bool() ? builder_->CreateAnd(a, b)
+                                  : builder_->CreateMul(a, b);
+        case VectorReduce::Min:
+            return et.is_bool() ? builder_->CreateAnd(a, b) : emit_min(a, b, et);
+        case VectorReduce::Max:
+            return et.is_bool() ? builder_->CreateOr(a, b) : emit_max(a, b, et);
+        case VectorReduce::And:
+            return builder_->CreateAnd(a, b);
+        case VectorReduce::Or:
+            return builder_->CreateOr(a, b);
+        }
+        return nullptr;
+    };
+    if (out_lanes == 1 && !et.is_bool()) {
+        // The whole vector to one lane: LLVM's reduction intrinsics. The reduction order of a
+        // VectorReduce is unspecified, so float sums may be reassociated.
+        llvm::FastMathFlags reassoc;
+        reassoc.setAllowReassoc();
+        switch (op->op) {
+        case VectorReduce::Add:
+            if (et.is_float()) {
+                Value *r = builder_->CreateFAddReduce(llvm::ConstantFP::getNegativeZero(llvm_type_of(et)), v);
+                llvm::cast<llvm::Instruction>(r)->setFastMathFlags(reassoc);
+                value_ = r;
+            } else {
+                value_ = builder_->CreateAddReduce(v);
+            }
+            return;
+        case VectorReduce::Mul:
+            if (et.is_float()) {
+                Value *r = builder_->CreateFMulReduce(llvm::ConstantFP::get(llvm_type_of(et), 1.0), v);
+                llvm::cast<llvm::Instruction>(r)->setFastMathFlags(reassoc);
+                value_ = r;
+            } else {
+                value_ = builder_->CreateMulReduce(v);
+            }
+            return;
+        case VectorReduce::Min:
+            if (!et.is_float()) {
+                value_ = builder_->CreateIntMinReduce(v, et.is_int());
+                return;
+            }
+            break;
+        case VectorReduce::Max:
+            if (!et.is_float()) {
+                value_ = builder_->CreateIntMaxReduce(v, et.is_int());
+                return;
+            }
+            break;
+        case VectorReduce::And:
+            value_ = builder_->CreateAndReduce(v);
+            return;
+        case VectorReduce::Or:
+            value_ = builder_->CreateOrReduce(v);
+            return;
+        }
+    }
+    if (out_lanes == 1 && et.is_bool() &&
+        (op->op == VectorReduce::And || op->op == VectorReduce::Min || op->op == VectorReduce::Mul)) {
+        value_ = builder_->CreateAndReduce(v);
+        return;
+    }
+    if (out_lanes == 1 && et.is_bool() && (op->op == VectorReduce::Or || op->op == VectorReduce::Max)) {
+        value_ = builder_->CreateOrReduce(v);
+        return;
+    }
+    // Groups of `factor` adjacent lanes: combine the k-th lane of every group, k = 0..factor-1
+    // (float min/max come here too, keeping select semantics).
+    Value *acc = nullptr;
+    for (int k = 0; k < factor; k++) {
+        Value *slice;
+        if (out_lanes == 1) {
+            slice = builder_->CreateExtractElement(v, (uint64_t)k);
+        } else {
+            std::vector<int> idx;
+            for (int j = 0; j < out_lanes; j++) idx.push_back(j * factor + k);
+            slice = builder_->CreateShuffleVector(v, idx);
+        }
+        acc = acc ? combine(acc, slice) : slice;
+    }
+    value_ = acc;
+}
+
+} // namespace internal
+} // namespace loom

@@ -281,7 +281,8 @@ Expr operator-(Expr a) {
     user_assert(!a.type().is_bool()) << "Can't negate the bool " << a << "; use ! instead.\n";
     if (const IntImm *i = a.as<IntImm>()) return make_const(a.type(), (int64_t)(0 - (uint64_t)i->value));
     if (const FloatImm *f = a.as<FloatImm>()) return make_const(a.type(), -f->value);
-    return Sub::make(make_zero(a.type()), std::move(a));
+    Expr zero = make_zero(a.type());
+    return Sub::make(std::move(zero), std::move(a));
 }
 
 #define LOOM_COMPOUND(op, Node, name)                                                              \
@@ -395,7 +396,8 @@ Expr operator<<(Expr a, int b) {
 }
 Expr operator<<(int a, Expr b) {
     check_integer(b, "shift left");
-    return int_literal(b, a, "shift left") << std::move(b);
+    Expr c = int_literal(b, a, "shift left");
+    return std::move(c) << std::move(b);
 }
 Expr operator>>(Expr a, Expr b) { return make_shift(std::move(a), std::move(b), Call::shift_right, "shift right"); }
 Expr operator>>(Expr a, int b) {
@@ -404,7 +406,8 @@ Expr operator>>(Expr a, int b) {
 }
 Expr operator>>(int a, Expr b) {
     check_integer(b, "shift right");
-    return int_literal(b, a, "shift right") >> std::move(b);
+    Expr c = int_literal(b, a, "shift right");
+    return std::move(c) >> std::move(b);
 }
 
 // ---- Conversions ----
@@ -848,7 +851,7 @@ Expr classify(const char *fn, Expr x) {
 Expr rounding(const char *fn, Expr x) {
     user_assert(x.defined()) << fn << " of an undefined Expr.\n";
     // Integers are already integral.
-    if (x.type().is_int_or_uint()) return cast(Float(32, x.type().lanes()), std::move(x));
+    if (x.type().is_int_or_uint()) return cast(Float(32, x.type().lanes()), x);
     return math1(fn, std::move(x));
 }
 } // namespace

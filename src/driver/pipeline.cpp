@@ -1,0 +1,324 @@
+#include <loom/pipeline.h>
+
+#include <loom/buffer.h>
+#include <loom/image_param.h>
+
+#include "driver/jit.h"
+#include "driver/pipeline_contents.h"
+#include "ir/ir_printer.h"
+#include "lower/infer_arguments.h"
+#include "lower/lower.h"
+#include "lower/print_loop_nest.h"
+#include "support/error.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace loom {
+
+using namespace internal;
+
+namespace {
+
+PipelineContents &contents_of(const IntrusivePtr<RefCounted> &p) {
+    user_assert(p.defined()) << "Can't use an undefined Pipeline.\n";
+    return *static_cast<PipelineContents *>(p.get());
+}
+
+void check_outputs_defined(const PipelineContents &c) {
+    for (const Function &f : c.outputs) {
+        user_assert(f.has_pure_definition())
+            << "Can't realize or compile Func " << f.name() << ": it has no definition.\n";
+    }
+}
+
+/// The C name of the compiled function.
+std::string function_name(const PipelineContents &c) {
+    std::string n = "loom_" + (c.outputs.empty() ? std::string("pipeline") : c.outputs[0].name());
+    for (char &ch : n) {
+        if (!isalnum((unsigned char)ch)) ch = '_';
+    }
+    return n;
+}
+
+/// The Funcs a compilation depends on, with their versions.
+std::vector<std::pair<Function, uint64_t>> snapshot(const PipelineContents &c) {
+    std::vector<std::pair<Function, uint64_t>> s;
+    for (const auto &kv : find_transitive_calls(c.outputs)) {
+        s.emplace_back(kv.second, kv.second.version());
+    }
+    return s;
+}
+
+bool same_snapshot(const std::vector<std::pair<Function, uint64_t>> &a,
+                   const std::vector<std::pair<Function, uint64_t>> &b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); i++) {
+        if (!a[i].first.same_as(b[i].first) || a[i].second != b[i].second) return false;
+    }
+    return true;
+}
+
+/// A bounds-query halide_buffer_t (null host) with its own dimension array.
+struct QueryBuffer {
+    halide_buffer_t buf{};
+    std::vector<halide_dimension_t> dims;
+    QueryBuffer(Type t, int d) : dims(d) {
+        buf.type = t;
+        buf.dimensions = d;
+        buf.dim = dims.empty() ? nullptr : dims.data();
+    }
+    QueryBuffer(const QueryBuffer &) = delete;
+};
+
+/// Runs the compiled code; a nonzero result throws RuntimeError with the runtime's message.
+void call(const PipelineContents::Compiled &compiled, std::vector<void *> &argv) {
+    loom_clear_last_error();
+    int rc = compiled.module->argv_function()(argv.data());
+    if (rc != 0) {
+        std::string msg = loom_last_error_message();
+        if (msg.empty()) msg = "Pipeline " + compiled.lowered.name + " failed with error code " +
+                               std::to_string(rc);
+        throw RuntimeError(msg);
+    }
+}
+
+} // namespace
+
+Pipeline::Pipeline() = default;
+
+Pipeline::Pipeline(const Func &output) : Pipeline(std::vector<Func>{output}) {}
+
+Pipeline::Pipeline(const std::vector<Func> &outputs) {
+    PipelineContents *c = new PipelineContents;
+    contents = c;
+    for (const Func &f : outputs) c->outputs.push_back(f.function());
+}
+
+bool Pipeline::defined() const { return contents.defined(); }
+
+std::vector<Func> Pipeline::outputs() const {
+    std::vector<Func> fs;
+    for (const Function &f : contents_of(contents).outputs) fs.push_back(Func(f));
+    return fs;
+}
+
+void Pipeline::compile_jit(const Target &target) {
+    PipelineContents &c = contents_of(contents);
+    check_outputs_defined(c);
+    auto funcs = snapshot(c);
+    if (c.compiled && c.compiled->target == target && same_snapshot(c.compiled->funcs, funcs)) {
+        return;
+    }
+    auto compiled = std::make_unique<PipelineContents::Compiled>();
+    compiled->target = target;
+    compiled->funcs = funcs;
+    compiled->lowered = lower(c.outputs, function_name(c), target, c.requirements);
+    compiled->module = JITModule::compile(compiled->lowered);
+    c.compiled = std::move(compiled);
+}
+
+void Pipeline::invalidate_cache() {
+    if (contents.defined()) contents_of(contents).compiled.reset();
+}
+
+Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) {
+    PipelineContents &c = contents_of(contents);
+    check_outputs_defined(c);
+    std::vector<Buffer<void>> buffers;
+    std::vector<int> shape(sizes.begin(), sizes.end());
+    for (const Function &f : c.outputs) {
+        user_assert((int)sizes.size() == f.dimensions())
+            << "Func " << f.name() << " has " << f.dimensions() << " dimension"
+            << (f.dimensions() == 1 ? "" : "s") << ", but realize was given " << sizes.size()
+            << " size" << (sizes.size() == 1 ? "" : "s") << ". Pass one size per dimension.\n";
+        for (const Type &t : f.output_types()) buffers.emplace_back(t, shape);
+    }
+    Realization r(buffers);
+    realize(RealizationArg(r), target);
+    return r;
+}
+
+namespace {
+
+/// argv for the compiled code. `outputs` are the output buffers; `queries` (may be null)
+/// replace unbound ImageParams by bounds-query buffers.
+std::vector<void *> build_argv(const PipelineContents::Compiled &compiled,
+                               const std::vector<halide_buffer_t *> &outputs,
+                               std::map<std::string, QueryBuffer *> *queries,
+                               std::vector<Buffer<void>> &keep_alive) {
+    std::vector<void *> argv;
+    size_t next_output = 0;
+    size_t num_outputs = 0;
+    for (const LoweredArgument &a : compiled.lowered.args) {
+        num_outputs += a.kind == LoweredArgument::OutputBuffer;
+    }
+    user_assert(outputs.size() == num_outputs)
+        << "The pipeline has " << num_outputs << " output buffer" << (num_outputs == 1 ? "" : "s")
+        << " (one per Func and Tuple element), but realize was given " << outputs.size() << ".\n";
+    for (const LoweredArgument &a : compiled.lowered.args) {
+        if (a.name == "__user_context") {
+            argv.push_back(nullptr);
+        } else if (a.kind == LoweredArgument::Scalar) {
+            argv.push_back(a.param.scalar_address());
+        } else if (a.kind == LoweredArgument::InputBuffer) {
+            if (queries && queries->count(a.name)) {
+                argv.push_back(&queries->at(a.name)->buf);
+                continue;
+            }
+            Buffer<void> b = a.param.buffer();
+            user_assert(b.defined())
+                << "ImageParam " << a.name << " is not bound to a Buffer. Call " << a.name
+                << ".set(buffer) before realizing (or infer_input_bounds to allocate one).\n";
+            keep_alive.push_back(b);
+            argv.push_back(b.raw_buffer());
+        } else {
+            halide_buffer_t *out = outputs[next_output++];
+            argv.push_back(out);
+        }
+    }
+    return argv;
+}
+
+} // namespace
+
+void Pipeline::realize(RealizationArg outputs, const Target &target) {
+    compile_jit(target);
+    PipelineContents &c = contents_of(contents);
+    std::vector<Buffer<void>> keep_alive;
+    std::vector<halide_buffer_t *> raw = outputs.raw_buffers();
+    std::vector<void *> argv = build_argv(*c.compiled, raw, nullptr, keep_alive);
+    call(*c.compiled, argv);
+}
+
+namespace {
+
+/// Halide's infer_input_bounds protocol: run the pipeline with a bounds-query buffer for every
+/// unbound ImageParam (repeating until the shapes settle, since one input's required region
+/// may depend on another's shape), then bind a Buffer of each queried shape.
+void bind_queried_inputs(PipelineContents &c, const std::vector<halide_buffer_t *> &outputs) {
+    std::vector<std::unique_ptr<QueryBuffer>> in_queries;
+    std::map<std::string, QueryBuffer *> queries;
+    for (const LoweredArgument &a : c.compiled->lowered.args) {
+        if (a.kind != LoweredArgument::InputBuffer || a.param.buffer().defined()) continue;
+        in_queries.emplace_back(new QueryBuffer(a.type, a.dimensions));
+        queries[a.name] = in_queries.back().get();
+    }
+    if (queries.empty()) return;
+    for (int iter = 0; iter < 16; iter++) {
+        std::vector<std::vector<halide_dimension_t>> before;
+        for (auto &q : in_queries) before.push_back(q->dims);
+        std::vector<Buffer<void>> keep_alive;
+        std::vector<void *> argv = build_argv(*c.compiled, outputs, &queries, keep_alive);
+        call(*c.compiled, argv);
+        bool changed = false;
+        for (size_t i = 0; i < in_queries.size(); i++) changed |= in_queries[i]->dims != before[i];
+        if (!changed) break;
+    }
+    for (const LoweredArgument &a : c.compiled->lowered.args) {
+        auto it = queries.find(a.name);
+        if (it == queries.end()) continue;
+        std::vector<int> extents, mins;
+        for (const halide_dimension_t &d : it->second->dims) {
+            extents.push_back(d.extent);
+            mins.push_back(d.min);
+        }
+        Buffer<void> b(a.type, extents);
+        if (!mins.empty()) b.set_min(mins);
+        Parameter p = a.param;
+        p.set_buffer(b);
+    }
+}
+
+} // namespace
+
+void Pipeline::infer_input_bounds(const std::vector<int32_t> &sizes, const Target &target) {
+    PipelineContents &c = contents_of(contents);
+    check_outputs_defined(c);
+    // The outputs are bounds queries too, of the requested shape.
+    std::vector<std::unique_ptr<QueryBuffer>> out_queries;
+    std::vector<halide_buffer_t *> raw;
+    for (const Function &f : c.outputs) {
+        user_assert((int)sizes.size() == f.dimensions())
+            << "Func " << f.name() << " has " << f.dimensions()
+            << " dimensions, but infer_input_bounds was given " << sizes.size() << " sizes.\n";
+        for (const Type &t : f.output_types()) {
+            out_queries.emplace_back(new QueryBuffer(t, f.dimensions()));
+            int stride = 1;
+            for (int d = 0; d < f.dimensions(); d++) {
+                out_queries.back()->dims[d] = halide_dimension_t(0, sizes[d], stride);
+                stride *= sizes[d];
+            }
+            raw.push_back(&out_queries.back()->buf);
+        }
+    }
+    compile_jit(target);
+    bind_queried_inputs(c, raw);
+}
+
+void Pipeline::infer_input_bounds(RealizationArg outputs, const Target &target) {
+    compile_jit(target);
+    bind_queried_inputs(contents_of(contents), outputs.raw_buffers());
+}
+
+std::vector<Argument> Pipeline::infer_arguments() {
+    PipelineContents &c = contents_of(contents);
+    check_outputs_defined(c);
+    std::vector<Expr> extra;
+    for (const Requirement &r : c.requirements) {
+        extra.push_back(r.condition);
+        extra.insert(extra.end(), r.error_args.begin(), r.error_args.end());
+    }
+    std::vector<Argument> result;
+    for (const LoweredArgument &a :
+         infer_input_arguments(c.outputs, find_transitive_calls(c.outputs), extra)) {
+        result.emplace_back(a.name, a.is_buffer() ? Argument::InputBuffer : Argument::InputScalar,
+                            a.type, a.dimensions);
+    }
+    return result;
+}
+
+void Pipeline::print_loop_nest() {
+    PipelineContents &c = contents_of(contents);
+    check_outputs_defined(c);
+    std::cout << internal::print_loop_nest(c.outputs);
+}
+
+void Pipeline::compile_to_lowered_stmt(const std::string &filename,
+                                       const std::vector<Argument> &args, StmtOutputFormat fmt,
+                                       const Target &target) {
+    PipelineContents &c = contents_of(contents);
+    check_outputs_defined(c);
+    (void)args; // the statement is the same whatever the argument order
+    LoweredFunc f = lower(c.outputs, function_name(c), target, c.requirements);
+    std::ostringstream text;
+    text << "// " << f.name << "(";
+    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << f.args[i].name;
+    text << ")\n" << f.body;
+    std::ofstream out(filename);
+    user_assert(out.good()) << "compile_to_lowered_stmt: can't open " << filename << "\n";
+    if (fmt == StmtOutputFormat::HTML) {
+        std::string escaped;
+        for (char ch : text.str()) {
+            if (ch == '<') escaped += "&lt;";
+            else if (ch == '>') escaped += "&gt;";
+            else if (ch == '&') escaped += "&amp;";
+            else escaped += ch;
+        }
+        out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << f.name
+            << "</title></head><body><pre>\n" << escaped << "</pre></body></html>\n";
+    } else {
+        out << text.str();
+    }
+}
+
+void Pipeline::add_requirement(const Expr &condition, const std::vector<Expr> &error_args) {
+    PipelineContents &c = contents_of(contents);
+    user_assert(condition.defined() && condition.type().is_bool())
+        << "Pipeline::add_requirement needs a boolean condition.\n";
+    c.requirements.push_back(Requirement{condition, error_args});
+    invalidate_cache();
+}
+
+} // namespace loom

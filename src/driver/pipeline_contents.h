@@ -1,0 +1,40 @@
+#ifndef LOOM_DRIVER_PIPELINE_CONTENTS_H
+#define LOOM_DRIVER_PIPELINE_CONTENTS_H
+
+/// \file The state behind a Pipeline (and behind each Func's cached Pipeline): its outputs,
+/// requirements, and the compiled code with what it was compiled from, so realize recompiles
+/// only when a Func of the pipeline changed, the target changed, or the cache was invalidated.
+
+#include <loom/target.h>
+
+#include "driver/jit.h"
+#include "lang/function.h"
+#include "lower/add_image_checks.h"
+#include "lower/lowered_func.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+struct PipelineContents : RefCounted {
+    std::vector<Function> outputs;
+    std::vector<Requirement> requirements;
+
+    // The compile cache.
+    struct Compiled {
+        Target target;
+        /// Every Func the code was compiled from, and its version at the time.
+        std::vector<std::pair<Function, uint64_t>> funcs;
+        LoweredFunc lowered;
+        std::shared_ptr<JITModule> module;
+    };
+    std::unique_ptr<Compiled> compiled;
+};
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -136,28 +136,28 @@ Expr operator>>(int a, Expr b);
 /// is broadcast to a vector `t`). Constants are converted directly.
 Expr cast(Type t, Expr a);
 /// Value conversion to the Loom type of T.
-template<typename T>
+template <typename T>
 Expr cast(Expr a) {
     return cast(type_of<T>(), std::move(a));
 }
 /// Reinterpret the bits of `e` as type `t` (same total bit count).
 Expr reinterpret(Type t, Expr e);
-template<typename T>
+template <typename T>
 Expr reinterpret(Expr e) {
     return reinterpret(type_of<T>(), std::move(e));
 }
 /// Conversion that clamps to the range of `t` instead of wrapping.
 Expr saturating_cast(Type t, Expr e);
-template<typename T>
+template <typename T>
 Expr saturating_cast(Expr e) {
     return saturating_cast(type_of<T>(), std::move(e));
 }
 
 namespace internal {
 /// True when every type in Ts converts to Expr.
-template<typename... Ts>
+template <typename... Ts>
 struct all_convertible_to_expr : std::true_type {};
-template<typename T, typename... Ts>
+template <typename T, typename... Ts>
 struct all_convertible_to_expr<T, Ts...>
     : std::integral_constant<bool, std::is_convertible<T, Expr>::value &&
                                        all_convertible_to_expr<Ts...>::value> {};
@@ -169,8 +169,8 @@ struct all_convertible_to_expr<T, Ts...>
 /// values.
 Expr select(Expr condition, Expr true_value, Expr false_value);
 /// select(c1, v1, c2, v2, ..., default): the value of the first true condition.
-template<typename... Args,
-         typename = typename std::enable_if<internal::all_convertible_to_expr<Args...>::value>::type>
+template <typename... Args, typename = typename std::enable_if<
+                                internal::all_convertible_to_expr<Args...>::value>::type>
 Expr select(Expr c1, Expr v1, Expr c2, Expr v2, Args &&...rest) {
     return select(std::move(c1), std::move(v1),
                   select(std::move(c2), std::move(v2), std::forward<Args>(rest)...));
@@ -197,16 +197,16 @@ Expr max(float a, Expr b);
 Expr max(Expr a, double b);
 Expr max(double a, Expr b);
 /// min/max of three or more values, left to right: min(min(a, b), c, ...).
-template<typename A, typename B, typename C, typename... Rest,
-         typename = typename std::enable_if<
-             internal::all_convertible_to_expr<A, B, C, Rest...>::value>::type>
+template <typename A, typename B, typename C, typename... Rest,
+          typename = typename std::enable_if<
+              internal::all_convertible_to_expr<A, B, C, Rest...>::value>::type>
 Expr min(A &&a, B &&b, C &&c, Rest &&...rest) {
     return min(min(std::forward<A>(a), std::forward<B>(b)), std::forward<C>(c),
                std::forward<Rest>(rest)...);
 }
-template<typename A, typename B, typename C, typename... Rest,
-         typename = typename std::enable_if<
-             internal::all_convertible_to_expr<A, B, C, Rest...>::value>::type>
+template <typename A, typename B, typename C, typename... Rest,
+          typename = typename std::enable_if<
+              internal::all_convertible_to_expr<A, B, C, Rest...>::value>::type>
 Expr max(A &&a, B &&b, C &&c, Rest &&...rest) {
     return max(max(std::forward<A>(a), std::forward<B>(b)), std::forward<C>(c),
                std::forward<Rest>(rest)...);
@@ -255,7 +255,7 @@ Expr unsafe_promise_clamped(const Expr &value, const Expr &min, const Expr &max)
 Expr strict_float(Expr e);
 /// An undefined value of type t: in an update definition, leaves the Func's value unchanged.
 Expr undef(Type t);
-template<typename T>
+template <typename T>
 Expr undef() {
     return undef(type_of<T>());
 }
@@ -264,7 +264,7 @@ Expr undef() {
 namespace internal {
 /// One argument of print/require as an Expr: Exprs (and what converts to them), strings,
 /// C++ numbers.
-template<typename T>
+template <typename T>
 Expr print_arg(T &&x) {
     using D = typename std::decay<T>::type;
     if constexpr (std::is_same<D, Expr>::value) {
@@ -277,11 +277,15 @@ Expr print_arg(T &&x) {
         return cast(Bool(), Expr((int32_t)x));
     } else if constexpr (std::is_integral<D>::value) {
         if constexpr (std::is_signed<D>::value) {
-            if constexpr (sizeof(D) <= 4) return Expr((int32_t)x);
-            else return Expr((int64_t)x);
+            if constexpr (sizeof(D) <= 4)
+                return Expr((int32_t)x);
+            else
+                return Expr((int64_t)x);
         } else {
-            if constexpr (sizeof(D) <= 4) return Expr((uint32_t)x);
-            else return Expr((uint64_t)x);
+            if constexpr (sizeof(D) <= 4)
+                return Expr((uint32_t)x);
+            else
+                return Expr((uint64_t)x);
         }
     } else if constexpr (std::is_same<D, float>::value) {
         return Expr(x);
@@ -292,20 +296,20 @@ Expr print_arg(T &&x) {
     }
 }
 inline void collect_print_args(std::vector<Expr> &) {}
-template<typename T, typename... Rest>
+template <typename T, typename... Rest>
 void collect_print_args(std::vector<Expr> &out, T &&first, Rest &&...rest) {
     out.push_back(print_arg(std::forward<T>(first)));
     collect_print_args(out, std::forward<Rest>(rest)...);
 }
-template<typename T>
+template <typename T>
 struct is_expr_vector : std::is_same<typename std::decay<T>::type, std::vector<Expr>> {};
 } // namespace internal
 
 /// Prints the arguments (separated by spaces, ending in a newline) when evaluated, and returns
 /// the first argument.
 Expr print(const std::vector<Expr> &args);
-template<typename A, typename... Rest,
-         typename = typename std::enable_if<!internal::is_expr_vector<A>::value>::type>
+template <typename A, typename... Rest,
+          typename = typename std::enable_if<!internal::is_expr_vector<A>::value>::type>
 Expr print(A &&first, Rest &&...rest) {
     std::vector<Expr> args;
     internal::collect_print_args(args, std::forward<A>(first), std::forward<Rest>(rest)...);
@@ -313,8 +317,8 @@ Expr print(A &&first, Rest &&...rest) {
 }
 /// Like print, but prints only when `condition` is true.
 Expr print_when(Expr condition, const std::vector<Expr> &args);
-template<typename A, typename... Rest,
-         typename = typename std::enable_if<!internal::is_expr_vector<A>::value>::type>
+template <typename A, typename... Rest,
+          typename = typename std::enable_if<!internal::is_expr_vector<A>::value>::type>
 Expr print_when(Expr condition, A &&first, Rest &&...rest) {
     std::vector<Expr> args;
     internal::collect_print_args(args, std::forward<A>(first), std::forward<Rest>(rest)...);
@@ -323,7 +327,7 @@ Expr print_when(Expr condition, A &&first, Rest &&...rest) {
 /// `value` when `condition` holds; otherwise the pipeline fails with an error whose message
 /// is the remaining arguments (args[0] is the value).
 Expr require(Expr condition, const std::vector<Expr> &args);
-template<typename... Rest>
+template <typename... Rest>
 Expr require(Expr condition, Expr value, Rest &&...message) {
     std::vector<Expr> args{std::move(value)};
     internal::collect_print_args(args, std::forward<Rest>(message)...);

@@ -17,21 +17,37 @@ namespace {
 
 // ---- The fields of each node kind, visited in pairs (a's field, b's field). The node's type
 // and kind are compared before these. ----
-template<typename V> void fields(const IntImm *a, const IntImm *b, V &v) { v(a->value, b->value); }
-template<typename V> void fields(const UIntImm *a, const UIntImm *b, V &v) { v(a->value, b->value); }
-template<typename V> void fields(const FloatImm *a, const FloatImm *b, V &v) {
+template <typename V>
+void fields(const IntImm *a, const IntImm *b, V &v) {
     v(a->value, b->value);
 }
-template<typename V> void fields(const StringImm *a, const StringImm *b, V &v) {
+template <typename V>
+void fields(const UIntImm *a, const UIntImm *b, V &v) {
     v(a->value, b->value);
 }
-template<typename V> void fields(const Cast *a, const Cast *b, V &v) { v(a->value, b->value); }
-template<typename V> void fields(const Reinterpret *a, const Reinterpret *b, V &v) {
+template <typename V>
+void fields(const FloatImm *a, const FloatImm *b, V &v) {
     v(a->value, b->value);
 }
-template<typename V> void fields(const Variable *a, const Variable *b, V &v) { v(a->name, b->name); }
+template <typename V>
+void fields(const StringImm *a, const StringImm *b, V &v) {
+    v(a->value, b->value);
+}
+template <typename V>
+void fields(const Cast *a, const Cast *b, V &v) {
+    v(a->value, b->value);
+}
+template <typename V>
+void fields(const Reinterpret *a, const Reinterpret *b, V &v) {
+    v(a->value, b->value);
+}
+template <typename V>
+void fields(const Variable *a, const Variable *b, V &v) {
+    v(a->name, b->name);
+}
 #define LOOM_BINARY_FIELDS(N)                                                                      \
-    template<typename V> void fields(const N *a, const N *b, V &v) {                               \
+    template <typename V>                                                                          \
+    void fields(const N *a, const N *b, V &v) {                                                    \
         v(a->a, b->a);                                                                             \
         v(a->b, b->b);                                                                             \
     }
@@ -51,62 +67,77 @@ LOOM_BINARY_FIELDS(GE)
 LOOM_BINARY_FIELDS(And)
 LOOM_BINARY_FIELDS(Or)
 #undef LOOM_BINARY_FIELDS
-template<typename V> void fields(const Not *a, const Not *b, V &v) { v(a->a, b->a); }
-template<typename V> void fields(const Select *a, const Select *b, V &v) {
+template <typename V>
+void fields(const Not *a, const Not *b, V &v) {
+    v(a->a, b->a);
+}
+template <typename V>
+void fields(const Select *a, const Select *b, V &v) {
     v(a->condition, b->condition);
     v(a->true_value, b->true_value);
     v(a->false_value, b->false_value);
 }
-template<typename V> void fields(const Load *a, const Load *b, V &v) {
+template <typename V>
+void fields(const Load *a, const Load *b, V &v) {
     v(a->name, b->name);
     v(a->index, b->index);
     v(a->predicate, b->predicate);
     v(a->alignment.modulus, b->alignment.modulus);
     v(a->alignment.remainder, b->alignment.remainder);
 }
-template<typename V> void fields(const Ramp *a, const Ramp *b, V &v) {
+template <typename V>
+void fields(const Ramp *a, const Ramp *b, V &v) {
     v(a->base, b->base);
     v(a->stride, b->stride);
     v(a->lanes, b->lanes);
 }
-template<typename V> void fields(const Broadcast *a, const Broadcast *b, V &v) {
+template <typename V>
+void fields(const Broadcast *a, const Broadcast *b, V &v) {
     v(a->value, b->value);
     v(a->lanes, b->lanes);
 }
-template<typename V> void fields(const Let *a, const Let *b, V &v) {
+template <typename V>
+void fields(const Let *a, const Let *b, V &v) {
     v(a->name, b->name);
     v(a->value, b->value);
     v(a->body, b->body);
 }
-template<typename V> void fields(const Call *a, const Call *b, V &v) {
+template <typename V>
+void fields(const Call *a, const Call *b, V &v) {
     v(a->name, b->name);
     v(a->call_type, b->call_type);
     v(a->value_index, b->value_index);
     v(a->args, b->args);
 }
-template<typename V> void fields(const Shuffle *a, const Shuffle *b, V &v) {
+template <typename V>
+void fields(const Shuffle *a, const Shuffle *b, V &v) {
     v(a->vectors, b->vectors);
     v(a->indices, b->indices);
 }
-template<typename V> void fields(const VectorReduce *a, const VectorReduce *b, V &v) {
+template <typename V>
+void fields(const VectorReduce *a, const VectorReduce *b, V &v) {
     v(a->op, b->op);
     v(a->value, b->value);
 }
-template<typename V> void fields(const LetStmt *a, const LetStmt *b, V &v) {
+template <typename V>
+void fields(const LetStmt *a, const LetStmt *b, V &v) {
     v(a->name, b->name);
     v(a->value, b->value);
     v(a->body, b->body);
 }
-template<typename V> void fields(const AssertStmt *a, const AssertStmt *b, V &v) {
+template <typename V>
+void fields(const AssertStmt *a, const AssertStmt *b, V &v) {
     v(a->condition, b->condition);
     v(a->message, b->message);
 }
-template<typename V> void fields(const ProducerConsumer *a, const ProducerConsumer *b, V &v) {
+template <typename V>
+void fields(const ProducerConsumer *a, const ProducerConsumer *b, V &v) {
     v(a->name, b->name);
     v(a->is_producer, b->is_producer);
     v(a->body, b->body);
 }
-template<typename V> void fields(const For *a, const For *b, V &v) {
+template <typename V>
+void fields(const For *a, const For *b, V &v) {
     v(a->name, b->name);
     v(a->min, b->min);
     v(a->extent, b->extent);
@@ -114,7 +145,8 @@ template<typename V> void fields(const For *a, const For *b, V &v) {
     v(a->device_api, b->device_api);
     v(a->body, b->body);
 }
-template<typename V> void fields(const Store *a, const Store *b, V &v) {
+template <typename V>
+void fields(const Store *a, const Store *b, V &v) {
     v(a->name, b->name);
     v(a->value, b->value);
     v(a->index, b->index);
@@ -122,13 +154,15 @@ template<typename V> void fields(const Store *a, const Store *b, V &v) {
     v(a->alignment.modulus, b->alignment.modulus);
     v(a->alignment.remainder, b->alignment.remainder);
 }
-template<typename V> void fields(const Provide *a, const Provide *b, V &v) {
+template <typename V>
+void fields(const Provide *a, const Provide *b, V &v) {
     v(a->name, b->name);
     v(a->values, b->values);
     v(a->args, b->args);
     v(a->predicate, b->predicate);
 }
-template<typename V> void fields(const Allocate *a, const Allocate *b, V &v) {
+template <typename V>
+void fields(const Allocate *a, const Allocate *b, V &v) {
     v(a->name, b->name);
     v(a->type, b->type);
     v(a->memory_type, b->memory_type);
@@ -136,8 +170,12 @@ template<typename V> void fields(const Allocate *a, const Allocate *b, V &v) {
     v(a->condition, b->condition);
     v(a->body, b->body);
 }
-template<typename V> void fields(const Free *a, const Free *b, V &v) { v(a->name, b->name); }
-template<typename V> void fields(const Realize *a, const Realize *b, V &v) {
+template <typename V>
+void fields(const Free *a, const Free *b, V &v) {
+    v(a->name, b->name);
+}
+template <typename V>
+void fields(const Realize *a, const Realize *b, V &v) {
     v(a->name, b->name);
     v(a->types, b->types);
     v(a->memory_type, b->memory_type);
@@ -145,25 +183,29 @@ template<typename V> void fields(const Realize *a, const Realize *b, V &v) {
     v(a->condition, b->condition);
     v(a->body, b->body);
 }
-template<typename V> void fields(const Block *a, const Block *b, V &v) {
+template <typename V>
+void fields(const Block *a, const Block *b, V &v) {
     v(a->first, b->first);
     v(a->rest, b->rest);
 }
-template<typename V> void fields(const IfThenElse *a, const IfThenElse *b, V &v) {
+template <typename V>
+void fields(const IfThenElse *a, const IfThenElse *b, V &v) {
     v(a->condition, b->condition);
     v(a->then_case, b->then_case);
     v(a->else_case, b->else_case);
 }
-template<typename V> void fields(const Evaluate *a, const Evaluate *b, V &v) {
+template <typename V>
+void fields(const Evaluate *a, const Evaluate *b, V &v) {
     v(a->value, b->value);
 }
-template<typename V> void fields(const Atomic *a, const Atomic *b, V &v) {
+template <typename V>
+void fields(const Atomic *a, const Atomic *b, V &v) {
     v(a->producer_name, b->producer_name);
     v(a->mutex_name, b->mutex_name);
     v(a->body, b->body);
 }
 
-template<typename T>
+template <typename T>
 int three_way(const T &a, const T &b) {
     return a < b ? -1 : (b < a ? 1 : 0);
 }
@@ -202,7 +244,7 @@ public:
         (*this)(a.min, b.min);
         (*this)(a.extent, b.extent);
     }
-    template<typename T>
+    template <typename T>
     void operator()(const std::vector<T> &a, const std::vector<T> &b) {
         if (result) return;
         if (a.size() != b.size()) {
@@ -212,7 +254,7 @@ public:
         for (size_t i = 0; i < a.size() && !result; i++) (*this)(a[i], b[i]);
     }
     // Integers, enums and strings.
-    template<typename T>
+    template <typename T>
     void operator()(const T &a, const T &b) {
         if (!result) result = three_way(a, b);
     }
@@ -285,13 +327,13 @@ public:
         (*this)(a.min, b.min);
         (*this)(a.extent, b.extent);
     }
-    template<typename T>
+    template <typename T>
     void operator()(const std::vector<T> &a, const std::vector<T> &) {
         h = mix(h, a.size());
         for (const T &x : a) (*this)(x, x);
     }
     // Integers and enums.
-    template<typename T>
+    template <typename T>
     void operator()(const T &a, const T &) {
         h = mix(h, (uint64_t)a);
     }

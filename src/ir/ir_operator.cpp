@@ -22,9 +22,8 @@ void check_defined(const Expr &e, const char *op) {
 }
 
 void check_not_handle(const Expr &e, const char *op) {
-    user_assert(!e.type().is_handle())
-        << "Can't do arithmetic on handle types: " << op << " of " << e << " of type "
-        << e.type() << ".\n";
+    user_assert(!e.type().is_handle()) << "Can't do arithmetic on handle types: " << op << " of "
+                                       << e << " of type " << e.type() << ".\n";
 }
 
 /// Broadcasts a scalar operand to the other's lanes; two vectors must agree.
@@ -109,8 +108,8 @@ Expr pure_intrinsic(Type t, const char *name, const std::vector<Expr> &args) {
 void check_integer(const Expr &e, const char *op) {
     check_defined(e, op);
     user_assert(e.type().is_int_or_uint())
-        << "The argument of " << op << " must be an integer or bool, but " << e
-        << " has type " << e.type() << ".\n";
+        << "The argument of " << op << " must be an integer or bool, but " << e << " has type "
+        << e.type() << ".\n";
 }
 
 /// The operands of two-argument integer intrinsics, matched like arithmetic.
@@ -141,8 +140,8 @@ void match_types(Expr &a, Expr &b) {
                                                "undefined Expr.\n";
     if (a.type() == b.type()) return;
     user_assert(!a.type().is_handle() && !b.type().is_handle())
-        << "Can't do arithmetic on handle types: " << a << " (" << a.type() << ") and " << b
-        << " (" << b.type() << ").\n";
+        << "Can't do arithmetic on handle types: " << a << " (" << a.type() << ") and " << b << " ("
+        << b.type() << ").\n";
     match_lanes(a, b, "an arithmetic operator");
     Type ta = a.type(), tb = b.type();
     if (ta == tb) return;
@@ -194,92 +193,59 @@ Expr raise_to_integer_power(Expr e, int64_t p) {
 
 } // namespace internal
 
-// ---- Arithmetic and comparisons: one macro per operator gives the seven overloads. ----
-#define LOOM_BINARY_OPERATOR(op, Node, name)                                                       \
-    Expr operator op(Expr a, Expr b) {                                                             \
+// ---- Arithmetic, comparisons, min and max: one macro line gives the seven overloads. ----
+#define LOOM_BINARY_OPERATOR(fn, Node, name)                                                       \
+    Expr fn(Expr a, Expr b) {                                                                      \
         check_defined(a, name);                                                                    \
         check_defined(b, name);                                                                    \
         match_types(a, b);                                                                         \
         return Node::make(std::move(a), std::move(b));                                             \
     }                                                                                              \
-    Expr operator op(Expr a, int b) {                                                              \
+    Expr fn(Expr a, int b) {                                                                       \
         Expr c = int_literal(a, b, name);                                                          \
         return Node::make(std::move(a), std::move(c));                                             \
     }                                                                                              \
-    Expr operator op(int a, Expr b) {                                                              \
+    Expr fn(int a, Expr b) {                                                                       \
         Expr c = int_literal(b, a, name);                                                          \
         return Node::make(std::move(c), std::move(b));                                             \
     }                                                                                              \
-    Expr operator op(Expr a, float b) {                                                            \
+    Expr fn(Expr a, float b) {                                                                     \
         Expr c = float_literal(a, b, true, name);                                                  \
         return Node::make(std::move(a), std::move(c));                                             \
     }                                                                                              \
-    Expr operator op(float a, Expr b) {                                                            \
+    Expr fn(float a, Expr b) {                                                                     \
         Expr c = float_literal(b, a, true, name);                                                  \
         return Node::make(std::move(c), std::move(b));                                             \
     }                                                                                              \
-    Expr operator op(Expr a, double b) {                                                           \
+    Expr fn(Expr a, double b) {                                                                    \
         Expr c = float_literal(a, b, false, name);                                                 \
         return Node::make(std::move(a), std::move(c));                                             \
     }                                                                                              \
-    Expr operator op(double a, Expr b) {                                                           \
+    Expr fn(double a, Expr b) {                                                                    \
         Expr c = float_literal(b, a, false, name);                                                 \
         return Node::make(std::move(c), std::move(b));                                             \
     }
-LOOM_BINARY_OPERATOR(+, Add, "operator+")
-LOOM_BINARY_OPERATOR(-, Sub, "operator-")
-LOOM_BINARY_OPERATOR(*, Mul, "operator*")
-LOOM_BINARY_OPERATOR(/, Div, "operator/")
-LOOM_BINARY_OPERATOR(%, Mod, "operator%")
-LOOM_BINARY_OPERATOR(<, LT, "operator<")
-LOOM_BINARY_OPERATOR(<=, LE, "operator<=")
-LOOM_BINARY_OPERATOR(>, GT, "operator>")
-LOOM_BINARY_OPERATOR(>=, GE, "operator>=")
-LOOM_BINARY_OPERATOR(==, EQ, "operator==")
-LOOM_BINARY_OPERATOR(!=, NE, "operator!=")
+LOOM_BINARY_OPERATOR(operator+, Add, "operator+")
+LOOM_BINARY_OPERATOR(operator-, Sub, "operator-")
+LOOM_BINARY_OPERATOR(operator*, Mul, "operator*")
+LOOM_BINARY_OPERATOR(operator/, Div, "operator/")
+LOOM_BINARY_OPERATOR(operator%, Mod, "operator%")
+LOOM_BINARY_OPERATOR(operator<, LT, "operator<")
+LOOM_BINARY_OPERATOR(operator<=, LE, "operator<=")
+LOOM_BINARY_OPERATOR(operator>, GT, "operator>")
+LOOM_BINARY_OPERATOR(operator>=, GE, "operator>=")
+LOOM_BINARY_OPERATOR(operator==, EQ, "operator==")
+LOOM_BINARY_OPERATOR(operator!=, NE, "operator!=")
+LOOM_BINARY_OPERATOR(min, Min, "min")
+LOOM_BINARY_OPERATOR(max, Max, "max")
 #undef LOOM_BINARY_OPERATOR
-
-// min and max follow the same pattern as functions.
-#define LOOM_BINARY_FUNCTION(fn, Node)                                                             \
-    Expr fn(Expr a, Expr b) {                                                                      \
-        check_defined(a, #fn);                                                                     \
-        check_defined(b, #fn);                                                                     \
-        match_types(a, b);                                                                         \
-        return Node::make(std::move(a), std::move(b));                                             \
-    }                                                                                              \
-    Expr fn(Expr a, int b) {                                                                       \
-        Expr c = int_literal(a, b, #fn);                                                           \
-        return Node::make(std::move(a), std::move(c));                                             \
-    }                                                                                              \
-    Expr fn(int a, Expr b) {                                                                       \
-        Expr c = int_literal(b, a, #fn);                                                           \
-        return Node::make(std::move(c), std::move(b));                                             \
-    }                                                                                              \
-    Expr fn(Expr a, float b) {                                                                     \
-        Expr c = float_literal(a, b, true, #fn);                                                   \
-        return Node::make(std::move(a), std::move(c));                                             \
-    }                                                                                              \
-    Expr fn(float a, Expr b) {                                                                     \
-        Expr c = float_literal(b, a, true, #fn);                                                   \
-        return Node::make(std::move(c), std::move(b));                                             \
-    }                                                                                              \
-    Expr fn(Expr a, double b) {                                                                    \
-        Expr c = float_literal(a, b, false, #fn);                                                  \
-        return Node::make(std::move(a), std::move(c));                                             \
-    }                                                                                              \
-    Expr fn(double a, Expr b) {                                                                    \
-        Expr c = float_literal(b, a, false, #fn);                                                  \
-        return Node::make(std::move(c), std::move(b));                                             \
-    }
-LOOM_BINARY_FUNCTION(min, Min)
-LOOM_BINARY_FUNCTION(max, Max)
-#undef LOOM_BINARY_FUNCTION
 
 Expr operator-(Expr a) {
     check_defined(a, "unary operator-");
     check_not_handle(a, "unary operator-");
     user_assert(!a.type().is_bool()) << "Can't negate the bool " << a << "; use ! instead.\n";
-    if (const IntImm *i = a.as<IntImm>()) return make_const(a.type(), (int64_t)(0 - (uint64_t)i->value));
+    if (const IntImm *i = a.as<IntImm>())
+        return make_const(a.type(), (int64_t)(0 - (uint64_t)i->value));
     if (const FloatImm *f = a.as<FloatImm>()) return make_const(a.type(), -f->value);
     Expr zero = make_zero(a.type());
     return Sub::make(std::move(zero), std::move(a));
@@ -389,7 +355,9 @@ Expr shift_amount_literal(const Expr &a, int b, const char *name) {
 }
 } // namespace
 
-Expr operator<<(Expr a, Expr b) { return make_shift(std::move(a), std::move(b), Call::shift_left, "shift left"); }
+Expr operator<<(Expr a, Expr b) {
+    return make_shift(std::move(a), std::move(b), Call::shift_left, "shift left");
+}
 Expr operator<<(Expr a, int b) {
     Expr c = shift_amount_literal(a, b, "shift left");
     return std::move(a) << std::move(c);
@@ -399,7 +367,9 @@ Expr operator<<(int a, Expr b) {
     Expr c = int_literal(b, a, "shift left");
     return std::move(c) << std::move(b);
 }
-Expr operator>>(Expr a, Expr b) { return make_shift(std::move(a), std::move(b), Call::shift_right, "shift right"); }
+Expr operator>>(Expr a, Expr b) {
+    return make_shift(std::move(a), std::move(b), Call::shift_right, "shift right");
+}
 Expr operator>>(Expr a, int b) {
     Expr c = shift_amount_literal(a, b, "shift right");
     return std::move(a) >> std::move(c);
@@ -419,14 +389,14 @@ Expr cast(Type t, Expr a) {
         << "Can't cast " << a << " of type " << a.type() << " to " << t
         << ": handles convert only to handles.\n";
     if (t.is_vector()) {
-        if (a.type().is_scalar()) return Broadcast::make(cast(t.element_of(), std::move(a)), t.lanes());
+        if (a.type().is_scalar())
+            return Broadcast::make(cast(t.element_of(), std::move(a)), t.lanes());
         if (const Broadcast *b = a.as<Broadcast>()) {
             Type inner = t.with_lanes(b->value.type().lanes());
             return Broadcast::make(cast(inner, b->value), b->lanes);
         }
-        user_assert(t.lanes() == a.type().lanes())
-            << "Can't cast " << a << " of type " << a.type() << " to " << t
-            << ": the lane counts differ.\n";
+        user_assert(t.lanes() == a.type().lanes()) << "Can't cast " << a << " of type " << a.type()
+                                                   << " to " << t << ": the lane counts differ.\n";
     } else if (!t.is_handle()) {
         Expr folded = fold_constant_cast(t, a);
         if (folded.defined()) return folded;
@@ -441,8 +411,8 @@ Expr reinterpret(Type t, Expr e) {
     }
     if (e.type() == t) return e;
     user_assert(t.bits() * t.lanes() == e.type().bits() * e.type().lanes())
-        << "reinterpret can't change the number of bits: " << e << " of type " << e.type()
-        << " to " << t << ".\n";
+        << "reinterpret can't change the number of bits: " << e << " of type " << e.type() << " to "
+        << t << ".\n";
     return Reinterpret::make(t, std::move(e));
 }
 
@@ -509,9 +479,9 @@ Expr select(Expr condition, Expr true_value, Expr false_value) {
         }
     }
     user_assert(true_value.type().element_of() == false_value.type().element_of())
-        << "The second and third arguments to a select do not have a matching type: "
-        << true_value << " has type " << true_value.type() << " but " << false_value
-        << " has type " << false_value.type() << ".\n";
+        << "The second and third arguments to a select do not have a matching type: " << true_value
+        << " has type " << true_value.type() << " but " << false_value << " has type "
+        << false_value.type() << ".\n";
     match_lanes(true_value, false_value, "select");
     int lanes = true_value.type().lanes();
     if (condition.type().is_vector() && lanes == 1) {
@@ -528,9 +498,8 @@ Expr select(Expr condition, Expr true_value, Expr false_value) {
 Expr mux(const Expr &index, const std::vector<Expr> &values) {
     user_assert(index.defined()) << "mux with an undefined index.\n";
     user_assert(!values.empty()) << "mux needs at least one value.\n";
-    user_assert(index.type().is_int_or_uint())
-        << "The index of mux must be an integer, but " << index << " has type " << index.type()
-        << ".\n";
+    user_assert(index.type().is_int_or_uint()) << "The index of mux must be an integer, but "
+                                               << index << " has type " << index.type() << ".\n";
     Expr result = values.back();
     for (size_t i = values.size() - 1; i-- > 0;) {
         result = select(index == (int)i, values[i], result);
@@ -548,13 +517,13 @@ Expr clamp(Expr a, const Expr &min_val, const Expr &max_val) {
     check_not_handle(a, "clamp");
     Type t = a.type();
     Expr lo = lossless_cast(t.with_lanes(min_val.type().lanes()), min_val);
-    user_assert(lo.defined()) << "clamp of " << a << " of type " << t
-                              << " with a minimum bound " << min_val << " of type "
-                              << min_val.type() << " that may not fit that type.\n";
+    user_assert(lo.defined()) << "clamp of " << a << " of type " << t << " with a minimum bound "
+                              << min_val << " of type " << min_val.type()
+                              << " that may not fit that type.\n";
     Expr hi = lossless_cast(t.with_lanes(max_val.type().lanes()), max_val);
-    user_assert(hi.defined()) << "clamp of " << a << " of type " << t
-                              << " with a maximum bound " << max_val << " of type "
-                              << max_val.type() << " that may not fit that type.\n";
+    user_assert(hi.defined()) << "clamp of " << a << " of type " << t << " with a maximum bound "
+                              << max_val << " of type " << max_val.type()
+                              << " that may not fit that type.\n";
     if (t.is_vector()) {
         if (lo.type().is_scalar()) lo = Broadcast::make(lo, t.lanes());
         if (hi.type().is_scalar()) hi = Broadcast::make(hi, t.lanes());
@@ -589,8 +558,8 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     coerce_int_literal(one_val, zero_val);
     user_assert(zero_val.type() == one_val.type() ||
                 zero_val.type().element_of() == one_val.type().element_of())
-        << "Can't lerp between " << zero_val << " of type " << zero_val.type() << " and "
-        << one_val << " of type " << one_val.type() << ".\n";
+        << "Can't lerp between " << zero_val << " of type " << zero_val.type() << " and " << one_val
+        << " of type " << one_val.type() << ".\n";
     match_lanes(zero_val, one_val, "lerp");
     Type t = zero_val.type();
     check_not_handle(zero_val, "lerp");
@@ -617,7 +586,8 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
             << "lerp weight " << weight << " has different lanes from its values.\n";
         weight = Broadcast::make(weight, t.lanes());
     }
-    return pure_intrinsic(t, Call::lerp, {std::move(zero_val), std::move(one_val), std::move(weight)});
+    return pure_intrinsic(t, Call::lerp,
+                          {std::move(zero_val), std::move(one_val), std::move(weight)});
 }
 
 Expr popcount(Expr x) {
@@ -636,47 +606,40 @@ Expr count_trailing_zeros(Expr x) {
     return pure_intrinsic(t, Call::count_trailing_zeros, {std::move(x)});
 }
 
+namespace {
+/// A two-operand integer intrinsic; `widens` gives a result of twice the operands' width.
+Expr integer_intrinsic(const char *name, Expr a, Expr b, bool widens) {
+    integer_operands(a, b, name);
+    user_assert(!widens || a.type().bits() <= 32)
+        << name << " of 64-bit values has no wider result type.\n";
+    Type t = widens ? a.type().widen() : a.type();
+    return pure_intrinsic(t, name, {std::move(a), std::move(b)});
+}
+} // namespace
+
 Expr div_round_to_zero(Expr x, Expr y) {
-    integer_operands(x, y, "div_round_to_zero");
-    Type t = x.type();
-    return pure_intrinsic(t, Call::div_round_to_zero, {std::move(x), std::move(y)});
+    return integer_intrinsic(Call::div_round_to_zero, std::move(x), std::move(y), false);
 }
 Expr mod_round_to_zero(Expr x, Expr y) {
-    integer_operands(x, y, "mod_round_to_zero");
-    Type t = x.type();
-    return pure_intrinsic(t, Call::mod_round_to_zero, {std::move(x), std::move(y)});
+    return integer_intrinsic(Call::mod_round_to_zero, std::move(x), std::move(y), false);
 }
 Expr saturating_add(Expr a, Expr b) {
-    integer_operands(a, b, "saturating_add");
-    Type t = a.type();
-    return pure_intrinsic(t, Call::saturating_add, {std::move(a), std::move(b)});
+    return integer_intrinsic(Call::saturating_add, std::move(a), std::move(b), false);
 }
 Expr saturating_sub(Expr a, Expr b) {
-    integer_operands(a, b, "saturating_sub");
-    Type t = a.type();
-    return pure_intrinsic(t, Call::saturating_sub, {std::move(a), std::move(b)});
+    return integer_intrinsic(Call::saturating_sub, std::move(a), std::move(b), false);
 }
 Expr widening_add(Expr a, Expr b) {
-    integer_operands(a, b, "widening_add");
-    user_assert(a.type().bits() <= 32) << "widening_add of 64-bit values has no wider type.\n";
-    Type t = a.type().widen();
-    return pure_intrinsic(t, Call::widening_add, {std::move(a), std::move(b)});
+    return integer_intrinsic(Call::widening_add, std::move(a), std::move(b), true);
 }
 Expr widening_mul(Expr a, Expr b) {
-    integer_operands(a, b, "widening_mul");
-    user_assert(a.type().bits() <= 32) << "widening_mul of 64-bit values has no wider type.\n";
-    Type t = a.type().widen();
-    return pure_intrinsic(t, Call::widening_mul, {std::move(a), std::move(b)});
+    return integer_intrinsic(Call::widening_mul, std::move(a), std::move(b), true);
 }
 Expr halving_add(Expr a, Expr b) {
-    integer_operands(a, b, "halving_add");
-    Type t = a.type();
-    return pure_intrinsic(t, Call::halving_add, {std::move(a), std::move(b)});
+    return integer_intrinsic(Call::halving_add, std::move(a), std::move(b), false);
 }
 Expr rounding_halving_add(Expr a, Expr b) {
-    integer_operands(a, b, "rounding_halving_add");
-    Type t = a.type();
-    return pure_intrinsic(t, Call::rounding_halving_add, {std::move(a), std::move(b)});
+    return integer_intrinsic(Call::rounding_halving_add, std::move(a), std::move(b), false);
 }
 Expr mul_shift_right(Expr a, Expr b, Expr q) {
     integer_operands(a, b, "mul_shift_right");
@@ -736,8 +699,8 @@ Expr user_context() { return Variable::make(Handle(), "__user_context"); }
 
 Expr print(const std::vector<Expr> &args) {
     user_assert(!args.empty() && args[0].defined()) << "print needs at least one argument.\n";
-    Expr call = Call::make(Int(32), "halide_print", {user_context(), combine_strings(args)},
-                           Call::Extern);
+    Expr call =
+        Call::make(Int(32), "halide_print", {user_context(), combine_strings(args)}, Call::Extern);
     return Call::make(args[0].type(), Call::return_second, {call, args[0]}, Call::PureIntrinsic);
 }
 
@@ -763,8 +726,8 @@ Expr require(Expr condition, const std::vector<Expr> &args) {
                             {user_context(), Expr(text.str()), message_str}, Call::Extern);
     // The failure value only has to have the right type: the pipeline stops there.
     Expr failure = cast(args[0].type(), error);
-    return Call::make(args[0].type(), Call::require, {likely(std::move(condition)), args[0], failure},
-                      Call::PureIntrinsic);
+    return Call::make(args[0].type(), Call::require,
+                      {likely(std::move(condition)), args[0], failure}, Call::PureIntrinsic);
 }
 
 // ---- Random numbers ----
@@ -775,8 +738,8 @@ Expr random_call(Type t, const Expr &seed, const char *fn) {
     std::vector<Expr> args;
     if (seed.defined()) {
         user_assert(seed.type() == Int(32))
-            << "The seed passed to " << fn << " must have type int32, but " << seed
-            << " has type " << seed.type() << ".\n";
+            << "The seed passed to " << fn << " must have type int32, but " << seed << " has type "
+            << seed.type() << ".\n";
         args.push_back(seed);
     }
     args.push_back(Expr((int32_t)counter++));
@@ -786,7 +749,9 @@ Expr random_call(Type t, const Expr &seed, const char *fn) {
 
 Expr random_float(Expr seed) { return random_call(Float(32), seed, "random_float"); }
 Expr random_uint(Expr seed) { return random_call(UInt(32), seed, "random_uint"); }
-Expr random_int(Expr seed) { return reinterpret(Int(32), random_call(UInt(32), seed, "random_int")); }
+Expr random_int(Expr seed) {
+    return reinterpret(Int(32), random_call(UInt(32), seed, "random_int"));
+}
 
 // ---- Math ----
 namespace {

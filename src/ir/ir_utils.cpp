@@ -24,7 +24,7 @@ protected:
     const std::set<std::string> &names;
     std::map<std::string, int> hidden;
 
-    template<typename T>
+    template <typename T>
     void in_binding(const std::string &name, const T &body) {
         if (!names.count(name)) {
             dispatch(body);
@@ -58,7 +58,7 @@ protected:
     }
 };
 
-template<typename T>
+template <typename T>
 bool uses_vars(const T &node, const std::set<std::string> &names) {
     if (names.empty()) return false;
     UsesVars v(names);
@@ -131,12 +131,8 @@ const double *as_const_float(const Expr &e) {
 bool is_const_zero(const Expr &e) { return is_const(e, 0); }
 bool is_const_one(const Expr &e) { return is_const(e, 1); }
 
-bool is_const_true(const Expr &e) {
-    return e.defined() && e.type().is_bool() && is_const(e, 1);
-}
-bool is_const_false(const Expr &e) {
-    return e.defined() && e.type().is_bool() && is_const(e, 0);
-}
+bool is_const_true(const Expr &e) { return e.defined() && e.type().is_bool() && is_const(e, 1); }
+bool is_const_false(const Expr &e) { return e.defined() && e.type().is_bool() && is_const(e, 0); }
 
 bool is_positive_const(const Expr &e) { return const_sign(e) == 1; }
 bool is_negative_const(const Expr &e) { return const_sign(e) == -1; }

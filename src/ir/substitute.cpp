@@ -28,7 +28,7 @@ protected:
         return it != hidden.end() && it->second > 0;
     }
 
-    template<typename T>
+    template <typename T>
     T mutate_in_binding(const std::string &name, const T &body) {
         if (!binds_relevant(name)) return mutate(body);
         hidden[name]++;
@@ -83,7 +83,8 @@ protected:
 
 class ExprSubstituter : public ShadowingMutator {
 public:
-    ExprSubstituter(const Expr &find, const Expr &replacement) : find(find), replacement(replacement) {
+    ExprSubstituter(const Expr &find, const Expr &replacement)
+        : find(find), replacement(replacement) {
         visit_exprs(find, [&](const Expr &e) {
             if (const Variable *v = e.as<Variable>()) find_vars.insert(v->name);
             return true;

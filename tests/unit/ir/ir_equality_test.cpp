@@ -85,7 +85,9 @@ std::vector<std::function<Stmt(int)>> stmt_builders() {
             return For::make("x", 0, 10, v ? ForType::Parallel : ForType::Serial, DeviceAPI::None,
                              leaf(0));
         },
-        [=](int v) { return For::make("x", 0, v ? 11 : 10, ForType::Serial, DeviceAPI::None, leaf(0)); },
+        [=](int v) {
+            return For::make("x", 0, v ? 11 : 10, ForType::Serial, DeviceAPI::None, leaf(0));
+        },
         [=](int v) { return Store::make("f", x(v), x(0), Parameter(), const_true()); },
         [=](int v) { return Provide::make("f", {x(0)}, {x(v)}, const_true()); },
         [=](int v) {
@@ -98,9 +100,7 @@ std::vector<std::function<Stmt(int)>> stmt_builders() {
                                  const_true(), leaf(0));
         },
         [=](int v) { return Block::make(leaf(v), leaf(0)); },
-        [=](int v) {
-            return IfThenElse::make(var("p", Bool()), leaf(0), v ? Stmt() : leaf(1));
-        },
+        [=](int v) { return IfThenElse::make(var("p", Bool()), leaf(0), v ? Stmt() : leaf(1)); },
         [=](int v) { return leaf(v); },
         [=](int v) { return Atomic::make("f", v ? "m" : "", leaf(0)); },
     };
@@ -120,7 +120,7 @@ TEST(IREquality, EveryExprKind) {
         EXPECT_NE(hash_expr(a), hash_expr(c)) << a << " vs " << c;
         int ac = deep_compare(a, c), ca = deep_compare(c, a);
         EXPECT_NE(ac, 0);
-        EXPECT_EQ(ac < 0, ca > 0);
+        EXPECT_EQ(ac<0, ca> 0);
     }
     // Different kinds differ from each other.
     for (size_t i = 0; i < builders.size(); i++) {

@@ -25,7 +25,7 @@ namespace {
 
 Expr var(const std::string &n, Type t = Int(32)) { return Variable::make(t, n); }
 
-template<typename T>
+template <typename T>
 std::string str(const T &x) {
     std::ostringstream s;
     s << x;
@@ -48,7 +48,8 @@ struct Evaluator {
         int64_t i = (int64_t)v;
         int b = t.bits();
         uint64_t u = (uint64_t)i & ((b >= 64) ? ~0ull : ((1ull << b) - 1));
-        if (t.is_int() && b < 64 && (u >> (b - 1))) return (double)(int64_t)(u | ~((1ull << b) - 1));
+        if (t.is_int() && b < 64 && (u >> (b - 1)))
+            return (double)(int64_t)(u | ~((1ull << b) - 1));
         return (double)u;
     }
 
@@ -277,9 +278,10 @@ TEST(IROperator, SaturatingCastValues) {
         Expr x = var("x", c.from);
         Expr e = saturating_cast(c.to, x);
         EXPECT_EQ(e.type(), c.to);
-        std::vector<double> inputs = {0, 1, -1, 100, 127, 128, 255, 256, -129, 40000, -40000,
-                                      2147483647.0, -2147483648.0, 4294967295.0, 3e9, -3e9,
-                                      1e12, 2.5, -2.5, 254.9};
+        std::vector<double> inputs = {
+            0,   1,    -1,    100,    127,          128,           255,
+            256, -129, 40000, -40000, 2147483647.0, -2147483648.0, 4294967295.0,
+            3e9, -3e9, 1e12,  2.5,    -2.5,         254.9};
         for (double in : inputs) {
             // Only inputs the source type holds.
             if (Evaluator::wrap(in, c.from) != in) continue;
@@ -329,7 +331,8 @@ TEST(IROperator, Select) {
                  Select::make(c, x, Select::make(c2, x + 1, Select::make(x < -5, x - 1, 0))));
     // A vector condition broadcasts scalar values.
     Expr vc = var("vc", Bool(4));
-    EXPECT_IR_EQ(select(vc, x, 0), Select::make(vc, Broadcast::make(x, 4), Broadcast::make(Expr(0), 4)));
+    EXPECT_IR_EQ(select(vc, x, 0),
+                 Select::make(vc, Broadcast::make(x, 4), Broadcast::make(Expr(0), 4)));
 }
 
 TEST(IROperator, MuxAndClamp) {
@@ -401,10 +404,11 @@ TEST(IROperator, OtherArithmetic) {
     EXPECT_EQ(absd(a, Expr((uint8_t)3)).type(), UInt(8));
     EXPECT_IR_EQ(absd(f, 1.0f), abs(f - 1.0f));
     Expr w = var("w", UInt(8));
-    EXPECT_IR_EQ(lerp(a, 200, w), Call::make(UInt(8), Call::lerp, {a, Expr((uint8_t)200), w},
-                                              Call::PureIntrinsic));
-    EXPECT_IR_EQ(lerp(f, 1.0f, 0.25f), Call::make(Float(32), Call::lerp, {f, Expr(1.0f), Expr(0.25f)},
-                                                  Call::PureIntrinsic));
+    EXPECT_IR_EQ(lerp(a, 200, w),
+                 Call::make(UInt(8), Call::lerp, {a, Expr((uint8_t)200), w}, Call::PureIntrinsic));
+    EXPECT_IR_EQ(
+        lerp(f, 1.0f, 0.25f),
+        Call::make(Float(32), Call::lerp, {f, Expr(1.0f), Expr(0.25f)}, Call::PureIntrinsic));
     EXPECT_EQ(lerp(f, f, 1).type(), Float(32));
     EXPECT_THROW(lerp(a, a, 1.5f), CompileError);
     EXPECT_EQ(popcount(a).type(), UInt(8));
@@ -418,13 +422,13 @@ TEST(IROperator, OtherArithmetic) {
     EXPECT_EQ(div_round_to_zero(x, 3).type(), Int(32));
     EXPECT_EQ(mul_shift_right(s, s, 15).type(), Int(16));
     for (const char *n : {Call::likely, Call::likely_if_innermost, Call::strict_float}) {
-        Expr e = std::string(n) == Call::likely ? likely(x)
+        Expr e = std::string(n) == Call::likely         ? likely(x)
                  : std::string(n) == Call::strict_float ? strict_float(x)
                                                         : likely_if_innermost(x);
         EXPECT_IR_EQ(e, Call::make(Int(32), n, {x}, Call::PureIntrinsic));
     }
-    EXPECT_IR_EQ(unsafe_promise_clamped(x, 0, 10),
-                 Call::make(Int(32), Call::unsafe_promise_clamped, {x, 0, 10}, Call::PureIntrinsic));
+    EXPECT_IR_EQ(unsafe_promise_clamped(x, 0, 10), Call::make(Int(32), Call::unsafe_promise_clamped,
+                                                              {x, 0, 10}, Call::PureIntrinsic));
     EXPECT_IR_EQ(unsafe_promise_clamped(a, Expr(), 10),
                  Call::make(UInt(8), Call::unsafe_promise_clamped,
                             {a, Expr((uint8_t)0), Expr((uint8_t)10)}, Call::PureIntrinsic));
@@ -437,7 +441,8 @@ TEST(IROperator, OtherArithmetic) {
 TEST(IROperator, Math) {
     Expr x = var("x"), f = var("f", Float(32)), d = var("d", Float(64));
     EXPECT_IR_EQ(sqrt(f), Call::make(Float(32), "sqrt_f32", {f}, Call::PureExtern));
-    EXPECT_IR_EQ(sqrt(x), Call::make(Float(32), "sqrt_f32", {Cast::make(Float(32), x)}, Call::PureExtern));
+    EXPECT_IR_EQ(sqrt(x),
+                 Call::make(Float(32), "sqrt_f32", {Cast::make(Float(32), x)}, Call::PureExtern));
     EXPECT_IR_EQ(exp(d), Call::make(Float(64), "exp_f64", {d}, Call::PureExtern));
     EXPECT_IR_EQ(atan2(f, d), Call::make(Float(64), "atan2_f64", {Cast::make(Float(64), f), d},
                                          Call::PureExtern));
@@ -447,15 +452,29 @@ TEST(IROperator, Math) {
         Expr (*f)(Expr);
         const char *name;
     };
-    for (Fn fn : {Fn{loom::log, "log"}, Fn{loom::sin, "sin"}, Fn{loom::cos, "cos"}, Fn{loom::tan, "tan"},
-                  Fn{loom::asin, "asin"}, Fn{loom::acos, "acos"}, Fn{loom::atan, "atan"},
-                  Fn{loom::sinh, "sinh"}, Fn{loom::cosh, "cosh"}, Fn{loom::tanh, "tanh"},
-                  Fn{loom::asinh, "asinh"}, Fn{loom::acosh, "acosh"}, Fn{loom::atanh, "atanh"},
-                  Fn{loom::erf, "erf"}, Fn{loom::floor, "floor"}, Fn{loom::ceil, "ceil"},
-                  Fn{loom::round, "round"}, Fn{loom::trunc, "trunc"},
+    for (Fn fn : {Fn{loom::log, "log"},
+                  Fn{loom::sin, "sin"},
+                  Fn{loom::cos, "cos"},
+                  Fn{loom::tan, "tan"},
+                  Fn{loom::asin, "asin"},
+                  Fn{loom::acos, "acos"},
+                  Fn{loom::atan, "atan"},
+                  Fn{loom::sinh, "sinh"},
+                  Fn{loom::cosh, "cosh"},
+                  Fn{loom::tanh, "tanh"},
+                  Fn{loom::asinh, "asinh"},
+                  Fn{loom::acosh, "acosh"},
+                  Fn{loom::atanh, "atanh"},
+                  Fn{loom::erf, "erf"},
+                  Fn{loom::floor, "floor"},
+                  Fn{loom::ceil, "ceil"},
+                  Fn{loom::round, "round"},
+                  Fn{loom::trunc, "trunc"},
                   Fn{loom::fast_inverse, "fast_inverse"},
-                  Fn{loom::fast_inverse_sqrt, "fast_inverse_sqrt"}, Fn{loom::fast_exp, "fast_exp"},
-                  Fn{loom::fast_log, "fast_log"}, Fn{loom::fast_sin, "fast_sin"},
+                  Fn{loom::fast_inverse_sqrt, "fast_inverse_sqrt"},
+                  Fn{loom::fast_exp, "fast_exp"},
+                  Fn{loom::fast_log, "fast_log"},
+                  Fn{loom::fast_sin, "fast_sin"},
                   Fn{loom::fast_cos, "fast_cos"}}) {
         Expr e = fn.f(f);
         const Call *c = e.as<Call>();
@@ -477,8 +496,9 @@ TEST(IROperator, Math) {
     EXPECT_EQ(sqrt(var("v", Int(16, 8))).type(), Float(32, 8));
     // float16 computes in float32 and converts back.
     Expr h = var("h", Float(16));
-    EXPECT_IR_EQ(sqrt(h), Cast::make(Float(16), Call::make(Float(32), "sqrt_f32",
-                                                          {Cast::make(Float(32), h)}, Call::PureExtern)));
+    EXPECT_IR_EQ(sqrt(h),
+                 Cast::make(Float(16), Call::make(Float(32), "sqrt_f32", {Cast::make(Float(32), h)},
+                                                  Call::PureExtern)));
 }
 
 TEST(IROperator, IntegerPowers) {

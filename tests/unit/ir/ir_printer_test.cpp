@@ -13,7 +13,7 @@ using namespace loom::internal;
 
 namespace {
 
-template<typename T>
+template <typename T>
 std::string str(const T &x) {
     std::ostringstream s;
     s << x;
@@ -109,7 +109,8 @@ TEST(IRPrinter, Statements) {
     Stmt loop = For::make("x", 0, 10, ForType::Serial, DeviceAPI::None, body);
     EXPECT_EQ(str(loop), "for (x, 0, 10) {\n  f[x] = (x + y)\n}\n");
     Stmt par = For::make("y", var("y.min"), 4, ForType::Parallel, DeviceAPI::None, loop);
-    EXPECT_EQ(str(par), "parallel (y, y.min, 4) {\n  for (x, 0, 10) {\n    f[x] = (x + y)\n  }\n}\n");
+    EXPECT_EQ(str(par),
+              "parallel (y, y.min, 4) {\n  for (x, 0, 10) {\n    f[x] = (x + y)\n  }\n}\n");
     EXPECT_EQ(str(For::make("v", 0, 8, ForType::Vectorized, DeviceAPI::None, body)),
               "vectorized (v, 0, 8) {\n  f[x] = (x + y)\n}\n");
     EXPECT_EQ(str(For::make("u", 0, 2, ForType::GPUBlock, DeviceAPI::CUDA, body)),
@@ -127,8 +128,8 @@ TEST(IRPrinter, Statements) {
     EXPECT_EQ(str(Provide::make("g", {x, y}, {x}, const_true())), "g(x) = {x, y}\n");
     EXPECT_EQ(str(Provide::make("g", {x}, {x}, var("p", Bool()))), "g(x) = x if p\n");
 
-    Stmt alloc = Allocate::make("f", Int(32), MemoryType::Auto, {var("e0"), var("e1")},
-                                const_true(), body);
+    Stmt alloc =
+        Allocate::make("f", Int(32), MemoryType::Auto, {var("e0"), var("e1")}, const_true(), body);
     EXPECT_EQ(str(alloc), "allocate f[int32 * e0 * e1]\nf[x] = (x + y)\n");
     Stmt stack = Allocate::make("t", UInt(8), MemoryType::Stack, {Expr(16)}, var("c", Bool()),
                                 Evaluate::make(Load::make(UInt(8), "t", x, const_true())));

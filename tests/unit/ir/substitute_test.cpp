@@ -35,7 +35,8 @@ TEST(Substitute, LetShadowing) {
     EXPECT_IR_EQ(substitute("x", Expr(5), e), Let::make("x", Add::make(5, 1), Mul::make(x, 2)));
     // A different name is substituted in both.
     Expr f = Let::make("t", Add::make(x, 1), Mul::make(var("t"), x));
-    EXPECT_IR_EQ(substitute("x", Expr(5), f), Let::make("t", Add::make(5, 1), Mul::make(var("t"), 5)));
+    EXPECT_IR_EQ(substitute("x", Expr(5), f),
+                 Let::make("t", Add::make(5, 1), Mul::make(var("t"), 5)));
     // Shadowing ends with the Let: x after it is free again.
     Expr g = Add::make(e, x);
     EXPECT_IR_EQ(substitute("x", Expr(5), g),
@@ -45,24 +46,27 @@ TEST(Substitute, LetShadowing) {
 TEST(Substitute, StmtShadowing) {
     Expr x = var("x"), y = var("y");
     Stmt s = LetStmt::make("x", Add::make(x, y), eval(Mul::make(x, y)));
-    EXPECT_IR_EQ(substitute("x", Expr(2), s), LetStmt::make("x", Add::make(2, y), eval(Mul::make(x, y))));
-    EXPECT_IR_EQ(substitute("y", Expr(2), s), LetStmt::make("x", Add::make(x, 2), eval(Mul::make(x, 2))));
+    EXPECT_IR_EQ(substitute("x", Expr(2), s),
+                 LetStmt::make("x", Add::make(2, y), eval(Mul::make(x, y))));
+    EXPECT_IR_EQ(substitute("y", Expr(2), s),
+                 LetStmt::make("x", Add::make(x, 2), eval(Mul::make(x, 2))));
     // For: min and extent are outside the loop variable's scope.
     Stmt loop = For::make("x", x, Add::make(x, 1), ForType::Serial, DeviceAPI::None, eval(x));
     EXPECT_IR_EQ(substitute("x", Expr(7), loop),
                  For::make("x", 7, Add::make(7, 1), ForType::Serial, DeviceAPI::None, eval(x)));
     Stmt block = Block::make(loop, eval(x));
-    EXPECT_IR_EQ(substitute("x", Expr(7), block),
-                 Block::make(For::make("x", 7, Add::make(7, 1), ForType::Serial, DeviceAPI::None, eval(x)),
-                             eval(7)));
+    EXPECT_IR_EQ(
+        substitute("x", Expr(7), block),
+        Block::make(For::make("x", 7, Add::make(7, 1), ForType::Serial, DeviceAPI::None, eval(x)),
+                    eval(7)));
     // Through every statement kind that holds expressions.
     Stmt st = Store::make("f", x, x, Parameter(), const_true());
     EXPECT_IR_EQ(substitute("x", Expr(1), st), Store::make("f", 1, 1, Parameter(), const_true()));
     Stmt pr = Provide::make("f", {x}, {x, y}, const_true());
     EXPECT_IR_EQ(substitute("x", Expr(1), pr), Provide::make("f", {1}, {1, y}, const_true()));
     Stmt re = Realize::make("f", {Int(32)}, MemoryType::Auto, {Range(x, 4)}, const_true(), eval(x));
-    EXPECT_IR_EQ(substitute("x", Expr(1), re),
-                 Realize::make("f", {Int(32)}, MemoryType::Auto, {Range(1, 4)}, const_true(), eval(1)));
+    EXPECT_IR_EQ(substitute("x", Expr(1), re), Realize::make("f", {Int(32)}, MemoryType::Auto,
+                                                             {Range(1, 4)}, const_true(), eval(1)));
 }
 
 TEST(Substitute, MapIsSimultaneous) {
@@ -89,7 +93,8 @@ TEST(Substitute, ByStructure) {
     // Inside a rebinding of x, x + 1 means something else.
     Expr l = Let::make("x", Add::make(x, 1), Add::make(x, 1));
     EXPECT_IR_EQ(substitute(find, y, l), Let::make("x", y, Add::make(x, 1)));
-    Stmt s = For::make("y", Add::make(x, 1), 4, ForType::Serial, DeviceAPI::None, eval(Add::make(x, 1)));
+    Stmt s =
+        For::make("y", Add::make(x, 1), 4, ForType::Serial, DeviceAPI::None, eval(Add::make(x, 1)));
     EXPECT_IR_EQ(substitute(find, Expr(0), s),
                  For::make("y", 0, 4, ForType::Serial, DeviceAPI::None, eval(0)));
 }

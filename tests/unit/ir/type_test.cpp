@@ -105,7 +105,7 @@ TEST(Type, CanRepresentDouble) {
     EXPECT_FALSE(Float(16).can_represent(std::ldexp(1.0, -25)));
     EXPECT_TRUE(BFloat(16).can_represent(1.0 + 1.0 / 128));
     EXPECT_FALSE(BFloat(16).can_represent(1.0 + 1.0 / 256));
-    EXPECT_TRUE(BFloat(16).can_represent(std::ldexp(1.0, 120)));  // beyond float16 range
+    EXPECT_TRUE(BFloat(16).can_represent(std::ldexp(1.0, 120))); // beyond float16 range
     EXPECT_FALSE(BFloat(16).can_represent(1e38)); // needs more than 8 significant bits
     // Cross-check float32 against the C++ round trip.
     for (double v = -3; v < 3; v += 0.0371) {

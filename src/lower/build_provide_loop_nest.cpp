@@ -104,7 +104,10 @@ Stmt build_provide_loop_nest(const Function &f, int stage) {
     }
     if (def.rdom.defined()) {
         for (const ReductionVariable &rv : def.rdom.domain()) {
+            // RVars span their domain, whatever the consumers need.
             originals.insert(rv.var);
+            bound_lets.emplace_back(prefix + rv.var + ".min", rv.min);
+            bound_lets.emplace_back(prefix + rv.var + ".max", (rv.min + rv.extent) - 1);
             define_original(rv.var);
         }
     }

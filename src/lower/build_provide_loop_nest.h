@@ -8,8 +8,8 @@
 /// Names (the flat IR's conventions, shared with bounds inference):
 ///  - the stage prefix is "<f>.s<k>." (k = 0 for the pure definition, i for update i - 1);
 ///  - every Var and RVar v of the definition becomes the Variable "<prefix>v";
-///  - its bounds "<prefix>v.min" and "<prefix>v.max" are free here: bounds inference defines
-///    them outside the stage;
+///  - a Var's bounds "<prefix>v.min" and "<prefix>v.max" are free here: bounds inference
+///    defines them outside the stage; an RVar's are its domain, let-bound inside the stage;
 ///  - each loop var w (original or made by a split) loops over "<prefix>w.loop_min" with
 ///    extent "<prefix>w.loop_extent", let-bound just inside the "__outermost" loop.
 /// The stage's root is always the For "<prefix>__outermost" (extent 1), so passes can find a

@@ -76,7 +76,7 @@ protected:
         for (size_t i = 0; i < values.size(); i++) {
             if (is_undef(values[i])) continue;
             Expr value = values[i];
-            if (defined_values > 1 && !is_const(value)) {
+            if (defined_values > 1 && !is_const(value) && !value.as<Variable>()) {
                 // Every value of a Tuple is computed before any is stored: a value may read
                 // an element another one overwrites (f(x) = {f(x)[1], f(x)[0]}).
                 std::string n = op->name + ".value." + std::to_string(i);

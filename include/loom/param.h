@@ -98,6 +98,9 @@ bool is_roundtrippable(const From &val) {
     }
 }
 
+/// Stands for the value type of Param<void>, whose value constructors can't be used.
+struct ParamVoidPlaceholder {};
+
 /// Text of a value for error messages.
 template<typename T>
 std::string param_value_to_string(const T &v) {
@@ -120,6 +123,11 @@ class Param : public internal::ParamBase {
         return type_of<T>();
     }
 
+    /// T, or a placeholder for Param<void>, so the value constructors take exactly a T (a
+    /// deduced type would let `Param<float> p("name")` pick the value constructor).
+    using not_void_T =
+        typename std::conditional<std::is_void<T>::value, internal::ParamVoidPlaceholder, T>::type;
+
 public:
     /// The C++ type of the value.
     using ElemType = T;
@@ -134,18 +142,13 @@ public:
     template<typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
     explicit Param(const char *name) : ParamBase(static_type(), name) {}
     /// A parameter with a unique name and an initial value.
-    template<typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
-    explicit Param(T2 value) : ParamBase(static_type(), "") {
-        set(value);
-    }
+    explicit Param(not_void_T value) : ParamBase(static_type(), "") { set(value); }
     /// A named parameter with an initial value.
-    template<typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
-    Param(const std::string &name, T2 value) : ParamBase(static_type(), name) {
+    Param(const std::string &name, not_void_T value) : ParamBase(static_type(), name) {
         set(value);
     }
     /// A named parameter with an initial value, constrained to [min, max].
-    template<typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
-    Param(const std::string &name, T2 value, const Expr &min, const Expr &max)
+    Param(const std::string &name, not_void_T value, const Expr &min, const Expr &max)
         : ParamBase(static_type(), name) {
         set_range(min, max);
         set(value);

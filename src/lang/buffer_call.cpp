@@ -31,8 +31,11 @@ public:
         auto it = params.find(key);
         if (it != params.end()) {
             const Parameter &p = it->second;
-            // A Buffer reshaped in place (e.g. sliced) since needs a Parameter of its new shape.
-            if (p.type() == Type(b.type()) && p.dimensions() == b.dimensions()) return p;
+            // A Buffer renamed or reshaped in place (e.g. sliced) since needs a new Parameter.
+            if (p.type() == Type(b.type()) && p.dimensions() == b.dimensions() &&
+                (b.name().empty() || p.name() == b.name())) {
+                return p;
+            }
             params.erase(it);
         }
         std::string name = b.name().empty() ? unique_name('b') : b.name();

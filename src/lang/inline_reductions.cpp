@@ -26,6 +26,8 @@ public:
         : rdom(r), explicit_rdom(r.defined()), name(name) {}
 
     ReductionDomain rdom;
+    /// Whether the expression uses an RVar of `rdom`.
+    bool uses_rdom = false;
     /// The names of the reduction Func's pure args, in order of first appearance.
     std::vector<std::string> free_vars;
     /// What the call to the reduction Func passes for each pure arg.
@@ -52,7 +54,10 @@ protected:
         Expr replacement = v;
         if (v->reduction_domain.defined()) {
             if (explicit_rdom) {
-                if (v->reduction_domain.same_as(rdom)) return v;
+                if (v->reduction_domain.same_as(rdom)) {
+                    uses_rdom = true;
+                    return v;
+                }
                 // An RVar of another domain varies outside this reduction: a free variable.
                 auto it = renamed.find(v->name);
                 if (it == renamed.end()) {
@@ -60,10 +65,9 @@ protected:
                 }
                 var_name = it->second;
                 replacement = Variable::make(v->type, var_name);
-            } else if (!rdom.defined()) {
+            } else if (!rdom.defined() || rdom.same_as(v->reduction_domain)) {
                 rdom = v->reduction_domain;
-                return v;
-            } else if (rdom.same_as(v->reduction_domain)) {
+                uses_rdom = true;
                 return v;
             } else {
                 user_error << "Inline reduction \"" << name
@@ -108,6 +112,11 @@ InlineReduction start(const ReductionDomain &explicit_rdom, const Expr &e, const
     user_assert(finder.rdom.defined())
         << "The expression passed to " << what << " (\"" << name << "\") must use a reduction "
         << "domain (an RDom), or one must be given: " << e << "\n";
+    // An update that uses no RVar does not loop over the domain (in Halide too, where
+    // sum(r, 1) is silently 1): report it instead of computing the wrong thing.
+    user_assert(finder.uses_rdom)
+        << "The expression passed to " << what << " (\"" << name << "\") does not use the RDom "
+        << "it reduces over, so the reduction would not loop over it: " << e << "\n";
     r.rdom = finder.rdom;
     // A pipeline can't hold two Funcs of one name, and "sum" is used often.
     r.f = Func(unique_name(name));

@@ -74,7 +74,8 @@ TEST(ImageParam, DimensionExprsAreTheNamesLoweringBinds) {
         expect_shape_var(im.dim(i).extent(), "im.extent." + s, p);
         expect_shape_var(im.dim(i).stride(), "im.stride." + s, p);
         // max = min + extent - 1
-        const Sub *sub = im.dim(i).max().as<Sub>();
+        Expr sub_e = im.dim(i).max();
+        const Sub *sub = sub_e.as<Sub>();
         ASSERT_NE(sub, nullptr);
         EXPECT_EQ(const_int(sub->b), 1);
         const Add *add = sub->a.as<Add>();
@@ -88,10 +89,12 @@ TEST(ImageParam, DimensionExprsAreTheNamesLoweringBinds) {
     expect_shape_var(im.channels(), "im.extent.2", p);
     expect_shape_var(im.left(), "im.min.0", p);
     expect_shape_var(im.top(), "im.min.1", p);
-    const Sub *right = im.right().as<Sub>();
+    Expr right_e = im.right();
+    const Sub *right = right_e.as<Sub>();
     ASSERT_NE(right, nullptr);
     expect_shape_var(right->a.as<Add>()->b, "im.extent.0", p);
-    const Sub *bottom = im.bottom().as<Sub>();
+    Expr bottom_e = im.bottom();
+    const Sub *bottom = bottom_e.as<Sub>();
     ASSERT_NE(bottom, nullptr);
     expect_shape_var(bottom->a.as<Add>()->a, "im.min.1", p);
 }
@@ -177,37 +180,43 @@ TEST(ImageParam, CallsAreImageCallsWithTheParameterAttached) {
     // Vectors of Vars and Exprs, and ints.
     EXPECT_EQ(im(std::vector<Var>{x, y}).as<Call>()->args.size(), 2u);
     EXPECT_EQ(im(std::vector<Expr>{x, 3}).as<Call>()->args.size(), 2u);
-    const Call *ints = im(3, 4).as<Call>();
+    Expr ints_e = im(3, 4);
+    const Call *ints = ints_e.as<Call>();
     ASSERT_NE(ints, nullptr);
     EXPECT_EQ(const_int(ints->args[1]), 4);
 
     // Narrow integer coordinates are cast to Int(32).
-    const Call *narrow = im(cast<uint8_t>(x), y).as<Call>();
+    Expr narrow_e = im(cast<uint8_t>(x), y);
+    const Call *narrow = narrow_e.as<Call>();
     const Cast *cast0 = narrow->args[0].as<Cast>();
     ASSERT_NE(cast0, nullptr);
     EXPECT_EQ(cast0->type, Int(32));
 
     // RVars work as coordinates.
     RDom r(0, 10);
-    const Call *rc = im(r, y).as<Call>();
+    Expr rc_e = im(r, y);
+    const Call *rc = rc_e.as<Call>();
     EXPECT_TRUE(rc->args[0].as<Variable>()->reduction_domain.defined());
 }
 
 TEST(ImageParam, PlaceholderExpandsToImplicitVars) {
     ImageParam im(Int(32), 3, "p3");
     Var x("x");
-    const Call *all = im(_).as<Call>();
+    Expr all_e = im(_);
+    const Call *all = all_e.as<Call>();
     ASSERT_NE(all, nullptr);
     ASSERT_EQ(all->args.size(), 3u);
     for (int i = 0; i < 3; i++) {
         EXPECT_EQ(all->args[i].as<Variable>()->name, "_" + std::to_string(i));
     }
-    const Call *tail = im(x, _).as<Call>();
+    Expr tail_e = im(x, _);
+    const Call *tail = tail_e.as<Call>();
     ASSERT_EQ(tail->args.size(), 3u);
     EXPECT_EQ(tail->args[0].as<Variable>()->name, "x");
     EXPECT_EQ(tail->args[1].as<Variable>()->name, "_0");
     EXPECT_EQ(tail->args[2].as<Variable>()->name, "_1");
-    const Call *head = im(_, x).as<Call>();
+    Expr head_e = im(_, x);
+    const Call *head = head_e.as<Call>();
     EXPECT_EQ(head->args[0].as<Variable>()->name, "_0");
     EXPECT_EQ(head->args[1].as<Variable>()->name, "_1");
     EXPECT_EQ(head->args[2].as<Variable>()->name, "x");
@@ -307,9 +316,11 @@ TEST(BufferCall, CallsReadABoundParameter) {
     // Every call to the same buffer shares one Parameter (one pipeline input), through any
     // handle or element type.
     Buffer<void> untyped = b;
-    const Call *c2 = untyped(std::vector<Expr>{x, 0}).as<Call>();
+    Expr c2_e = untyped(std::vector<Expr>{x, 0});
+    const Call *c2 = c2_e.as<Call>();
     EXPECT_TRUE(c2->param.same_as(c->param));
-    const Call *c3 = b(std::vector<Var>{x, y}).as<Call>();
+    Expr c3_e = b(std::vector<Var>{x, y});
+    const Call *c3 = c3_e.as<Call>();
     EXPECT_TRUE(c3->param.same_as(c->param));
 
     // A different buffer gets a different Parameter.
@@ -317,7 +328,8 @@ TEST(BufferCall, CallsReadABoundParameter) {
     EXPECT_FALSE(other(x, y).as<Call>()->param.same_as(c->param));
 
     // _ expands as for ImageParams.
-    const Call *all = b(_).as<Call>();
+    Expr all_e = b(_);
+    const Call *all = all_e.as<Call>();
     ASSERT_EQ(all->args.size(), 2u);
     EXPECT_EQ(all->args[1].as<Variable>()->name, "_1");
 }

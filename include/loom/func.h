@@ -84,6 +84,7 @@ public:
             int implicit_count = 0);
     FuncRef(const internal::Function &f, const std::vector<Var> &args, int placeholder_pos = -1,
             int implicit_count = 0);
+    FuncRef(const FuncRef &) = default;
 
     /// Define f at these arguments: the pure definition, or an update definition.
     Stage operator=(const Expr &e);

@@ -106,7 +106,17 @@ struct Definition {
     bool defined() const { return !values.empty(); }
 };
 
+/// What a Func's own definitions hold in place of a Call's `func` when they call the Func
+/// itself (an update like f(x) = f(x) + 1). A strong pointer there would make the
+/// FunctionContents own itself and never be freed; this stub points back without owning.
+/// Function(call->func) resolves it, so code that reads Call::func through Function sees no
+/// difference. The target is cleared when the function dies.
+struct WeakFunctionRef : RefCounted {
+    FunctionContents *target = nullptr;
+};
+
 struct FunctionContents : RefCounted {
+    ~FunctionContents() override;
     std::string name;
     std::vector<std::string> args; ///< names of the pure dimensions, outermost last
     std::vector<Type> output_types; ///< one per Tuple element
@@ -116,6 +126,12 @@ struct FunctionContents : RefCounted {
     /// Incremented by every change to the algorithm or schedule, so compiled code knows when
     /// it is stale.
     uint64_t version = 0;
+    /// Types and dimensionality the definition must have (Func(Type, dims, name)); empty and
+    /// -1 when unconstrained. A Func with required types can be called before it is defined.
+    std::vector<Type> required_types;
+    int required_dims = -1;
+    /// The WeakFunctionRef self-calls in this function's definitions hold (made on demand).
+    IntrusivePtr<WeakFunctionRef> weak_self;
 };
 
 /// A handle to a FunctionContents. Copies alias the same function.
@@ -123,9 +139,9 @@ class Function {
 public:
     Function() = default;
     explicit Function(const std::string &name);
-    /// From the `func` field of a Call to a Func.
-    explicit Function(const IntrusivePtr<RefCounted> &p)
-        : contents(static_cast<FunctionContents *>(p.get())) {}
+    /// From the `func` field of a Call to a Func (a FunctionContents, or the WeakFunctionRef
+    /// of a self-call).
+    explicit Function(const IntrusivePtr<RefCounted> &p);
 
     bool defined() const { return contents.defined(); }
     bool has_pure_definition() const { return defined() && contents->init_def.defined(); }
@@ -143,6 +159,14 @@ public:
     bool same_as(const Function &o) const { return contents.same_as(o.contents); }
     /// The handle stored in Call::func.
     IntrusivePtr<RefCounted> get_contents() const { return contents; }
+    /// The types / dimensionality required by Func(Type, dims, name) (empty / -1 if none).
+    const std::vector<Type> &required_types() const { return contents->required_types; }
+    int required_dimensions() const { return contents->required_dims; }
+    /// The types of the values a call returns: output_types() once defined, else the
+    /// required types.
+    const std::vector<Type> &call_types() const {
+        return has_pure_definition() ? output_types() : required_types();
+    }
 
     /// Record the pure definition. Checks (CompileError naming the Func): args are distinct
     /// Vars, no RVars in values, not already defined.
@@ -161,8 +185,10 @@ public:
     IntrusivePtr<FunctionContents> contents;
 };
 
-/// The default loop list of a definition: its pure args (Vars) innermost first, then its RVars
-/// outside them, then "__outermost". Used for new definitions and by lowering.
+/// The default loop list of a definition, innermost first: the RVars of `rdom` in domain order
+/// (Halide's default: a reduction's RVars are its innermost loops), then the pure Vars among
+/// `args` (bare Variables that are neither RVars nor Params) in argument order, then
+/// "__outermost". Used for new definitions and by lowering.
 std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDomain &rdom);
 
 /// Every Function reachable from `outputs` through calls, by name (DESIGN.md §2: the pipeline's

@@ -1,0 +1,367 @@
+#include "lang/function.h"
+
+#include "ir/ir_mutator.h"
+#include "ir/ir_visitor.h"
+#include "support/error.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+const char *const outermost_name = "__outermost";
+
+/// Checks that every free variable of a definition is allowed there: a pure argument, a
+/// parameter, a Let-bound name, or an RVar of the one reduction domain the definition uses
+/// (never in a pure definition). Records that domain.
+class CheckVars : public IRVisitor {
+public:
+    CheckVars(const std::string &func, const std::string &where, bool pure)
+        : func(func), where(where), pure(pure) {}
+
+    std::vector<std::string> pure_args;
+    ReductionDomain rdom;
+    /// Set while checking the RDom's own predicate, which may name its RVars plainly.
+    bool unbound_rvars_ok = false;
+
+protected:
+    using IRVisitor::visit;
+
+    void visit(const Let *op) override {
+        dispatch(op->value);
+        bound.push_back(op->name);
+        dispatch(op->body);
+        bound.pop_back();
+    }
+
+    void visit(const Variable *op) override {
+        if (op->param.defined()) return;
+        if (std::find(bound.begin(), bound.end(), op->name) != bound.end()) return;
+        if (op->reduction_domain.defined()) {
+            user_assert(!pure) << where << "Can't use RVar " << op->name
+                               << " in pure definition of " << func
+                               << ". Reduction variables may appear only in update definitions, "
+                                  "e.g. "
+                               << func << "(x) = 0; " << func << "(x) += g(" << op->name << ");\n";
+            if (!rdom.defined()) {
+                rdom = op->reduction_domain;
+                first_rvar = op->name;
+                return;
+            }
+            user_assert(rdom.same_as(op->reduction_domain))
+                << where << "It uses the RVars " << first_rvar << " and " << op->name
+                << ", which belong to different RDoms. One definition may use only one "
+                   "reduction domain; make a multi-dimensional RDom instead.\n";
+            return;
+        }
+        if (std::find(pure_args.begin(), pure_args.end(), op->name) != pure_args.end()) return;
+        if (rdom.defined() && unbound_rvars_ok) {
+            for (const ReductionVariable &rv : rdom.domain()) {
+                if (rv.var == op->name) return;
+            }
+        }
+        std::ostringstream args;
+        for (size_t i = 0; i < pure_args.size(); i++) {
+            if (pure_args[i].empty()) continue;
+            args << (args.tellp() > 0 ? ", " : "") << pure_args[i];
+        }
+        user_error << where << "Undefined variable \"" << op->name << "\" in definition of Func \""
+                   << func << "\". The variables it may use are its pure arguments ("
+                   << args.str() << "), RVars, and parameters.\n";
+    }
+
+private:
+    std::string func, where;
+    bool pure;
+    std::string first_rvar;
+    std::vector<std::string> bound;
+};
+
+/// Replaces calls to `self` by calls through its WeakFunctionRef (see function.h), so a
+/// recursive definition does not make the function own itself.
+Expr weaken_self_calls(const Expr &e, FunctionContents *self) {
+    if (!e.defined()) return e;
+    return mutate_exprs_post(e, [&](const Expr &x) -> Expr {
+        const Call *c = x.as<Call>();
+        if (!c || c->call_type != Call::Halide || c->func.get() != self) return Expr();
+        if (!self->weak_self.defined()) {
+            self->weak_self = new WeakFunctionRef;
+            self->weak_self->target = self;
+        }
+        return Call::make(c->type, c->name, c->args, Call::Halide, self->weak_self,
+                          c->value_index, c->param);
+    });
+}
+
+std::string type_list(const std::vector<Type> &ts) {
+    std::ostringstream s;
+    for (size_t i = 0; i < ts.size(); i++) s << (i ? ", " : "") << ts[i];
+    return s.str();
+}
+
+} // namespace
+
+FunctionContents::~FunctionContents() {
+    if (weak_self.defined()) weak_self->target = nullptr;
+}
+
+Function::Function(const std::string &name) : contents(new FunctionContents) {
+    contents->name = name;
+}
+
+Function::Function(const IntrusivePtr<RefCounted> &p) {
+    RefCounted *r = p.get();
+    if (!r) return;
+    if (auto *c = dynamic_cast<FunctionContents *>(r)) {
+        contents = c;
+    } else if (auto *w = dynamic_cast<WeakFunctionRef *>(r)) {
+        internal_assert(w->target) << "A call refers to a Func that no longer exists\n";
+        contents = w->target;
+    } else {
+        internal_error << "Function made from an object that is not a function\n";
+    }
+}
+
+void Function::define(const std::vector<std::string> &args, const std::vector<Expr> &values) {
+    internal_assert(defined()) << "define on an undefined Function\n";
+    const std::string &fn = name();
+    std::string where = "In the pure definition of Func \"" + fn + "\": ";
+    user_assert(!has_pure_definition())
+        << "Func \"" << fn << "\" cannot be given a new pure definition, because it already "
+        << "has one. Further definitions must be update definitions.\n";
+    user_assert(!values.empty()) << where << "The definition has no values.\n";
+    for (size_t i = 0; i < values.size(); i++) {
+        user_assert(values[i].defined())
+            << where << "Value " << i << " of the right-hand side is undefined.\n";
+    }
+    for (size_t i = 0; i < args.size(); i++) {
+        internal_assert(!args[i].empty()) << "pure argument with an empty name\n";
+        for (size_t j = 0; j < i; j++) {
+            user_assert(args[i] != args[j])
+                << where << "The Var \"" << args[i] << "\" appears more than once on the "
+                << "left-hand side (arguments " << j << " and " << i << "). The arguments of a "
+                << "pure definition must be distinct Vars.\n";
+        }
+    }
+
+    CheckVars check(fn, where, /*pure=*/true);
+    check.pure_args = args;
+    for (const Expr &v : values) check.dispatch(v);
+
+    std::vector<Type> types;
+    for (const Expr &v : values) types.push_back(v.type());
+    const std::vector<Type> &req = contents->required_types;
+    if (!req.empty()) {
+        user_assert(req.size() == types.size())
+            << "Func \"" << fn << "\" was declared with " << req.size() << " value(s) ("
+            << type_list(req) << "), but its pure definition has " << types.size() << " ("
+            << type_list(types) << ").\n";
+        for (size_t i = 0; i < req.size(); i++) {
+            user_assert(req[i] == types[i])
+                << "Func \"" << fn << "\" was declared with type " << req[i]
+                << (req.size() > 1 ? " for Tuple element " + std::to_string(i) : std::string())
+                << ", but its pure definition has type " << types[i] << ".\n";
+        }
+    }
+    if (contents->required_dims >= 0) {
+        user_assert((int)args.size() == contents->required_dims)
+            << "Func \"" << fn << "\" was declared with " << contents->required_dims
+            << " dimension(s), but its pure definition has " << args.size() << ".\n";
+    }
+
+    Definition &d = contents->init_def;
+    d.args.clear();
+    for (const std::string &a : args) d.args.push_back(Variable::make(Int(32), a));
+    d.values.clear();
+    for (const Expr &v : values) d.values.push_back(weaken_self_calls(v, contents.get()));
+    d.rdom = ReductionDomain();
+    d.predicate = const_true();
+    d.schedule = StageSchedule();
+    d.schedule.dims = default_dims(d.args, d.rdom);
+    contents->args = args;
+    contents->output_types = types;
+    touch();
+}
+
+void Function::define_update(const std::vector<Expr> &args, const std::vector<Expr> &values) {
+    internal_assert(defined()) << "define_update on an undefined Function\n";
+    const std::string &fn = name();
+    size_t idx = contents->updates.size();
+    std::string where =
+        "In update definition " + std::to_string(idx) + " of Func \"" + fn + "\": ";
+    user_assert(has_pure_definition())
+        << where << "Func \"" << fn << "\" has no pure definition yet. Give it one first, over "
+        << "distinct Vars (e.g. " << fn << "(x, y) = 0).\n";
+    for (size_t i = 0; i < args.size(); i++) {
+        user_assert(args[i].defined())
+            << where << "Argument " << i << " of the left-hand side is undefined.\n";
+    }
+    for (size_t i = 0; i < values.size(); i++) {
+        user_assert(values[i].defined())
+            << where << "Value " << i << " of the right-hand side is undefined.\n";
+    }
+    user_assert((int)args.size() == dimensions())
+        << where << "The left-hand side has " << args.size() << " argument(s), but " << fn
+        << " has " << dimensions() << " dimension(s).\n";
+    user_assert(values.size() == contents->output_types.size())
+        << where << "The update gives " << values.size() << " value(s), but the pure definition "
+        << "of " << fn << " has " << contents->output_types.size() << ".\n";
+    for (size_t i = 0; i < values.size(); i++) {
+        Type pure_type = contents->output_types[i];
+        user_assert(values[i].type() == pure_type)
+            << where
+            << (values.size() > 1 ? "Tuple element " + std::to_string(i) + " of the value"
+                                  : std::string("The value"))
+            << " has type " << values[i].type() << ", but the pure definition of " << fn
+            << " has type " << pure_type << ". Cast the right-hand side to " << pure_type
+            << ".\n";
+    }
+
+    // An argument is a pure Var of the update when it is the same Var as in the same position
+    // of the pure definition; only those may appear free in the update.
+    std::vector<std::string> pure_args(args.size());
+    for (size_t i = 0; i < args.size(); i++) {
+        const Variable *v = args[i].as<Variable>();
+        if (v && !v->param.defined() && !v->reduction_domain.defined() &&
+            v->name == contents->args[i]) {
+            pure_args[i] = v->name;
+        }
+    }
+    CheckVars check(fn, where, /*pure=*/false);
+    check.pure_args = pure_args;
+    for (const Expr &a : args) check.dispatch(a);
+    for (const Expr &v : values) check.dispatch(v);
+    ReductionDomain rdom = check.rdom;
+    Expr predicate = const_true();
+    if (rdom.defined()) {
+        if (rdom.predicate().defined()) {
+            check.unbound_rvars_ok = true;
+            check.dispatch(rdom.predicate());
+            predicate = rdom.predicate();
+        }
+        // Predicates added after this would silently not apply to this definition.
+        rdom.freeze();
+    }
+
+    Definition d;
+    for (const Expr &a : args) d.args.push_back(weaken_self_calls(a, contents.get()));
+    for (const Expr &v : values) d.values.push_back(weaken_self_calls(v, contents.get()));
+    d.rdom = rdom;
+    d.predicate = weaken_self_calls(predicate, contents.get());
+    if (rdom.defined()) d.schedule.rvars = rdom.domain();
+    d.schedule.dims = default_dims(d.args, rdom);
+    contents->updates.push_back(std::move(d));
+    touch();
+}
+
+Expr Function::make_call(const std::vector<Expr> &args, int index) const {
+    internal_assert(defined()) << "make_call on an undefined Function\n";
+    const std::vector<Type> &types = call_types();
+    user_assert(!types.empty())
+        << "Can't call Func \"" << name() << "\" because it has not yet been defined.\n";
+    internal_assert(index >= 0 && index < (int)types.size())
+        << "value index " << index << " out of range in a call to " << name() << "\n";
+    return Call::make(types[index], name(), args, Call::Halide, contents, index);
+}
+
+std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDomain &rdom) {
+    std::vector<Dim> dims;
+    if (rdom.defined()) {
+        for (const ReductionVariable &rv : rdom.domain()) {
+            Dim d;
+            d.var = rv.var;
+            // Whether an RVar can be reordered or parallelized safely is decided when a
+            // schedule asks; until then it is treated as order-dependent.
+            d.kind = Dim::Kind::ImpureRVar;
+            dims.push_back(d);
+        }
+    }
+    std::set<std::string> seen;
+    for (const Expr &a : args) {
+        const Variable *v = a.as<Variable>();
+        if (!v || v->param.defined() || v->reduction_domain.defined()) continue;
+        if (!seen.insert(v->name).second) continue;
+        Dim d;
+        d.var = v->name;
+        d.kind = Dim::Kind::PureVar;
+        dims.push_back(d);
+    }
+    Dim outer;
+    outer.var = outermost_name;
+    outer.kind = Dim::Kind::PureVar;
+    dims.push_back(outer);
+    return dims;
+}
+
+namespace {
+
+/// Calls `f` on every Expr a Function's algorithm and schedule hold.
+template<typename F>
+void for_each_expr(const Function &func, F f) {
+    auto def_exprs = [&](const Definition &d) {
+        for (const Expr &e : d.args) f(e);
+        for (const Expr &e : d.values) f(e);
+        f(d.predicate);
+        if (d.rdom.defined()) {
+            for (const ReductionVariable &rv : d.rdom.domain()) {
+                f(rv.min);
+                f(rv.extent);
+            }
+        }
+        for (const ReductionVariable &rv : d.schedule.rvars) {
+            f(rv.min);
+            f(rv.extent);
+        }
+        for (const Split &s : d.schedule.splits) f(s.factor);
+    };
+    def_exprs(func.definition());
+    for (const Definition &d : func.updates()) def_exprs(d);
+    for (const Bound &b : func.schedule().bounds) {
+        f(b.min);
+        f(b.extent);
+        f(b.modulus);
+        f(b.remainder);
+    }
+}
+
+} // namespace
+
+std::map<std::string, Function> find_transitive_calls(const std::vector<Function> &outputs) {
+    std::map<std::string, Function> env;
+    std::vector<Function> pending;
+    auto add = [&](const Function &f) {
+        auto it = env.find(f.name());
+        if (it == env.end()) {
+            env.emplace(f.name(), f);
+            pending.push_back(f);
+        } else {
+            user_assert(it->second.same_as(f))
+                << "Can't compile a pipeline using two different Funcs with the same name \""
+                << f.name() << "\". Give them distinct names.\n";
+        }
+    };
+    for (const Function &f : outputs) {
+        internal_assert(f.defined()) << "find_transitive_calls on an undefined Function\n";
+        add(f);
+    }
+    while (!pending.empty()) {
+        Function f = pending.back();
+        pending.pop_back();
+        for_each_expr(f, [&](const Expr &e) {
+            if (!e.defined()) return;
+            visit_exprs(e, [&](const Expr &x) {
+                const Call *c = x.as<Call>();
+                if (c && c->call_type == Call::Halide) add(Function(c->func));
+                return true;
+            });
+        });
+    }
+    return env;
+}
+
+} // namespace internal
+} // namespace loom

@@ -1,0 +1,377 @@
+#include "simplify/rewrite.h"
+
+#include "ir/ir_equality.h"
+#include "simplify/const_fold.h"
+#include "support/error.h"
+
+namespace loom {
+namespace internal {
+namespace rewrite {
+
+uint8_t type_class(Type t) {
+    if (t.is_bool()) return BOOL;
+    if (t.is_int()) return t.bits() == 32 ? INT32 : INT_OTHER;
+    if (t.is_uint()) return UINT;
+    if (t.is_float() && !t.is_bfloat() && (t.bits() == 32 || t.bits() == 64)) return FLOAT;
+    return 0;
+}
+
+namespace {
+
+using NodePtr = std::shared_ptr<const PatNode>;
+
+Pat make(PatKind k, const Pat &a = Pat(), const Pat &b = Pat(), const Pat &c = Pat()) {
+    auto n = std::make_shared<PatNode>();
+    n->kind = k;
+    n->a = a.node;
+    n->b = b.node;
+    n->c = c.node;
+    n->typed = (n->a && n->a->typed) || (n->b && n->b->typed) || (n->c && n->c->typed);
+    return Pat(n);
+}
+
+Pat binary(IRNodeType op, const Pat &a, const Pat &b) {
+    Pat p = make(PatKind::Binary, a, b);
+    const_cast<PatNode *>(p.node.get())->op = op;
+    return p;
+}
+
+const int max_wild = 6, max_const = 5;
+
+struct Bindings {
+    Expr wild[max_wild];
+    Expr consts[max_const];
+};
+
+bool is_scalar_const(const Expr &e) {
+    return e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>();
+}
+
+bool matches_literal(const Expr &e, int64_t v) {
+    const Expr *s = &e;
+    if (const Broadcast *b = e.as<Broadcast>()) s = &b->value;
+    if (const IntImm *i = s->as<IntImm>()) return i->value == v;
+    if (const UIntImm *u = s->as<UIntImm>()) return v >= 0 && u->value == (uint64_t)v;
+    if (const FloatImm *f = s->as<FloatImm>()) return f->value == (double)v;
+    return false;
+}
+
+template<typename T>
+bool match_binary(const PatNode *p, const Expr &e, Bindings &b);
+
+bool match(const PatNode *p, const Expr &e, Bindings &b) {
+    switch (p->kind) {
+    case PatKind::Wild: {
+        Expr &slot = b.wild[p->index];
+        if (!slot.defined()) {
+            slot = e;
+            return true;
+        }
+        return slot.same_as(e) || equal(slot, e);
+    }
+    case PatKind::Const: {
+        const Expr *s = &e;
+        if (const Broadcast *bc = e.as<Broadcast>()) s = &bc->value;
+        if (!is_scalar_const(*s)) return false;
+        Expr &slot = b.consts[p->index];
+        if (!slot.defined()) {
+            slot = e;
+            return true;
+        }
+        return equal(slot, e);
+    }
+    case PatKind::Literal:
+        return matches_literal(e, p->value);
+    case PatKind::Binary:
+        if (e.node_type() != p->op) return false;
+        switch (p->op) {
+#define LOOM_MATCH_CASE(N)                                                                         \
+    case IRNodeType::N:                                                                            \
+        return match(p->a.get(), e.as<N>()->a, b) && match(p->b.get(), e.as<N>()->b, b);
+            LOOM_MATCH_CASE(Add)
+            LOOM_MATCH_CASE(Sub)
+            LOOM_MATCH_CASE(Mul)
+            LOOM_MATCH_CASE(Div)
+            LOOM_MATCH_CASE(Mod)
+            LOOM_MATCH_CASE(Min)
+            LOOM_MATCH_CASE(Max)
+            LOOM_MATCH_CASE(EQ)
+            LOOM_MATCH_CASE(NE)
+            LOOM_MATCH_CASE(LT)
+            LOOM_MATCH_CASE(LE)
+            LOOM_MATCH_CASE(GT)
+            LOOM_MATCH_CASE(GE)
+            LOOM_MATCH_CASE(And)
+            LOOM_MATCH_CASE(Or)
+#undef LOOM_MATCH_CASE
+        default:
+            return false;
+        }
+    case PatKind::Not: {
+        const Not *n = e.as<Not>();
+        return n && match(p->a.get(), n->a, b);
+    }
+    case PatKind::Select: {
+        const Select *s = e.as<Select>();
+        return s && match(p->a.get(), s->condition, b) && match(p->b.get(), s->true_value, b) &&
+               match(p->c.get(), s->false_value, b);
+    }
+    case PatKind::Broadcast: {
+        const Broadcast *bc = e.as<Broadcast>();
+        return bc && match(p->a.get(), bc->value, b);
+    }
+    case PatKind::Ramp: {
+        const Ramp *r = e.as<Ramp>();
+        return r && match(p->a.get(), r->base, b) && match(p->b.get(), r->stride, b);
+    }
+    case PatKind::Fold:
+        internal_error << "fold() in the left side of a rewrite rule\n";
+    }
+    return false;
+}
+
+/// Folds a tree of constants bottom-up; undefined if some node is not constant or an Int(32)
+/// fold overflows.
+Expr fold_tree(const Expr &e) {
+    if (is_scalar_const(e)) return e;
+    if (const Broadcast *bc = e.as<Broadcast>()) {
+        if (is_scalar_const(bc->value)) return e;
+        Expr v = fold_tree(bc->value);
+        return v.defined() ? Broadcast::make(v, bc->lanes) : Expr();
+    }
+    if (const Not *n = e.as<Not>()) {
+        Expr a = fold_tree(n->a);
+        return a.defined() ? fold_not(a) : Expr();
+    }
+    Expr a, b;
+    switch (e.node_type()) {
+#define LOOM_FOLD_CASE(N)                                                                          \
+    case IRNodeType::N:                                                                            \
+        a = e.as<N>()->a;                                                                          \
+        b = e.as<N>()->b;                                                                          \
+        break;
+        LOOM_FOLD_CASE(Add)
+        LOOM_FOLD_CASE(Sub)
+        LOOM_FOLD_CASE(Mul)
+        LOOM_FOLD_CASE(Div)
+        LOOM_FOLD_CASE(Mod)
+        LOOM_FOLD_CASE(Min)
+        LOOM_FOLD_CASE(Max)
+        LOOM_FOLD_CASE(EQ)
+        LOOM_FOLD_CASE(NE)
+        LOOM_FOLD_CASE(LT)
+        LOOM_FOLD_CASE(LE)
+        LOOM_FOLD_CASE(GT)
+        LOOM_FOLD_CASE(GE)
+        LOOM_FOLD_CASE(And)
+        LOOM_FOLD_CASE(Or)
+#undef LOOM_FOLD_CASE
+    default:
+        return Expr();
+    }
+    a = fold_tree(a);
+    if (!a.defined()) return Expr();
+    b = fold_tree(b);
+    if (!b.defined()) return Expr();
+    bool overflow = false;
+    Expr r = fold_binary(e.node_type(), a, b, &overflow);
+    return overflow ? Expr() : r;
+}
+
+Expr make_binary_node(IRNodeType op, const Expr &a, const Expr &b) {
+    switch (op) {
+#define LOOM_MAKE_CASE(N)                                                                          \
+    case IRNodeType::N:                                                                            \
+        return N::make(a, b);
+        LOOM_MAKE_CASE(Add)
+        LOOM_MAKE_CASE(Sub)
+        LOOM_MAKE_CASE(Mul)
+        LOOM_MAKE_CASE(Div)
+        LOOM_MAKE_CASE(Mod)
+        LOOM_MAKE_CASE(Min)
+        LOOM_MAKE_CASE(Max)
+        LOOM_MAKE_CASE(EQ)
+        LOOM_MAKE_CASE(NE)
+        LOOM_MAKE_CASE(LT)
+        LOOM_MAKE_CASE(LE)
+        LOOM_MAKE_CASE(GT)
+        LOOM_MAKE_CASE(GE)
+        LOOM_MAKE_CASE(And)
+        LOOM_MAKE_CASE(Or)
+#undef LOOM_MAKE_CASE
+    default:
+        internal_error << "bad binary pattern op\n";
+    }
+    return Expr();
+}
+
+bool is_comparison(IRNodeType op) {
+    return op == IRNodeType::EQ || op == IRNodeType::NE || op == IRNodeType::LT ||
+           op == IRNodeType::LE || op == IRNodeType::GT || op == IRNodeType::GE;
+}
+
+/// Builds the right side. `hint` is the type the built expression should have when it is
+/// literal-only (has_hint false when unknown). Returns undefined when the pieces do not fit
+/// together (mismatched types or lanes) or a fold fails.
+Expr build(const PatNode *p, const Bindings &b, Type hint, bool has_hint) {
+    switch (p->kind) {
+    case PatKind::Wild:
+        return b.wild[p->index];
+    case PatKind::Const:
+        return b.consts[p->index];
+    case PatKind::Literal:
+        if (!has_hint || !(hint.is_int_or_uint() || hint.is_float())) return Expr();
+        return make_const(hint, p->value);
+    case PatKind::Fold: {
+        Expr e = build(p->a.get(), b, hint, has_hint);
+        return e.defined() ? fold_tree(e) : Expr();
+    }
+    case PatKind::Not: {
+        Expr a = build(p->a.get(), b, hint, has_hint);
+        if (!a.defined() || !a.type().is_bool()) return Expr();
+        return Not::make(a);
+    }
+    case PatKind::Broadcast: {
+        if (!has_hint) return Expr();
+        Expr v = p->a->typed ? build(p->a.get(), b, Type(), false)
+                             : build(p->a.get(), b, hint.element_of(), true);
+        if (!v.defined()) return Expr();
+        int vl = v.type().lanes();
+        if (hint.lanes() % vl != 0 || hint.lanes() / vl < 2) return Expr();
+        return Broadcast::make(v, hint.lanes() / vl);
+    }
+    case PatKind::Ramp: {
+        if (!has_hint) return Expr();
+        Expr base, stride;
+        if (p->a->typed || !p->b->typed) {
+            base = build(p->a.get(), b, hint.element_of(), true);
+            if (!base.defined()) return Expr();
+            stride = build(p->b.get(), b, base.type(), true);
+        } else {
+            stride = build(p->b.get(), b, hint.element_of(), true);
+            if (!stride.defined()) return Expr();
+            base = build(p->a.get(), b, stride.type(), true);
+        }
+        if (!base.defined() || !stride.defined() || base.type() != stride.type()) return Expr();
+        int bl = base.type().lanes();
+        if (hint.lanes() % bl != 0 || hint.lanes() / bl < 2) return Expr();
+        return Ramp::make(base, stride, hint.lanes() / bl);
+    }
+    case PatKind::Select: {
+        Expr c = build(p->a.get(), b, Bool(has_hint ? hint.lanes() : 1), has_hint);
+        if (!c.defined() || !c.type().is_bool()) return Expr();
+        Expr t, f;
+        if (p->b->typed || !p->c->typed) {
+            t = build(p->b.get(), b, hint, has_hint);
+            if (!t.defined()) return Expr();
+            f = build(p->c.get(), b, t.type(), true);
+        } else {
+            f = build(p->c.get(), b, hint, has_hint);
+            if (!f.defined()) return Expr();
+            t = build(p->b.get(), b, f.type(), true);
+        }
+        if (!t.defined() || !f.defined() || t.type() != f.type()) return Expr();
+        if (c.type().lanes() != 1 && c.type().lanes() != t.type().lanes()) return Expr();
+        return Select::make(c, t, f);
+    }
+    case PatKind::Binary: {
+        bool cmp = is_comparison(p->op);
+        // Children of a comparison have their own type, unrelated to the bool result.
+        Type child_hint = hint;
+        bool child_has = has_hint && !cmp;
+        Expr a, b2;
+        if (p->a->typed || !p->b->typed) {
+            a = build(p->a.get(), b, child_hint, child_has);
+            if (!a.defined()) return Expr();
+            b2 = build(p->b.get(), b, a.type(), true);
+        } else {
+            b2 = build(p->b.get(), b, child_hint, child_has);
+            if (!b2.defined()) return Expr();
+            a = build(p->a.get(), b, b2.type(), true);
+        }
+        if (!a.defined() || !b2.defined() || a.type() != b2.type()) return Expr();
+        if ((p->op == IRNodeType::And || p->op == IRNodeType::Or) && !a.type().is_bool()) {
+            return Expr();
+        }
+        return make_binary_node(p->op, a, b2);
+    }
+    }
+    return Expr();
+}
+
+} // namespace
+
+Pat::Pat(int64_t literal) {
+    auto n = std::make_shared<PatNode>();
+    n->kind = PatKind::Literal;
+    n->value = literal;
+    node = n;
+}
+
+Pat wild(int index) {
+    internal_assert(index >= 0 && index < max_wild) << "bad wildcard index\n";
+    auto n = std::make_shared<PatNode>();
+    n->kind = PatKind::Wild;
+    n->index = index;
+    n->typed = true;
+    return Pat(n);
+}
+
+Pat const_wild(int index) {
+    internal_assert(index >= 0 && index < max_const) << "bad constant wildcard index\n";
+    auto n = std::make_shared<PatNode>();
+    n->kind = PatKind::Const;
+    n->index = index;
+    n->typed = true;
+    return Pat(n);
+}
+
+Pat fold(const Pat &p) { return make(PatKind::Fold, p); }
+Pat broadcast(const Pat &p) { return make(PatKind::Broadcast, p); }
+Pat ramp(const Pat &base, const Pat &stride) { return make(PatKind::Ramp, base, stride); }
+Pat select(const Pat &c, const Pat &t, const Pat &f) { return make(PatKind::Select, c, t, f); }
+Pat min(const Pat &a, const Pat &b) { return binary(IRNodeType::Min, a, b); }
+Pat max(const Pat &a, const Pat &b) { return binary(IRNodeType::Max, a, b); }
+Pat operator+(const Pat &a, const Pat &b) { return binary(IRNodeType::Add, a, b); }
+Pat operator-(const Pat &a, const Pat &b) { return binary(IRNodeType::Sub, a, b); }
+Pat operator*(const Pat &a, const Pat &b) { return binary(IRNodeType::Mul, a, b); }
+Pat operator/(const Pat &a, const Pat &b) { return binary(IRNodeType::Div, a, b); }
+Pat operator%(const Pat &a, const Pat &b) { return binary(IRNodeType::Mod, a, b); }
+Pat operator==(const Pat &a, const Pat &b) { return binary(IRNodeType::EQ, a, b); }
+Pat operator!=(const Pat &a, const Pat &b) { return binary(IRNodeType::NE, a, b); }
+Pat operator<(const Pat &a, const Pat &b) { return binary(IRNodeType::LT, a, b); }
+Pat operator<=(const Pat &a, const Pat &b) { return binary(IRNodeType::LE, a, b); }
+Pat operator>(const Pat &a, const Pat &b) { return binary(IRNodeType::GT, a, b); }
+Pat operator>=(const Pat &a, const Pat &b) { return binary(IRNodeType::GE, a, b); }
+Pat operator&&(const Pat &a, const Pat &b) { return binary(IRNodeType::And, a, b); }
+Pat operator||(const Pat &a, const Pat &b) { return binary(IRNodeType::Or, a, b); }
+Pat operator!(const Pat &a) { return make(PatKind::Not, a); }
+Pat operator-(const Pat &a) { return Pat(0) - a; }
+
+Expr apply_rules(const RuleList &rules, const Expr &e, Type operand_type) {
+    uint8_t cls = type_class(operand_type);
+    if (!cls) return Expr();
+    Bindings b;
+    for (const Rule &r : rules) {
+        if (!(r.types & cls)) continue;
+        for (Expr &x : b.wild) x = Expr();
+        for (Expr &x : b.consts) x = Expr();
+        if (!match(r.lhs.node.get(), e, b)) continue;
+        if (r.pred.defined()) {
+            Expr p = build(r.pred.node.get(), b, Bool(), true);
+            if (!p.defined()) continue;
+            p = fold_tree(p);
+            if (!p.defined()) continue;
+            ConstVal v;
+            if (!as_const_val(p, &v) || !v.type.is_bool() || v.u != 1) continue;
+        }
+        Expr result = build(r.rhs.node.get(), b, e.type(), true);
+        if (!result.defined() || result.type() != e.type()) continue;
+        return result;
+    }
+    return Expr();
+}
+
+} // namespace rewrite
+} // namespace internal
+} // namespace loom

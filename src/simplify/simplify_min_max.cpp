@@ -1,0 +1,185 @@
+// Simplification of Min and Max: decisions from operand bounds, constants gathered outermost,
+// absorption, clamps (canonical form min(max(x, lo), hi)), and moving + - * / by constants out
+// of min/max (INT32). Float rules are limited to those exact with NaN under Loom's definition
+// min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b.
+
+#include "simplify/const_fold.h"
+#include "simplify/simplifier.h"
+
+#include <utility>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+const rewrite::RuleList &min_rules() {
+    static const rewrite::RuleList rules = [] {
+        LOOM_PATTERN_VARS;
+        return RuleList{
+            {ANY, min(broadcast(x), broadcast(y)), broadcast(min(x, y))},
+            {ANY, min(x, x), x},
+            {ANY, min(select(x, y, z), select(x, w, u)), select(x, min(y, w), min(z, u))},
+            // Constants outermost.
+            {RING, min(min(x, c0), c1), min(x, fold(min(c0, c1)))},
+            {RING, min(min(x, c0), y), min(min(x, y), c0)},
+            {RING, min(x, min(y, c0)), min(min(x, y), c0)},
+            // Absorption.
+            {RING, min(x, min(x, y)), min(x, y)},
+            {RING, min(x, min(y, x)), min(y, x)},
+            {RING, min(min(x, y), x), min(x, y)},
+            {RING, min(min(x, y), y), min(x, y)},
+            {RING, min(x, max(x, y)), x},
+            {RING, min(x, max(y, x)), x},
+            {RING, min(max(x, y), x), x},
+            {RING, min(max(y, x), x), x},
+            {RING, min(max(x, y), min(x, y)), min(x, y)},
+            {RING, min(max(x, y), min(y, x)), min(y, x)},
+            {RING, min(min(x, y), max(x, y)), min(x, y)},
+            {RING, min(min(x, y), max(y, x)), min(x, y)},
+            // Shared terms (no overflow).
+            {INT32, min(x + c0, x + c1), x + fold(min(c0, c1))},
+            {INT32, min(x + c0, x), x, c0 > 0},
+            {INT32, min(x + c0, x), x + c0, c0 < 0},
+            {INT32, min(x, x + c0), x, c0 > 0},
+            {INT32, min(x, x + c0), x + c0, c0 < 0},
+            {INT32, min(x + y, x + z), x + min(y, z)},
+            {INT32, min(x + y, z + x), x + min(y, z)},
+            {INT32, min(y + x, x + z), min(y, z) + x},
+            {INT32, min(y + x, z + x), min(y, z) + x},
+            {INT32, min(x, x + y), x + min(y, 0)},
+            {INT32, min(x + y, x), x + min(y, 0)},
+            {INT32, min(x, y + x), min(y, 0) + x},
+            {INT32, min(y + x, x), min(y, 0) + x},
+            {INT32, min(x - y, x - z), x - max(y, z)},
+            {INT32, min(x - y, z - y), min(x, z) - y},
+            {INT32, min(c0 - x, c1 - x), fold(min(c0, c1)) - x},
+            {INT32, min(x * c0, y * c0), min(x, y) * c0, c0 > 0},
+            {INT32, min(x * c0, y * c0), max(x, y) * c0, c0 < 0},
+            {INT32, min(x * c0, c1), min(x, fold(c1 / c0)) * c0, c0 > 0 && c1 % c0 == 0},
+            {INT32, min(x / c0, y / c0), min(x, y) / c0, c0 > 0},
+            {INT32, min((x / c0) * c0, x), (x / c0) * c0, c0 > 0},
+            {INT32, min(x, (x / c0) * c0), (x / c0) * c0, c0 > 0},
+        };
+    }();
+    return rules;
+}
+
+const rewrite::RuleList &max_rules() {
+    static const rewrite::RuleList rules = [] {
+        LOOM_PATTERN_VARS;
+        return RuleList{
+            {ANY, max(broadcast(x), broadcast(y)), broadcast(max(x, y))},
+            {ANY, max(x, x), x},
+            {ANY, max(select(x, y, z), select(x, w, u)), select(x, max(y, w), max(z, u))},
+            {RING, max(max(x, c0), c1), max(x, fold(max(c0, c1)))},
+            {RING, max(max(x, c0), y), max(max(x, y), c0)},
+            {RING, max(x, max(y, c0)), max(max(x, y), c0)},
+            {RING, max(x, max(x, y)), max(x, y)},
+            {RING, max(x, max(y, x)), max(y, x)},
+            {RING, max(max(x, y), x), max(x, y)},
+            {RING, max(max(x, y), y), max(x, y)},
+            {RING, max(x, min(x, y)), x},
+            {RING, max(x, min(y, x)), x},
+            {RING, max(min(x, y), x), x},
+            {RING, max(min(y, x), x), x},
+            {RING, max(min(x, y), max(x, y)), max(x, y)},
+            {RING, max(min(x, y), max(y, x)), max(y, x)},
+            {RING, max(max(x, y), min(x, y)), max(x, y)},
+            {RING, max(max(x, y), min(y, x)), max(x, y)},
+            // Canonical clamp: min(max(x, lo), hi).
+            {RING, max(min(x, c1), c0), min(max(x, c0), c1), c0 <= c1},
+            {INT32, max(x + c0, x + c1), x + fold(max(c0, c1))},
+            {INT32, max(x + c0, x), x + c0, c0 > 0},
+            {INT32, max(x + c0, x), x, c0 < 0},
+            {INT32, max(x, x + c0), x + c0, c0 > 0},
+            {INT32, max(x, x + c0), x, c0 < 0},
+            {INT32, max(x + y, x + z), x + max(y, z)},
+            {INT32, max(x + y, z + x), x + max(y, z)},
+            {INT32, max(y + x, x + z), max(y, z) + x},
+            {INT32, max(y + x, z + x), max(y, z) + x},
+            {INT32, max(x, x + y), x + max(y, 0)},
+            {INT32, max(x + y, x), x + max(y, 0)},
+            {INT32, max(x, y + x), max(y, 0) + x},
+            {INT32, max(y + x, x), max(y, 0) + x},
+            {INT32, max(x - y, x - z), x - min(y, z)},
+            {INT32, max(x - y, z - y), max(x, z) - y},
+            {INT32, max(c0 - x, c1 - x), fold(max(c0, c1)) - x},
+            {INT32, max(x * c0, y * c0), max(x, y) * c0, c0 > 0},
+            {INT32, max(x * c0, y * c0), min(x, y) * c0, c0 < 0},
+            {INT32, max(x * c0, c1), max(x, fold(c1 / c0)) * c0, c0 > 0 && c1 % c0 == 0},
+            {INT32, max(x / c0, y / c0), max(x, y) / c0, c0 > 0},
+            {INT32, max((x / c0) * c0, x), x, c0 > 0},
+            {INT32, max(x, (x / c0) * c0), x, c0 > 0},
+        };
+    }();
+    return rules;
+}
+
+} // namespace
+
+Expr Simplify::visit(const Min *op, ExprInfo *info) {
+    ExprInfo ia, ib;
+    Expr a = mutate(op->a, &ia), b = mutate(op->b, &ib);
+    if (should_commute(a, b)) {
+        std::swap(a, b);
+        std::swap(ia, ib);
+    }
+    Type t = op->type;
+    if (Expr f = fold_binary(IRNodeType::Min, a, b); f.defined()) {
+        *info = const_info(f);
+        return f;
+    }
+    if (t.is_int_or_uint()) {
+        // One side is never larger than the other.
+        const ConstantInterval &x = ia.bounds, &y = ib.bounds;
+        if (x.max_defined && y.min_defined && x.max <= y.min) {
+            *info = ia;
+            return a;
+        }
+        if (y.max_defined && x.min_defined && y.max <= x.min) {
+            *info = ib;
+            return b;
+        }
+    }
+    info->bounds = min(ia.bounds, ib.bounds);
+    info->alignment = unify(ia.alignment, ib.alignment);
+    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Min::make(a, b);
+    Expr r;
+    if (rewrite_with(min_rules(), e, t, info, &r)) return r;
+    return e;
+}
+
+Expr Simplify::visit(const Max *op, ExprInfo *info) {
+    ExprInfo ia, ib;
+    Expr a = mutate(op->a, &ia), b = mutate(op->b, &ib);
+    if (should_commute(a, b)) {
+        std::swap(a, b);
+        std::swap(ia, ib);
+    }
+    Type t = op->type;
+    if (Expr f = fold_binary(IRNodeType::Max, a, b); f.defined()) {
+        *info = const_info(f);
+        return f;
+    }
+    if (t.is_int_or_uint()) {
+        const ConstantInterval &x = ia.bounds, &y = ib.bounds;
+        if (x.min_defined && y.max_defined && x.min >= y.max) {
+            *info = ia;
+            return a;
+        }
+        if (y.min_defined && x.max_defined && y.min >= x.max) {
+            *info = ib;
+            return b;
+        }
+    }
+    info->bounds = max(ia.bounds, ib.bounds);
+    info->alignment = unify(ia.alignment, ib.alignment);
+    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Max::make(a, b);
+    Expr r;
+    if (rewrite_with(max_rules(), e, t, info, &r)) return r;
+    return e;
+}
+
+} // namespace internal
+} // namespace loom

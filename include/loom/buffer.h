@@ -33,9 +33,9 @@ std::string unique_name(char prefix);
 
 } // namespace internal
 
-template<typename T, int Dims>
+template <typename T, int Dims>
 class Buffer {
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     friend class Buffer;
 
     static constexpr bool T_is_void = std::is_void<T>::value;
@@ -44,11 +44,11 @@ class Buffer {
     static constexpr int DimsMinus = Dims == AnyDims ? AnyDims : Dims - 1;
     static constexpr int DimsPlus = Dims == AnyDims ? AnyDims : Dims + 1;
 
-    template<typename T2, int D2>
-    static constexpr bool convertible_from =
-        (T_is_void || std::is_void<T2>::value ||
-         std::is_same<not_const_T, std::remove_const_t<T2>>::value) &&
-        (Dims == AnyDims || D2 == AnyDims || Dims == D2);
+    template <typename T2, int D2>
+    static constexpr bool
+        convertible_from = (T_is_void || std::is_void<T2>::value ||
+                            std::is_same<not_const_T, std::remove_const_t<T2>>::value) &&
+                           (Dims == AnyDims || D2 == AnyDims || Dims == D2);
 
 public:
     using ElemType = T;
@@ -58,24 +58,25 @@ public:
     Buffer() = default;
 
     /// Allocates a dense planar buffer of the given sizes, zero-filled, with a unique name.
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     explicit Buffer(int first) : Buffer(Runtime::Buffer<T, Dims>(first)) {}
-    template<typename... Args, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value &&
-                                         Runtime::detail::AllInts<Args...>::value>>
+    template <typename... Args, typename T2 = T,
+              typename = std::enable_if_t<!std::is_void<T2>::value &&
+                                          Runtime::detail::AllInts<Args...>::value>>
     Buffer(int first, int second, Args... rest)
         : Buffer(Runtime::Buffer<T, Dims>(first, second, rest...)) {}
     /// Allocates a buffer of element type t (which must be T unless T is void).
-    template<typename... Args, typename = std::enable_if_t<Runtime::detail::AllInts<Args...>::value>>
+    template <typename... Args,
+              typename = std::enable_if_t<Runtime::detail::AllInts<Args...>::value>>
     Buffer(Type t, int first, Args... rest)
         : Buffer(Runtime::Buffer<T, Dims>(checked_type(t), first, rest...)) {}
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     explicit Buffer(const std::vector<int> &sizes, const std::string &name = "")
         : Buffer(Runtime::Buffer<T, Dims>(sizes), name) {}
     Buffer(Type t, const std::vector<int> &sizes, const std::string &name = "")
         : Buffer(Runtime::Buffer<T, Dims>(checked_type(t), sizes), name) {}
     /// Allocates with a storage order (storage_order[0] is the innermost dimension).
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     Buffer(const std::vector<int> &sizes, const std::vector<int> &storage_order,
            const std::string &name = "")
         : Buffer(Runtime::Buffer<T, Dims>(sizes, storage_order), name) {}
@@ -84,17 +85,17 @@ public:
         : Buffer(Runtime::Buffer<T, Dims>(checked_type(t), sizes, storage_order), name) {}
 
     /// Views existing memory (not owned) as a dense planar buffer, or with an explicit shape.
-    template<typename... Args, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value &&
-                                         Runtime::detail::AllInts<Args...>::value>>
+    template <typename... Args, typename T2 = T,
+              typename = std::enable_if_t<!std::is_void<T2>::value &&
+                                          Runtime::detail::AllInts<Args...>::value>>
     Buffer(T *data, int first, Args... rest)
         : Buffer(Runtime::Buffer<T, Dims>(data, first, rest...)) {}
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     Buffer(T *data, const std::vector<int> &sizes, const std::string &name = "")
         : Buffer(Runtime::Buffer<T, Dims>(data, sizes), name) {}
     Buffer(Type t, const void *data, const std::vector<int> &sizes, const std::string &name = "")
         : Buffer(Runtime::Buffer<T, Dims>(checked_type(t), data, sizes), name) {}
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     Buffer(T *data, int d, const halide_dimension_t *shape, const std::string &name = "")
         : Buffer(Runtime::Buffer<T, Dims>(data, d, shape), name) {}
     Buffer(Type t, const void *data, int d, const halide_dimension_t *shape,
@@ -106,7 +107,7 @@ public:
 
     /// Wraps a Runtime::Buffer (sharing its memory); checked when its type or dimension count
     /// is only known at run time.
-    template<typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
+    template <typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
     Buffer(const Runtime::Buffer<T2, D2> &b, const std::string &name = "") {
         check_runtime_convertible(b.type(), b.dimensions());
         contents = new internal::BufferContents;
@@ -116,7 +117,7 @@ public:
     /// The same buffer seen with another element type or dimension count: shares the contents
     /// (and name). From Buffer<void> or AnyDims this is checked, and a mismatch is a
     /// CompileError.
-    template<typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
+    template <typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
     Buffer(const Buffer<T2, D2> &o) : contents(o.contents) {
         if (contents.defined()) check_runtime_convertible(o.type(), o.dimensions());
     }
@@ -132,7 +133,7 @@ public:
     static Buffer make_scalar(Type t, const std::string &name = "") {
         return Buffer(Runtime::Buffer<T, Dims>::make_scalar(checked_type(t)), name);
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     static Buffer make_scalar(T *data, const std::string &name = "") {
         return Buffer(Runtime::Buffer<T, Dims>::make_scalar(data), name);
     }
@@ -147,20 +148,20 @@ public:
             Runtime::Buffer<T, Dims>::make_interleaved(checked_type(t), width, height, channels),
             name);
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     static Buffer make_interleaved(T *data, int width, int height, int channels,
                                    const std::string &name = "") {
         return Buffer(Runtime::Buffer<T, Dims>::make_interleaved(data, width, height, channels),
                       name);
     }
     /// A new allocation with the shape and stride order of `src`.
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     static Buffer<not_const_T, Dims> make_with_shape_of(const Buffer<T2, D2> &src,
                                                         const std::string &name = "") {
         return Buffer<not_const_T, Dims>(
             Runtime::Buffer<T, Dims>::make_with_shape_of(src.contents->buf), name);
     }
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     static Buffer<not_const_T, Dims> make_with_shape_of(const Runtime::Buffer<T2, D2> &src,
                                                         const std::string &name = "") {
         return Buffer<not_const_T, Dims>(Runtime::Buffer<T, Dims>::make_with_shape_of(src), name);
@@ -171,7 +172,7 @@ public:
     /// Whether this handle refers to a buffer.
     bool defined() const { return contents.defined(); }
     /// Whether both handles refer to the same buffer.
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     bool same_as(const Buffer<T2, D2> &o) const {
         return contents.same_as(o.contents);
     }
@@ -215,16 +216,16 @@ public:
     size_t size_in_bytes() const { return c().buf.size_in_bytes(); }
     bool is_bounds_query() const { return c().buf.is_bounds_query(); }
     bool owns_host_memory() const { return c().buf.owns_host_memory(); }
-    template<typename... Args>
+    template <typename... Args>
     bool contains(Args... args) const {
         return c().buf.contains(args...);
     }
     T *data() const { return (T *)c().buf.data(); }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     T *begin() const {
         return typed().begin();
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     T *end() const {
         return typed().end();
     }
@@ -236,31 +237,31 @@ public:
     // ---- Elements ----
 
     /// Element access by integer coordinates (T must not be void). Not bounds-checked.
-    template<typename... Args, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value &&
-                                         Runtime::detail::AllInts<Args...>::value>>
+    template <typename... Args, typename T2 = T,
+              typename = std::enable_if_t<!std::is_void<T2>::value &&
+                                          Runtime::detail::AllInts<Args...>::value>>
     elem_T &operator()(int first, Args... rest) {
         return *(elem_T *)contents->buf.address_of(first, rest...);
     }
-    template<typename... Args, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value &&
-                                         Runtime::detail::AllInts<Args...>::value>>
+    template <typename... Args, typename T2 = T,
+              typename = std::enable_if_t<!std::is_void<T2>::value &&
+                                          Runtime::detail::AllInts<Args...>::value>>
     const elem_T &operator()(int first, Args... rest) const {
         return *(const elem_T *)contents->buf.address_of(first, rest...);
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()() {
         return *(elem_T *)contents->buf.data();
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     const elem_T &operator()() const {
         return *(const elem_T *)contents->buf.data();
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()(const int *pos) {
         return *(elem_T *)contents->buf.address_of(pos);
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     const elem_T &operator()(const int *pos) const {
         return *(const elem_T *)contents->buf.address_of(pos);
     }
@@ -269,42 +270,42 @@ public:
     /// an input of the pipeline. Implemented by the front end (src/lang/buffer_call.cpp).
     Expr operator()(const std::vector<Expr> &args) const;
     /// The same with Vars, Exprs or ints (at least one not an int).
-    template<typename... Args,
-             typename = std::enable_if_t<!Runtime::detail::AllInts<Args...>::value &&
-                                         (std::is_convertible<Args, Expr>::value && ...)>>
+    template <typename... Args,
+              typename = std::enable_if_t<!Runtime::detail::AllInts<Args...>::value &&
+                                          (std::is_convertible<Args, Expr>::value && ...)>>
     Expr operator()(const Args &...args) const {
         return (*this)(std::vector<Expr>{Expr(args)...});
     }
-    template<typename V, typename = std::enable_if_t<std::is_convertible<V, Expr>::value &&
-                                                     !std::is_same<V, Expr>::value>>
+    template <typename V, typename = std::enable_if_t<std::is_convertible<V, Expr>::value &&
+                                                      !std::is_same<V, Expr>::value>>
     Expr operator()(const std::vector<V> &args) const {
         return (*this)(std::vector<Expr>(args.begin(), args.end()));
     }
 
     /// See Runtime::Buffer::for_each_element.
-    template<typename Fn>
+    template <typename Fn>
     const Buffer &for_each_element(Fn &&f) const {
         c().buf.for_each_element(std::forward<Fn>(f));
         return *this;
     }
     /// See Runtime::Buffer::for_each_value; the others may be Buffers or Runtime::Buffers.
-    template<typename Fn, typename... Others>
+    template <typename Fn, typename... Others>
     const Buffer &for_each_value(Fn &&f, Others &&...others) const {
         typed().for_each_value(std::forward<Fn>(f), to_runtime(others)...);
         return *this;
     }
     /// Sets every element to a value, or to f(x, y, ...) of its coordinates.
-    template<typename V>
+    template <typename V>
     Buffer &fill(V &&v) {
         typed().fill(std::forward<V>(v));
         return *this;
     }
-    template<typename V>
+    template <typename V>
     bool all_equal(V v) const {
         return typed().all_equal(v);
     }
     /// Copies the elements at coordinates present in both buffers.
-    template<typename Src>
+    template <typename Src>
     void copy_from(const Src &src) {
         typed().copy_from(to_runtime(src));
     }
@@ -319,7 +320,7 @@ public:
 
     // ---- Views: in place (seen by every handle) and as new buffers ----
 
-    template<typename... Args>
+    template <typename... Args>
     void set_min(Args &&...args) {
         c().buf.set_min(std::forward<Args>(args)...);
     }
@@ -423,23 +424,23 @@ private:
         }
         check_dims(d);
     }
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     static Runtime::Buffer<T2, D2> to_runtime(const Buffer<T2, D2> &b) {
         return b.typed();
     }
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     static const Runtime::Buffer<T2, D2> &to_runtime(const Runtime::Buffer<T2, D2> &b) {
         return b;
     }
 };
 
 /// Defined in src/lang/buffer_call.cpp.
-template<>
+template <>
 Expr Buffer<void, AnyDims>::operator()(const std::vector<Expr> &args) const;
 
 /// Calls on a typed or fixed-dimension Buffer go through Buffer<void>, whose call the front end
 /// implements.
-template<typename T, int Dims>
+template <typename T, int Dims>
 Expr Buffer<T, Dims>::operator()(const std::vector<Expr> &args) const {
     return Buffer<void>(*this)(args);
 }

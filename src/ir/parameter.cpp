@@ -37,9 +37,12 @@ struct ParameterContents : RefCounted {
 double half_to_double(uint16_t h) {
     int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
     double v;
-    if (exp == 0) v = std::ldexp((double)mant, -24);
-    else if (exp == 31) v = mant ? NAN : INFINITY;
-    else v = std::ldexp((double)(mant | 0x400), exp - 25);
+    if (exp == 0)
+        v = std::ldexp((double)mant, -24);
+    else if (exp == 31)
+        v = mant ? NAN : INFINITY;
+    else
+        v = std::ldexp((double)(mant | 0x400), exp - 25);
     return sign ? -v : v;
 }
 
@@ -148,26 +151,38 @@ Expr Parameter::scalar_expr() const {
     };
     if (t.is_int()) {
         switch (t.bits()) {
-        case 8: return make_const(t, (int64_t)read(int8_t()));
-        case 16: return make_const(t, (int64_t)read(int16_t()));
-        case 32: return make_const(t, (int64_t)read(int32_t()));
-        case 64: return make_const(t, (int64_t)read(int64_t()));
+        case 8:
+            return make_const(t, (int64_t)read(int8_t()));
+        case 16:
+            return make_const(t, (int64_t)read(int16_t()));
+        case 32:
+            return make_const(t, (int64_t)read(int32_t()));
+        case 64:
+            return make_const(t, (int64_t)read(int64_t()));
         }
     } else if (t.is_uint()) {
         switch (t.bits()) {
-        case 1: return make_const(t, (uint64_t)(read(uint8_t()) != 0));
-        case 8: return make_const(t, (uint64_t)read(uint8_t()));
-        case 16: return make_const(t, (uint64_t)read(uint16_t()));
-        case 32: return make_const(t, (uint64_t)read(uint32_t()));
-        case 64: return make_const(t, (uint64_t)read(uint64_t()));
+        case 1:
+            return make_const(t, (uint64_t)(read(uint8_t()) != 0));
+        case 8:
+            return make_const(t, (uint64_t)read(uint8_t()));
+        case 16:
+            return make_const(t, (uint64_t)read(uint16_t()));
+        case 32:
+            return make_const(t, (uint64_t)read(uint32_t()));
+        case 64:
+            return make_const(t, (uint64_t)read(uint64_t()));
         }
     } else if (t.is_bfloat()) {
         if (t.bits() == 16) return make_const(t, (double)bfloat_to_float(read(uint16_t())));
     } else if (t.is_float()) {
         switch (t.bits()) {
-        case 16: return make_const(t, half_to_double(read(uint16_t())));
-        case 32: return make_const(t, (double)read(float()));
-        case 64: return make_const(t, read(double()));
+        case 16:
+            return make_const(t, half_to_double(read(uint16_t())));
+        case 32:
+            return make_const(t, (double)read(float()));
+        case 64:
+            return make_const(t, read(double()));
         }
     } else if (t.is_handle()) {
         // Handles are held as 64-bit unsigned integers, as in Halide.
@@ -206,26 +221,38 @@ void Parameter::set_scalar_expr(const Expr &value) {
     auto write = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
     if (t.is_int()) {
         switch (t.bits()) {
-        case 8: return write((int8_t)i);
-        case 16: return write((int16_t)i);
-        case 32: return write((int32_t)i);
-        case 64: return write((int64_t)i);
+        case 8:
+            return write((int8_t)i);
+        case 16:
+            return write((int16_t)i);
+        case 32:
+            return write((int32_t)i);
+        case 64:
+            return write((int64_t)i);
         }
     } else if (t.is_uint()) {
         switch (t.bits()) {
-        case 1: return write((uint8_t)(f != 0));
-        case 8: return write((uint8_t)u);
-        case 16: return write((uint16_t)u);
-        case 32: return write((uint32_t)u);
-        case 64: return write((uint64_t)u);
+        case 1:
+            return write((uint8_t)(f != 0));
+        case 8:
+            return write((uint8_t)u);
+        case 16:
+            return write((uint16_t)u);
+        case 32:
+            return write((uint32_t)u);
+        case 64:
+            return write((uint64_t)u);
         }
     } else if (t.is_bfloat()) {
         if (t.bits() == 16) return write(float_to_bfloat((float)f));
     } else if (t.is_float()) {
         switch (t.bits()) {
-        case 16: return write(double_to_half(f));
-        case 32: return write((float)f);
-        case 64: return write(f);
+        case 16:
+            return write(double_to_half(f));
+        case 32:
+            return write((float)f);
+        case 64:
+            return write(f);
         }
     } else if (t.is_handle()) {
         return write(u);
@@ -300,9 +327,7 @@ void Parameter::set_host_alignment(int bytes) {
         << "\n";
     get_buffer(*this, "set_host_alignment").host_alignment = bytes;
 }
-int Parameter::host_alignment() const {
-    return get_buffer(*this, "host_alignment").host_alignment;
-}
+int Parameter::host_alignment() const { return get_buffer(*this, "host_alignment").host_alignment; }
 
 } // namespace internal
 } // namespace loom

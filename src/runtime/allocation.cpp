@@ -24,7 +24,8 @@ void *halide_default_malloc(void *user_context, size_t size) {
     // and the slack after it.
     void *orig = malloc(size + kAlignment + sizeof(void *) + kSlack);
     if (!orig) return NULL;
-    uintptr_t p = ((uintptr_t)orig + sizeof(void *) + kAlignment - 1) & ~(uintptr_t)(kAlignment - 1);
+    uintptr_t p =
+        ((uintptr_t)orig + sizeof(void *) + kAlignment - 1) & ~(uintptr_t)(kAlignment - 1);
     ((void **)p)[-1] = orig;
     return (void *)p;
 }

@@ -60,8 +60,8 @@ int halide_error_buffer_extents_too_large(void *uc, const char *buffer_name, int
 int halide_error_buffer_extents_negative(void *uc, const char *buffer_name, int dimension,
                                          int extent) {
     Message m;
-    m << "The extents for buffer " << buffer_name << " dimension " << dimension
-      << " is negative (" << extent << ")";
+    m << "The extents for buffer " << buffer_name << " dimension " << dimension << " is negative ("
+      << extent << ")";
     return report(uc, m, halide_error_code_buffer_extents_negative);
 }
 
@@ -87,8 +87,7 @@ int halide_error_param_too_small_u64(void *uc, const char *param_name, uint64_t 
     return report(uc, m, halide_error_code_param_too_small);
 }
 
-int halide_error_param_too_small_f64(void *uc, const char *param_name, double val,
-                                     double min_val) {
+int halide_error_param_too_small_f64(void *uc, const char *param_name, double val, double min_val) {
     Message m;
     m << "Parameter " << param_name << " is " << val << " but must be at least " << min_val;
     return report(uc, m, halide_error_code_param_too_small);
@@ -108,8 +107,7 @@ int halide_error_param_too_large_u64(void *uc, const char *param_name, uint64_t 
     return report(uc, m, halide_error_code_param_too_large);
 }
 
-int halide_error_param_too_large_f64(void *uc, const char *param_name, double val,
-                                     double max_val) {
+int halide_error_param_too_large_f64(void *uc, const char *param_name, double val, double max_val) {
     Message m;
     m << "Parameter " << param_name << " is " << val << " but must be at most " << max_val;
     return report(uc, m, halide_error_code_param_too_large);
@@ -137,16 +135,15 @@ int halide_error_explicit_bounds_too_small(void *uc, const char *func_name, cons
                                            int min_bound, int max_bound, int min_required,
                                            int max_required) {
     Message m;
-    m << "Bounds given for " << var_name << " in " << func_name << " (from " << min_bound
-      << " to " << max_bound << ") do not cover required region (from " << min_required
-      << " to " << max_required << ")";
+    m << "Bounds given for " << var_name << " in " << func_name << " (from " << min_bound << " to "
+      << max_bound << ") do not cover required region (from " << min_required << " to "
+      << max_required << ")";
     return report(uc, m, halide_error_code_explicit_bounds_too_small);
 }
 
 int halide_error_constraints_make_required_region_smaller(void *uc, const char *buffer_name,
                                                           int dimension, int constrained_min,
-                                                          int constrained_extent,
-                                                          int required_min,
+                                                          int constrained_extent, int required_min,
                                                           int required_extent) {
     Message m;
     m << "Applying the constraints on " << buffer_name
@@ -183,9 +180,9 @@ int halide_error_fold_factor_too_small(void *uc, const char *func_name, const ch
                                        int fold_factor, const char *loop_name,
                                        int required_extent) {
     Message m;
-    m << "The fold factor (" << fold_factor << ") of dimension " << var_name << " of "
-      << func_name << " is too small to store the required region accessed by loop "
-      << loop_name << " (" << required_extent << ").";
+    m << "The fold factor (" << fold_factor << ") of dimension " << var_name << " of " << func_name
+      << " is too small to store the required region accessed by loop " << loop_name << " ("
+      << required_extent << ").";
     return report(uc, m, halide_error_code_fold_factor_too_small);
 }
 
@@ -193,8 +190,8 @@ int halide_error_storage_bound_too_small(void *uc, const char *func_name, const 
                                          int provided_size, int required_size) {
     Message m;
     m << "The explicit allocation bound (" << provided_size << ") of dimension " << var_name
-      << " of " << func_name << " is too small to store the required region ("
-      << required_size << ").";
+      << " of " << func_name << " is too small to store the required region (" << required_size
+      << ").";
     return report(uc, m, halide_error_code_storage_bound_too_small);
 }
 
@@ -210,8 +207,7 @@ int halide_error_extern_stage_failed(void *uc, const char *extern_stage_name, in
     return report(uc, m, result);
 }
 
-int halide_error_bounds_inference_call_failed(void *uc, const char *extern_stage_name,
-                                              int result) {
+int halide_error_bounds_inference_call_failed(void *uc, const char *extern_stage_name, int result) {
     Message m;
     m << "Bounds inference call to external stage " << extern_stage_name
       << " returned non-zero value: " << result;

@@ -70,12 +70,24 @@ char *halide_pointer_to_string(char *dst, char *end, const void *arg) {
 char *halide_type_to_string(char *dst, char *end, const struct halide_type_t *arg) {
     const char *name;
     switch (arg->code) {
-    case halide_type_int: name = "int"; break;
-    case halide_type_uint: name = "uint"; break;
-    case halide_type_float: name = "float"; break;
-    case halide_type_handle: name = "handle"; break;
-    case halide_type_bfloat: name = "bfloat"; break;
-    default: name = "bad_type_code"; break;
+    case halide_type_int:
+        name = "int";
+        break;
+    case halide_type_uint:
+        name = "uint";
+        break;
+    case halide_type_float:
+        name = "float";
+        break;
+    case halide_type_handle:
+        name = "handle";
+        break;
+    case halide_type_bfloat:
+        name = "bfloat";
+        break;
+    default:
+        name = "bad_type_code";
+        break;
     }
     dst = halide_string_to_string(dst, end, name);
     dst = halide_uint64_to_string(dst, end, arg->bits, 1);

@@ -27,16 +27,16 @@ namespace loom {
 namespace Runtime {
 
 namespace detail {
-template<typename... Args>
+template <typename... Args>
 struct AllInts : std::bool_constant<(std::is_integral<std::decay_t<Args>>::value && ...)> {};
 } // namespace detail
 
-template<typename T, int Dims>
+template <typename T, int Dims>
 class Buffer {
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     friend class Buffer;
     /// loom::Buffer keeps every buffer as a Runtime::Buffer<void>, const elements included.
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     friend class ::loom::Buffer;
 
     static constexpr bool T_is_void = std::is_void<T>::value;
@@ -51,12 +51,12 @@ class Buffer {
 
     /// Whether a Buffer<T2, D2> may convert to this Buffer (checked again at run time when
     /// the target type or dimension count is static and the source's is not).
-    template<typename T2, int D2>
-    static constexpr bool convertible_from =
-        (!std::is_const<T2>::value || std::is_const<T>::value) &&
-        (T_is_void || std::is_void<T2>::value ||
-         std::is_same<not_const_T, std::remove_const_t<T2>>::value) &&
-        (Dims == AnyDims || D2 == AnyDims || Dims == D2);
+    template <typename T2, int D2>
+    static constexpr bool
+        convertible_from = (!std::is_const<T2>::value || std::is_const<T>::value) &&
+                           (T_is_void || std::is_void<T2>::value ||
+                            std::is_same<not_const_T, std::remove_const_t<T2>>::value) &&
+                           (Dims == AnyDims || D2 == AnyDims || Dims == D2);
 
 public:
     using ElemType = T;
@@ -99,26 +99,27 @@ public:
     }
 
     /// Allocates a dense planar buffer of the given sizes (any zero size: no allocation).
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     explicit Buffer(int first) : Buffer(static_halide_type(), std::vector<int>{first}) {
         static_assert(Dims == AnyDims || Dims == 1, "wrong number of sizes for this Buffer");
     }
-    template<typename... Args, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
+    template <
+        typename... Args, typename T2 = T,
+        typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
     Buffer(int first, int second, Args... rest)
         : Buffer(static_halide_type(), std::vector<int>{first, second, int(rest)...}) {
         static_assert(Dims == AnyDims || Dims == 2 + (int)sizeof...(rest),
                       "wrong number of sizes for this Buffer");
     }
     /// Allocates a buffer of element type `t` (which must be T when T is not void).
-    template<typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
+    template <typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
     Buffer(halide_type_t t, int first, Args... rest)
         : Buffer(t, std::vector<int>{first, int(rest)...}) {
         static_assert(Dims == AnyDims || Dims == 1 + (int)sizeof...(rest),
                       "wrong number of sizes for this Buffer");
     }
     /// Allocates from a list of sizes (an empty list gives a scalar buffer of one element).
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     explicit Buffer(const std::vector<int> &sizes) : Buffer(static_halide_type(), sizes) {}
     Buffer(halide_type_t t, const std::vector<int> &sizes) {
         set_type(t);
@@ -126,7 +127,7 @@ public:
         if (!any_zero(sizes)) allocate();
     }
     /// Allocates with the given storage order: storage_order[0] is the innermost dimension.
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     Buffer(const std::vector<int> &sizes, const std::vector<int> &storage_order)
         : Buffer(static_halide_type(), sizes, storage_order) {}
     Buffer(halide_type_t t, const std::vector<int> &sizes, const std::vector<int> &storage_order) {
@@ -136,20 +137,20 @@ public:
     }
 
     /// A view of existing memory (not owned) with a dense planar layout of the given sizes.
-    template<typename... Args, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
-    Buffer(T *data, int first, Args... rest)
-        : Buffer(data, std::vector<int>{first, int(rest)...}) {
+    template <
+        typename... Args, typename T2 = T,
+        typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
+    Buffer(T *data, int first, Args... rest) : Buffer(data, std::vector<int>{first, int(rest)...}) {
         static_assert(Dims == AnyDims || Dims == 1 + (int)sizeof...(rest),
                       "wrong number of sizes for this Buffer");
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     Buffer(T *data, const std::vector<int> &sizes) {
         set_type(static_halide_type());
         init_dense_shape(sizes, planar_order(sizes.size()));
         buf.host = (uint8_t *)data;
     }
-    template<typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
+    template <typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
     Buffer(halide_type_t t, byte_T *data, int first, Args... rest)
         : Buffer(t, data, std::vector<int>{first, int(rest)...}) {}
     Buffer(halide_type_t t, const void *data, const std::vector<int> &sizes) {
@@ -158,13 +159,13 @@ public:
         buf.host = (uint8_t *)data;
     }
     /// A view of existing memory (not owned) with an explicit shape of `d` dimensions.
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     Buffer(T *data, int d, const halide_dimension_t *shape) {
         set_type(static_halide_type());
         init_shape(d, shape);
         buf.host = (uint8_t *)data;
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     Buffer(T *data, const std::vector<halide_dimension_t> &shape)
         : Buffer(data, (int)shape.size(), shape.data()) {}
     Buffer(halide_type_t t, const void *data, int d, const halide_dimension_t *shape) {
@@ -189,12 +190,12 @@ public:
     Buffer(Buffer &&o) noexcept { move_init(o); }
     /// Converts between element types and dimension counts; a Buffer<void> or AnyDims source is
     /// checked at run time against a static target type or dimension count.
-    template<typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
+    template <typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
     Buffer(const Buffer<T2, D2> &o) {
         check_convertible(o);
         copy_init(o);
     }
-    template<typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
+    template <typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
     Buffer(Buffer<T2, D2> &&o) {
         check_convertible(o);
         move_init(o);
@@ -214,7 +215,7 @@ public:
         }
         return *this;
     }
-    template<typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
+    template <typename T2, int D2, typename = std::enable_if_t<convertible_from<T2, D2>>>
     Buffer &operator=(const Buffer<T2, D2> &o) {
         Buffer tmp(o);
         release();
@@ -224,14 +225,14 @@ public:
     ~Buffer() { release(); }
 
     /// Whether a Buffer<T2, D2> holding this buffer's type and dimensions could be made.
-    template<typename T2, int D2 = AnyDims>
+    template <typename T2, int D2 = AnyDims>
     bool can_convert_to() const {
         if (!std::is_void<T2>::value && !(buf.type == Buffer<T2, D2>::static_halide_type()))
             return false;
         return D2 == AnyDims || D2 == buf.dimensions;
     }
     /// A view with another (compatible) element type or static dimension count.
-    template<typename T2, int D2 = Dims>
+    template <typename T2, int D2 = Dims>
     Buffer<T2, D2> as() const {
         return Buffer<T2, D2>(*this);
     }
@@ -244,7 +245,7 @@ public:
     static Buffer make_scalar() { return Buffer(static_halide_type(), std::vector<int>{}); }
     static Buffer make_scalar(halide_type_t t) { return Buffer(t, std::vector<int>{}); }
     /// A zero-dimensional view of one element.
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     static Buffer make_scalar(T *data) {
         return Buffer(data, std::vector<int>{});
     }
@@ -256,15 +257,14 @@ public:
         return Buffer(t, std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1});
     }
     /// An interleaved view of existing memory.
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     static Buffer make_interleaved(T *data, int width, int height, int channels) {
-        halide_dimension_t shape[3] = {{0, width, channels},
-                                       {0, height, width * channels},
-                                       {0, channels, 1}};
+        halide_dimension_t shape[3] = {
+            {0, width, channels}, {0, height, width * channels}, {0, channels, 1}};
         return Buffer(data, 3, shape);
     }
     /// A new allocation with the mins, extents and stride order of `src` (holes compacted).
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     static Buffer<not_const_T, Dims> make_with_shape_of(const Buffer<T2, D2> &src,
                                                         void *(*allocate_fn)(size_t) = nullptr,
                                                         void (*deallocate_fn)(void *) = nullptr) {
@@ -332,7 +332,7 @@ public:
     /// Whether this Buffer (shares) ownership of its host memory.
     bool owns_host_memory() const { return alloc != nullptr; }
     /// Whether the coordinates lie inside the buffer.
-    template<typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
+    template <typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
     bool contains(Args... args) const {
         return contains(std::vector<int>{int(args)...});
     }
@@ -354,13 +354,13 @@ public:
     /// The address of the element at the min coordinate of every dimension.
     T *data() const { return (T *)buf.host; }
     /// The lowest- and one-past-the-highest-addressed elements.
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     T *begin() const {
         int64_t lo, hi;
         detail::byte_span(buf, &lo, &hi);
         return (T *)(buf.host + lo);
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     T *end() const {
         int64_t lo, hi;
         detail::byte_span(buf, &lo, &hi);
@@ -406,7 +406,7 @@ public:
 
     /// Address of the element at the given coordinates (missing trailing coordinates are each
     /// the dimension's min).
-    template<typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
+    template <typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
     elem_T *address_of(Args... args) const {
         return address_of_impl(std::index_sequence_for<Args...>(), args...);
     }
@@ -418,22 +418,23 @@ public:
         return element_at(off);
     }
     /// Element access (T must not be void). Not bounds-checked.
-    template<typename... Args, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
+    template <
+        typename... Args, typename T2 = T,
+        typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
     elem_T &operator()(int first, Args... rest) const {
         static_assert(Dims == AnyDims || Dims >= 1 + (int)sizeof...(rest),
                       "more coordinates than the Buffer has dimensions");
         return *address_of(first, rest...);
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()() const {
         return *(elem_T *)buf.host;
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()(const int *pos) const {
         return *address_of(pos);
     }
-    template<typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()(const std::vector<int> &pos) const {
         ptrdiff_t off = 0;
         for (size_t i = 0; i < pos.size(); i++) {
@@ -444,7 +445,7 @@ public:
 
     /// Calls f at every coordinate, dimension 0 fastest. f takes either `const int *pos` or
     /// N ints (N <= dimensions(); only the first N dimensions are visited).
-    template<typename Fn>
+    template <typename Fn>
     const Buffer &for_each_element(Fn &&f) const {
         using F = std::remove_reference_t<Fn>;
         if constexpr (std::is_invocable<F &, const int *>::value) {
@@ -458,12 +459,13 @@ public:
                                      std::to_string(buf.dimensions) + " dimensions");
             }
             detail::for_each_coordinate(buf.dim, n, [&](const int *pos) {
-                detail::call_with_coords(f, pos, std::make_index_sequence<(size_t)(n < 0 ? 0 : n)>());
+                detail::call_with_coords(f, pos,
+                                         std::make_index_sequence<(size_t)(n < 0 ? 0 : n)>());
             });
         }
         return *this;
     }
-    template<typename Fn>
+    template <typename Fn>
     Buffer &for_each_element(Fn &&f) {
         static_cast<const Buffer *>(this)->for_each_element(std::forward<Fn>(f));
         return *this;
@@ -471,7 +473,7 @@ public:
 
     /// Calls f(v, others_v...) with a reference to every element of this buffer and the element
     /// at the same coordinates of each other buffer (same dimension count, covering this one).
-    template<typename Fn, typename... Others>
+    template <typename Fn, typename... Others>
     const Buffer &for_each_value(Fn &&f, Others &&...others) const {
         static_assert(!T_is_void, "for_each_value needs a typed Buffer");
         constexpr int K = 1 + (int)sizeof...(Others);
@@ -503,7 +505,7 @@ public:
         });
         return *this;
     }
-    template<typename Fn, typename... Others>
+    template <typename Fn, typename... Others>
     Buffer &for_each_value(Fn &&f, Others &&...others) {
         static_cast<const Buffer *>(this)->for_each_value(std::forward<Fn>(f),
                                                           std::forward<Others>(others)...);
@@ -511,18 +513,18 @@ public:
     }
 
     /// Sets every element to `value`.
-    template<typename V, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value && std::is_arithmetic<V>::value>>
+    template <typename V, typename T2 = T,
+              typename = std::enable_if_t<!std::is_void<T2>::value && std::is_arithmetic<V>::value>>
     Buffer &fill(V value) {
         elem_T v = (elem_T)value;
         for_each_value([&](elem_T &x) { x = v; });
         return *this;
     }
     /// Sets every element to f(x, y, ...) (or f(pos)) of its coordinates.
-    template<typename Fn, typename T2 = T,
-             typename = std::enable_if_t<!std::is_void<T2>::value &&
-                                         !std::is_arithmetic<std::decay_t<Fn>>::value>,
-             typename = void>
+    template <typename Fn, typename T2 = T,
+              typename = std::enable_if_t<!std::is_void<T2>::value &&
+                                          !std::is_arithmetic<std::decay_t<Fn>>::value>,
+              typename = void>
     Buffer &fill(Fn &&f) {
         using F = std::remove_reference_t<Fn>;
         if constexpr (std::is_invocable<F &, const int *>::value) {
@@ -530,7 +532,8 @@ public:
         } else {
             constexpr int n = detail::int_arity<F &>();
             static_assert(n >= 0, "fill needs a value or a callable taking ints");
-            if (n > buf.dimensions) detail::buffer_error("fill callable takes too many coordinates");
+            if (n > buf.dimensions)
+                detail::buffer_error("fill callable takes too many coordinates");
             detail::for_each_coordinate(buf.dim, n, [&](const int *pos) {
                 fill_at(f, pos, std::make_index_sequence<(size_t)(n < 0 ? 0 : n)>());
             });
@@ -538,7 +541,7 @@ public:
         return *this;
     }
     /// Whether every element equals `value`.
-    template<typename V, typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    template <typename V, typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     bool all_equal(V value) const {
         bool eq = true;
         elem_T v = (elem_T)value;
@@ -548,7 +551,7 @@ public:
 
     /// Copies the elements at coordinates present in both buffers from `src` (same element type
     /// and dimension count). Correct even when the two views overlap in memory.
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     void copy_from(const Buffer<T2, D2> &src) {
         static_assert(!std::is_const<T>::value, "cannot copy into a Buffer of const elements");
         if (!(src.type() == type())) detail::buffer_error("copy_from between different types");
@@ -591,7 +594,7 @@ public:
     // ---- Views (in place, and copies with the -ed names) ----
 
     /// Sets the min coordinate of dimensions 0, 1, ... (the memory does not move).
-    template<typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
+    template <typename... Args, typename = std::enable_if_t<detail::AllInts<Args...>::value>>
     void set_min(Args... args) {
         set_min(std::vector<int>{int(args)...});
     }
@@ -751,8 +754,10 @@ private:
     halide_dimension_t shape[detail::kInClassDims];
 
     static halide_type_t static_type_or_empty() {
-        if constexpr (T_is_void) return halide_type_t();
-        else return halide_type_of<elem_T>();
+        if constexpr (T_is_void)
+            return halide_type_t();
+        else
+            return halide_type_of<elem_T>();
     }
     void set_type(halide_type_t t) {
         if (!T_is_void && !(t == static_type_or_empty())) {
@@ -780,8 +785,8 @@ private:
     void check_dim(int d, const char *what) const {
         if (d < 0 || d >= buf.dimensions) {
             detail::buffer_error(std::string(what) + ": dimension " + std::to_string(d) +
-                                 " out of range for a buffer of " +
-                                 std::to_string(buf.dimensions) + " dimensions");
+                                 " out of range for a buffer of " + std::to_string(buf.dimensions) +
+                                 " dimensions");
         }
     }
     /// Points buf.dim at storage for d dimensions (copied from `from` when given, else zero).
@@ -813,7 +818,7 @@ private:
             if (stride > INT32_MAX) detail::buffer_error("buffer too large for 32-bit strides");
         }
     }
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     void check_convertible(const Buffer<T2, D2> &o) const {
         if (!T_is_void && std::is_void<T2>::value && !(o.buf.type == static_type_or_empty())) {
             detail::buffer_error("cannot convert a Buffer of another element type");
@@ -823,7 +828,7 @@ private:
                                  " dimensions to one of " + std::to_string(Dims));
         }
     }
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     void copy_init(const Buffer<T2, D2> &o) {
         buf = o.buf;
         buf.dim = nullptr; // o's storage; ours is made next
@@ -831,7 +836,7 @@ private:
         alloc = o.alloc;
         detail::incref(alloc);
     }
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     void move_init(Buffer<T2, D2> &o) {
         buf = o.buf;
         buf.dim = nullptr;
@@ -854,17 +859,19 @@ private:
         free_shape();
     }
     elem_T *element_at(ptrdiff_t off) const {
-        if constexpr (T_is_void) return (elem_T *)(buf.host + off * buf.type.bytes());
-        else return (elem_T *)buf.host + off;
+        if constexpr (T_is_void)
+            return (elem_T *)(buf.host + off * buf.type.bytes());
+        else
+            return (elem_T *)buf.host + off;
     }
-    template<size_t... I, typename... Args>
+    template <size_t... I, typename... Args>
     elem_T *address_of_impl(std::index_sequence<I...>, Args... args) const {
         ptrdiff_t off = 0;
         ((off += (ptrdiff_t)((int)args - buf.dim[I].min) * buf.dim[I].stride), ...);
         return element_at(off);
     }
     /// The address of this buffer's element at the min coordinates of `other`.
-    template<typename T2, int D2>
+    template <typename T2, int D2>
     byte_T *address_of_min_of(const Buffer<T2, D2> &other) const {
         ptrdiff_t off = 0;
         for (int i = 0; i < buf.dimensions && i < other.buf.dimensions; i++) {
@@ -872,11 +879,11 @@ private:
         }
         return (byte_T *)buf.host + off * buf.type.bytes();
     }
-    template<typename Fn, size_t... I, typename... Others>
+    template <typename Fn, size_t... I, typename... Others>
     static void call_values(Fn &f, uint8_t *const *p, std::index_sequence<I...>, Others &&...) {
         f(*(elem_T *)p[0], *(typename std::remove_reference_t<Others>::elem_T *)p[I + 1]...);
     }
-    template<typename Fn, size_t... I>
+    template <typename Fn, size_t... I>
     void fill_at(Fn &f, const int *pos, std::index_sequence<I...>) {
         *address_of(pos[I]...) = (elem_T)f(pos[I]...);
     }

@@ -86,8 +86,10 @@ inline void byte_span(const halide_buffer_t &b, int64_t *lo, int64_t *hi) {
             return;
         }
         int64_t span = (int64_t)(b.dim[i].extent - 1) * b.dim[i].stride;
-        if (span < 0) l += span;
-        else h += span;
+        if (span < 0)
+            l += span;
+        else
+            h += span;
     }
     *lo = l * b.type.bytes();
     *hi = (h + 1) * b.type.bytes();
@@ -111,7 +113,8 @@ inline void copy_strided(uint8_t *dst, const uint8_t *src, const halide_dimensio
         for (int i = 0; i < extent; i++) std::memcpy(dst + i * ds, src + i * ss, bytes);
         return;
     }
-    for (int i = 0; i < extent; i++) copy_strided(dst + i * ds, src + i * ss, ddim, sdim, d - 1, bytes);
+    for (int i = 0; i < extent; i++)
+        copy_strided(dst + i * ds, src + i * ss, ddim, sdim, d - 1, bytes);
 }
 
 /// Copies all of `src` into `dst` (same dimensions, extents and type; hosts non-null). When the
@@ -147,16 +150,16 @@ inline void copy_buffer_contents(const halide_buffer_t &dst, const halide_buffer
 }
 
 /// `int` for every index of a pack (used to form N int arguments).
-template<size_t>
+template <size_t>
 using int_t = int;
 
-template<typename Fn, size_t... I>
+template <typename Fn, size_t... I>
 constexpr bool invocable_with_ints(std::index_sequence<I...>) {
     return std::is_invocable<Fn, int_t<I>...>::value;
 }
 
 /// The smallest N (up to 16) such that Fn can be called with N ints, or -1.
-template<typename Fn, int N = 0>
+template <typename Fn, int N = 0>
 constexpr int int_arity() {
     if constexpr (N > 16) {
         return -1;
@@ -168,14 +171,14 @@ constexpr int int_arity() {
 }
 
 /// Calls f(pos[0], ..., pos[N-1]).
-template<typename Fn, size_t... I>
+template <typename Fn, size_t... I>
 inline void call_with_coords(Fn &f, const int *pos, std::index_sequence<I...>) {
     f(pos[I]...);
 }
 
 /// Visits every coordinate of the first `n` dimensions of `dim` (dimension 0 fastest), calling
 /// visit(pos) with the coordinate array.
-template<typename Visit>
+template <typename Visit>
 inline void for_each_coordinate(const halide_dimension_t *dim, int n, Visit &&visit) {
     int small[16];
     std::vector<int> big;

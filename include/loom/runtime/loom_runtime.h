@@ -77,17 +77,22 @@ typedef struct halide_buffer_t {
     bool host_dirty() const { return (flags & halide_buffer_flag_host_dirty) != 0; }
     bool device_dirty() const { return (flags & halide_buffer_flag_device_dirty) != 0; }
     void set_host_dirty(bool v = true) {
-        flags = v ? (flags | halide_buffer_flag_host_dirty) : (flags & ~(uint64_t)halide_buffer_flag_host_dirty);
+        flags = v ? (flags | halide_buffer_flag_host_dirty)
+                  : (flags & ~(uint64_t)halide_buffer_flag_host_dirty);
     }
     void set_device_dirty(bool v = true) {
-        flags = v ? (flags | halide_buffer_flag_device_dirty) : (flags & ~(uint64_t)halide_buffer_flag_device_dirty);
+        flags = v ? (flags | halide_buffer_flag_device_dirty)
+                  : (flags & ~(uint64_t)halide_buffer_flag_device_dirty);
     }
     /// Number of bytes spanned from the lowest to the highest addressed element, inclusive.
     size_t size_in_bytes() const {
         int64_t lo = 0, hi = 0;
         for (int i = 0; i < dimensions; i++) {
             int64_t span = (int64_t)(dim[i].extent - 1) * dim[i].stride;
-            if (span < 0) lo += span; else hi += span;
+            if (span < 0)
+                lo += span;
+            else
+                hi += span;
         }
         return (size_t)(hi - lo + 1) * type.bytes();
     }
@@ -171,8 +176,8 @@ void loom_record_error(const char *msg);
 /// Types are packed as code | bits << 8 | lanes << 16.
 int halide_error_bad_type(void *user_context, const char *func_name, uint32_t type_given_bits,
                           uint32_t correct_type_bits);
-int halide_error_bad_dimensions(void *user_context, const char *func_name,
-                                int32_t dimensions_given, int32_t correct_dimensions);
+int halide_error_bad_dimensions(void *user_context, const char *func_name, int32_t dimensions_given,
+                                int32_t correct_dimensions);
 int halide_error_access_out_of_bounds(void *user_context, const char *func_name, int dimension,
                                       int min_touched, int max_touched, int min_valid,
                                       int max_valid);
@@ -180,8 +185,8 @@ int halide_error_buffer_allocation_too_large(void *user_context, const char *buf
                                              uint64_t allocation_size, uint64_t max_size);
 int halide_error_buffer_extents_too_large(void *user_context, const char *buffer_name,
                                           int64_t actual_size, int64_t max_size);
-int halide_error_buffer_extents_negative(void *user_context, const char *buffer_name,
-                                         int dimension, int extent);
+int halide_error_buffer_extents_negative(void *user_context, const char *buffer_name, int dimension,
+                                         int extent);
 int halide_error_constraint_violated(void *user_context, const char *var, int val,
                                      const char *constrained_var, int constrained_val);
 int halide_error_param_too_small_i64(void *user_context, const char *param_name, int64_t val,
@@ -198,8 +203,7 @@ int halide_error_param_too_large_f64(void *user_context, const char *param_name,
                                      double max_val);
 int halide_error_out_of_memory(void *user_context);
 int halide_error_buffer_argument_is_null(void *user_context, const char *buffer_name);
-int halide_error_requirement_failed(void *user_context, const char *condition,
-                                    const char *message);
+int halide_error_requirement_failed(void *user_context, const char *condition, const char *message);
 int halide_error_explicit_bounds_too_small(void *user_context, const char *func_name,
                                            const char *var_name, int min_bound, int max_bound,
                                            int min_required, int max_required);
@@ -217,22 +221,21 @@ enum loom_more_error_codes {
 int halide_error_constraints_make_required_region_smaller(void *user_context,
                                                           const char *buffer_name, int dimension,
                                                           int constrained_min,
-                                                          int constrained_extent,
-                                                          int required_min, int required_extent);
+                                                          int constrained_extent, int required_min,
+                                                          int required_extent);
 int halide_error_unaligned_host_ptr(void *user_context, const char *func_name, int alignment);
 int halide_error_host_is_null(void *user_context, const char *func_name);
 int halide_error_bad_fold(void *user_context, const char *func_name, const char *var_name,
                           const char *loop_name);
 int halide_error_fold_factor_too_small(void *user_context, const char *func_name,
-                                       const char *var_name, int fold_factor,
-                                       const char *loop_name, int required_extent);
+                                       const char *var_name, int fold_factor, const char *loop_name,
+                                       int required_extent);
 int halide_error_storage_bound_too_small(void *user_context, const char *func_name,
                                          const char *var_name, int provided_size,
                                          int required_size);
 int halide_error_specialize_fail(void *user_context, const char *message);
 /// These two return `result` (the extern stage's own nonzero code).
-int halide_error_extern_stage_failed(void *user_context, const char *extern_stage_name,
-                                     int result);
+int halide_error_extern_stage_failed(void *user_context, const char *extern_stage_name, int result);
 int halide_error_bounds_inference_call_failed(void *user_context, const char *extern_stage_name,
                                               int result);
 
@@ -257,12 +260,12 @@ char *halide_type_to_string(char *dst, char *end, const struct halide_type_t *ar
 #ifdef __cplusplus
 /// The runtime type of the C++ scalar type T (Halide's halide_type_of): bool is uint1, pointers
 /// are 64-bit handles.
-template<typename T>
+template <typename T>
 struct loom_halide_type_of_impl;
-#define LOOM_DEFINE_TYPE_OF(T, CODE, BITS)                                                        \
-    template<>                                                                                    \
-    struct loom_halide_type_of_impl<T> {                                                          \
-        static halide_type_t get() { return halide_type_t(CODE, BITS); }                         \
+#define LOOM_DEFINE_TYPE_OF(T, CODE, BITS)                                                         \
+    template <>                                                                                    \
+    struct loom_halide_type_of_impl<T> {                                                           \
+        static halide_type_t get() { return halide_type_t(CODE, BITS); }                           \
     };
 LOOM_DEFINE_TYPE_OF(bool, halide_type_uint, 1)
 LOOM_DEFINE_TYPE_OF(int8_t, halide_type_int, 8)
@@ -276,15 +279,15 @@ LOOM_DEFINE_TYPE_OF(uint64_t, halide_type_uint, 64)
 LOOM_DEFINE_TYPE_OF(float, halide_type_float, 32)
 LOOM_DEFINE_TYPE_OF(double, halide_type_float, 64)
 #undef LOOM_DEFINE_TYPE_OF
-template<typename T>
+template <typename T>
 struct loom_halide_type_of_impl<T *> {
     static halide_type_t get() { return halide_type_t(halide_type_handle, 64); }
 };
-template<typename T>
+template <typename T>
 struct loom_halide_type_of_impl<const T> : loom_halide_type_of_impl<T> {};
 
 /// The halide_type_t of the C++ type T.
-template<typename T>
+template <typename T>
 inline halide_type_t halide_type_of() {
     return loom_halide_type_of_impl<T>::get();
 }

@@ -215,8 +215,7 @@ TEST_F(ErrorCapture, MiscReporters) {
     EXPECT_EQ(message(), "Bounds given for x in f (from 0 to 9) do not cover required region "
                          "(from -1 to 10)");
     captured.clear();
-    EXPECT_EQ(halide_error_constraints_make_required_region_smaller(nullptr, "in", 1, 0, 8, -1,
-                                                                    10),
+    EXPECT_EQ(halide_error_constraints_make_required_region_smaller(nullptr, "in", 1, 0, 8, -1, 10),
               halide_error_code_constraints_make_required_region_smaller);
     EXPECT_EQ(message(), "Applying the constraints on in to the required region made it smaller "
                          "in dimension 1. Required size: -1 to 8. Constrained size: 0 to 7.");

@@ -17,7 +17,7 @@ using namespace loom::internal;
 
 namespace {
 
-template<typename T>
+template <typename T>
 void check_round_trip(Type t, T value) {
     Parameter p(t, false, 0, "p");
     p.set_scalar<T>(value);

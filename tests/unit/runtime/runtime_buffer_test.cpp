@@ -17,7 +17,7 @@ using loom::Runtime::Buffer;
 namespace {
 
 // Byte offset of element (coords) from the element at the mins.
-template<typename B>
+template <typename B>
 ptrdiff_t offset_of(const B &b, const uint8_t *p) {
     return p - (const uint8_t *)b.data();
 }

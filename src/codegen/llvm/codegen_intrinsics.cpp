@@ -274,12 +274,13 @@ Value *CodeGenLLVM::codegen_buffer_intrinsic(const Call *op, bool *handled) {
 // ---- stringify ----
 
 Value *CodeGenLLVM::codegen_stringify(const Call *op) {
-    // A stack buffer sized from the arguments: string constants exactly, other values at most
-    // 32 characters per lane plus vector punctuation.
+    // A stack buffer sized from the arguments: string constants exactly, other values by a
+    // bound per lane plus vector punctuation. The runtime's writers stop at `end`, so a value
+    // longer than its bound (a huge double in %f) is truncated, never overflows.
     uint64_t size = 1;
     for (const Expr &e : op->args) {
         if (const StringImm *s = e.as<StringImm>()) size += s->value.size();
-        else size += 36 * (uint64_t)e.type().lanes() + 2;
+        else size += (e.type().is_float() ? 64 : 36) * (uint64_t)e.type().lanes() + 2;
     }
     size = std::max<uint64_t>(size, 64);
     Value *buf = create_entry_alloca(i8_t, size, 8, "stringify");

@@ -46,8 +46,9 @@ struct all_convertible<T, First, Rest...>
                                        all_convertible<T, Rest...>::value> {};
 } // namespace internal
 
-/// The format of compile_to_lowered_stmt's output.
-enum class StmtOutputFormat { Text, HTML };
+/// The format of compile_to_lowered_stmt's output. Unscoped, as in Halide, so user code can
+/// write HTML as well as StmtOutputFormat::HTML.
+enum StmtOutputFormat { Text, HTML };
 
 /// One definition of a Func: the pure definition (stage 0) or update definition i (stage
 /// i + 1). Scheduling a stage's loops happens here (Tier 2); Func::update(i) returns one.

@@ -25,8 +25,9 @@ public:
         : exprs{a, b, Expr(std::forward<Args>(rest))...} {}
     /// A Tuple of the given elements (at least one; an empty list is a CompileError).
     explicit Tuple(const std::vector<Expr> &e);
-    /// All the values of a call to a Func: Tuple(f(x)) has f.outputs() elements.
-    explicit Tuple(const FuncRef &f);
+    /// All the values of a call to a Func: Tuple(f(x)) has f.outputs() elements. Implicit, as
+    /// in Halide: `Tuple t = f(x);`.
+    Tuple(const FuncRef &f);
 
     /// The number of elements.
     size_t size() const { return exprs.size(); }

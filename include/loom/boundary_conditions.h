@@ -25,13 +25,13 @@ namespace internal {
 inline Func func_like_to_func(const Func &f) { return f; }
 inline Func func_like_to_func(const ImageParam &im) { return im; }
 Func buffer_to_func(const Buffer<void> &b);
-template<typename T, int Dims>
+template <typename T, int Dims>
 Func func_like_to_func(const Buffer<T, Dims> &b) {
     return buffer_to_func(Buffer<void>(b));
 }
 
 /// The region covered by a Buffer or ImageParam: (dim(i).min(), dim(i).extent()) for each i.
-template<typename T>
+template <typename T>
 Region region_of(const T &func_like) {
     Region r;
     for (int i = 0; i < func_like.dimensions(); i++) {
@@ -42,14 +42,14 @@ Region region_of(const T &func_like) {
 
 /// Pairs of (min, extent) arguments, collected into a Region.
 inline void collect_region(Region &) {}
-template<typename A, typename B, typename... Rest>
+template <typename A, typename B, typename... Rest>
 void collect_region(Region &r, A &&min, B &&extent, Rest &&...rest) {
     r.emplace_back(Expr(std::forward<A>(min)), Expr(std::forward<B>(extent)));
     collect_region(r, std::forward<Rest>(rest)...);
 }
 
 /// True when every type converts to Expr (and there is an even number of them, >= 2).
-template<typename... Args>
+template <typename... Args>
 struct are_bounds {
     static constexpr bool value = sizeof...(Args) >= 2 && sizeof...(Args) % 2 == 0 &&
                                   (std::is_convertible<Args, Expr>::value && ...);
@@ -81,16 +81,16 @@ Func mirror_interior(const Func &source, const Region &bounds);
 // The same for Buffers and ImageParams, with the region given, taken from their shape, or
 // given as (min, extent) pairs.
 #define LOOM_BOUNDARY_CONDITION_FORMS(NAME)                                                        \
-    template<typename T>                                                                           \
+    template <typename T>                                                                          \
     Func NAME(const T &func_like, const Region &bounds) {                                          \
         return NAME(internal::func_like_to_func(func_like), bounds);                               \
     }                                                                                              \
-    template<typename T>                                                                           \
+    template <typename T>                                                                          \
     Func NAME(const T &func_like) {                                                                \
         return NAME(internal::func_like_to_func(func_like), internal::region_of(func_like));       \
     }                                                                                              \
-    template<typename T, typename... Bounds,                                                       \
-             typename std::enable_if<internal::are_bounds<Bounds...>::value>::type * = nullptr>    \
+    template <typename T, typename... Bounds,                                                      \
+              typename std::enable_if<internal::are_bounds<Bounds...>::value>::type * = nullptr>   \
     Func NAME(const T &func_like, Bounds &&...bounds) {                                            \
         Region r;                                                                                  \
         internal::collect_region(r, std::forward<Bounds>(bounds)...);                              \
@@ -103,33 +103,33 @@ LOOM_BOUNDARY_CONDITION_FORMS(mirror_image)
 LOOM_BOUNDARY_CONDITION_FORMS(mirror_interior)
 #undef LOOM_BOUNDARY_CONDITION_FORMS
 
-template<typename T>
+template <typename T>
 Func constant_exterior(const T &func_like, const Tuple &value, const Region &bounds) {
     return constant_exterior(internal::func_like_to_func(func_like), value, bounds);
 }
-template<typename T>
+template <typename T>
 Func constant_exterior(const T &func_like, const Expr &value, const Region &bounds) {
     return constant_exterior(internal::func_like_to_func(func_like), value, bounds);
 }
-template<typename T>
+template <typename T>
 Func constant_exterior(const T &func_like, const Tuple &value) {
     return constant_exterior(internal::func_like_to_func(func_like), value,
                              internal::region_of(func_like));
 }
-template<typename T>
+template <typename T>
 Func constant_exterior(const T &func_like, const Expr &value) {
     return constant_exterior(internal::func_like_to_func(func_like), value,
                              internal::region_of(func_like));
 }
-template<typename T, typename... Bounds,
-         typename std::enable_if<internal::are_bounds<Bounds...>::value>::type * = nullptr>
+template <typename T, typename... Bounds,
+          typename std::enable_if<internal::are_bounds<Bounds...>::value>::type * = nullptr>
 Func constant_exterior(const T &func_like, const Tuple &value, Bounds &&...bounds) {
     Region r;
     internal::collect_region(r, std::forward<Bounds>(bounds)...);
     return constant_exterior(internal::func_like_to_func(func_like), value, r);
 }
-template<typename T, typename... Bounds,
-         typename std::enable_if<internal::are_bounds<Bounds...>::value>::type * = nullptr>
+template <typename T, typename... Bounds,
+          typename std::enable_if<internal::are_bounds<Bounds...>::value>::type * = nullptr>
 Func constant_exterior(const T &func_like, const Expr &value, Bounds &&...bounds) {
     Region r;
     internal::collect_region(r, std::forward<Bounds>(bounds)...);

@@ -138,7 +138,7 @@ public:
     /// A read of the input at the given coordinates (Exprs, Vars, RVars or ints). `_` stands
     /// for the remaining dimensions, as in Halide: im(_) reads im(_0, _1, ...). Calls with
     /// the wrong number of coordinates are a CompileError.
-    template<typename... Args>
+    template <typename... Args>
     Expr operator()(const Expr &first, const Args &...rest) const {
         std::vector<Expr> args{first, Expr(rest)...};
         return (*this)(args);

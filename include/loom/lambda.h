@@ -26,7 +26,7 @@ void check_evaluate_type(const Expr &e, Type t, const char *what);
 
 /// Checks the types of a Tuple evaluated into pointers, one element at a time.
 inline void check_tuple_types(const Tuple &, size_t) {}
-template<typename First, typename... Rest>
+template <typename First, typename... Rest>
 void check_tuple_types(const Tuple &t, size_t i, First *, Rest *...rest) {
     check_evaluate_type(t[i], type_of<First>(), "element of the Tuple passed to evaluate");
     check_tuple_types(t, i + 1, rest...);
@@ -34,7 +34,7 @@ void check_tuple_types(const Tuple &t, size_t i, First *, Rest *...rest) {
 
 /// Copies the zero-dimensional results of a Realization into the pointers.
 inline void assign_results(Realization &, size_t) {}
-template<typename First, typename... Rest>
+template <typename First, typename... Rest>
 void assign_results(Realization &r, size_t i, First *first, Rest *...rest) {
     Buffer<First> b = r[i];
     *first = b();
@@ -89,7 +89,7 @@ inline Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const
 
 /// The value of a scalar Expr (without free variables), computed by JIT-compiling f() = e.
 /// T must be e's type exactly (CompileError otherwise): evaluate<float>(x * 0.5f).
-template<typename T>
+template <typename T>
 T evaluate(const Expr &e) {
     internal::check_evaluate_type(e, type_of<T>(), "expression passed to evaluate");
     Func f(internal::lambda_name());
@@ -100,7 +100,7 @@ T evaluate(const Expr &e) {
 
 /// Evaluates the Tuple `t` and stores element i in the i-th pointer, whose type must be the
 /// element's: evaluate(Tuple(a, b), &x, &y).
-template<typename First, typename... Rest>
+template <typename First, typename... Rest>
 void evaluate(const Tuple &t, First *first, Rest *...rest) {
     if (t.size() != 1 + sizeof...(Rest)) {
         throw CompileError("evaluate was given a Tuple of " + std::to_string(t.size()) +

@@ -70,7 +70,7 @@ protected:
 /// True when `val` can be stored in a To without changing it. Any number may be stored in a
 /// floating-point parameter (rounding as C does, so `Param<float> p; p.set(0.1)` works); an
 /// integer parameter needs an integer value in its range.
-template<typename To, typename From>
+template <typename To, typename From>
 bool is_roundtrippable(const From &val) {
     if constexpr (std::is_same<To, From>::value || std::is_floating_point<To>::value) {
         return true;
@@ -102,7 +102,7 @@ bool is_roundtrippable(const From &val) {
 struct ParamVoidPlaceholder {};
 
 /// Text of a value for error messages.
-template<typename T>
+template <typename T>
 std::string param_value_to_string(const T &v) {
     if constexpr (std::is_same<T, bool>::value) {
         return v ? "true" : "false";
@@ -116,7 +116,7 @@ std::string param_value_to_string(const T &v) {
 } // namespace internal
 
 /// A scalar parameter of type T (Halide's Param). Param<void> has its type chosen at run time.
-template<typename T = void>
+template <typename T = void>
 class Param : public internal::ParamBase {
     static Type static_type() {
         static_assert(!std::is_void<T>::value, "Param<void> needs an explicit Type");
@@ -133,13 +133,13 @@ public:
     using ElemType = T;
 
     /// A parameter with a unique name.
-    template<typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
+    template <typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
     Param() : ParamBase(static_type(), "") {}
     /// A parameter with the given name.
-    template<typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
+    template <typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
     explicit Param(const std::string &name) : ParamBase(static_type(), name) {}
     /// (A string literal must not pick the value constructor of Param<bool>.)
-    template<typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
+    template <typename T2 = T, typename std::enable_if<!std::is_void<T2>::value>::type * = nullptr>
     explicit Param(const char *name) : ParamBase(static_type(), name) {}
     /// A parameter with a unique name and an initial value.
     explicit Param(not_void_T value) : ParamBase(static_type(), "") { set(value); }
@@ -154,15 +154,15 @@ public:
         set(value);
     }
     /// Param<void>: a parameter of type `t` with a unique name.
-    template<typename T2 = T, typename std::enable_if<std::is_void<T2>::value>::type * = nullptr>
+    template <typename T2 = T, typename std::enable_if<std::is_void<T2>::value>::type * = nullptr>
     explicit Param(Type t) : ParamBase(t, "") {}
     /// Param<void>: a parameter of type `t` named `name`.
-    template<typename T2 = T, typename std::enable_if<std::is_void<T2>::value>::type * = nullptr>
+    template <typename T2 = T, typename std::enable_if<std::is_void<T2>::value>::type * = nullptr>
     Param(Type t, const std::string &name) : ParamBase(t, name) {}
 
     /// Set the value. A value that does not convert to the parameter's type exactly (e.g. 300
     /// for a Param<uint8_t>) is a CompileError.
-    template<typename V>
+    template <typename V>
     void set(const V &val) {
         static_assert(std::is_arithmetic<V>::value || std::is_pointer<V>::value,
                       "Param values are numbers or pointers");
@@ -201,7 +201,7 @@ public:
     }
 
     /// The current value (for Param<void>, get<V>() converts it to V).
-    template<typename V = T>
+    template <typename V = T>
     V get() const {
         static_assert(!std::is_void<V>::value, "Param<void>::get needs a type: get<float>()");
         if constexpr (!std::is_void<T>::value) {
@@ -226,7 +226,7 @@ public:
     }
 
     /// The value autoschedulers assume (checked like set).
-    template<typename V>
+    template <typename V>
     Param &set_estimate(const V &val) {
         static_assert(std::is_arithmetic<V>::value, "Param estimates are numbers");
         if constexpr (!std::is_void<T>::value) {
@@ -239,7 +239,7 @@ public:
     }
 
 private:
-    template<typename S, typename V>
+    template <typename S, typename V>
     void store(const V &val) {
         if constexpr (std::is_pointer<S>::value || std::is_pointer<V>::value) {
             if constexpr (std::is_pointer<S>::value && std::is_pointer<V>::value) {
@@ -256,7 +256,7 @@ private:
             std::memcpy(scalar_address(), &s, sizeof(S));
         }
     }
-    template<typename S, typename V>
+    template <typename S, typename V>
     V load() const {
         S s;
         std::memcpy(&s, scalar_address(), sizeof(S));
@@ -266,7 +266,7 @@ private:
             return (V)s;
         }
     }
-    template<typename V>
+    template <typename V>
     static Expr make_value_expr(const V &val) {
         if constexpr (std::is_same<V, bool>::value) {
             return Expr((uint8_t)val); // cast to the parameter's type by set_estimate_expr

@@ -33,8 +33,7 @@ using CoordinateMap = Expr (*)(const Expr &x, const Expr &min, const Expr &exten
 /// clamp(likely(x), ...) in a select on "out of bounds" lets bounds inference see the
 /// coordinate is always within [min, max], and loop partitioning find the steady state.
 Expr inside_or(const Expr &x, const Expr &min, const Expr &extent, const Expr &outside) {
-    return select(x < min || x >= min + extent, outside,
-                  clamp(likely(x), min, min + extent - 1));
+    return select(x < min || x >= min + extent, outside, clamp(likely(x), min, min + extent - 1));
 }
 
 Expr repeat_edge_coord(const Expr &x, const Expr &min, const Expr &extent) {
@@ -48,7 +47,7 @@ Expr repeat_image_coord(const Expr &x, const Expr &min, const Expr &extent) {
 }
 
 Expr mirror_image_coord(const Expr &x, const Expr &min, const Expr &extent) {
-    Expr coord = (x - min) % (2 * extent);                         // [0, 2 * extent)
+    Expr coord = (x - min) % (2 * extent);                          // [0, 2 * extent)
     coord = select(coord >= extent, 2 * extent - 1 - coord, coord); // [0, extent)
     coord = clamp(coord + min, min, min + extent - 1);
     return inside_or(x, min, extent, coord);
@@ -69,9 +68,8 @@ Expr mirror_interior_coord(const Expr &x, const Expr &min, const Expr &extent) {
 /// condition when `outside` is given.
 std::vector<Expr> map_coordinates(const Func &source, const Region &bounds, CoordinateMap map,
                                   const char *what, Expr *outside = nullptr) {
-    user_assert(source.defined())
-        << "BoundaryConditions::" << what << " was given the Func \"" << source.name()
-        << "\", which has no definition.\n";
+    user_assert(source.defined()) << "BoundaryConditions::" << what << " was given the Func \""
+                                  << source.name() << "\", which has no definition.\n";
     std::vector<Var> args = source.args();
     user_assert(bounds.size() <= args.size())
         << "BoundaryConditions::" << what << " was given " << bounds.size()
@@ -116,9 +114,10 @@ Func constant_exterior(const Func &source, const Tuple &value, const Region &bou
     std::vector<Expr> coords = internal::map_coordinates(
         source, bounds, internal::repeat_edge_coord, "constant_exterior", &outside);
     user_assert((int)value.size() == source.outputs())
-        << "BoundaryConditions::constant_exterior of the Func \"" << source.name() << "\", which has "
-        << source.outputs() << " value" << (source.outputs() == 1 ? "" : "s") << ", was given "
-        << value.size() << " exterior value" << (value.size() == 1 ? "" : "s") << ".\n";
+        << "BoundaryConditions::constant_exterior of the Func \"" << source.name()
+        << "\", which has " << source.outputs() << " value" << (source.outputs() == 1 ? "" : "s")
+        << ", was given " << value.size() << " exterior value" << (value.size() == 1 ? "" : "s")
+        << ".\n";
     Func bounded(internal::unique_name(source.name() + "_constant_exterior"));
     if (source.outputs() == 1) {
         bounded(source.args()) = select(outside, value[0], Expr(source(coords)));

@@ -70,7 +70,7 @@ BoundBufferParameters &bound_buffer_parameters() {
 } // namespace
 } // namespace internal
 
-template<>
+template <>
 Expr Buffer<void, AnyDims>::operator()(const std::vector<Expr> &args) const {
     user_assert(defined()) << "Call to an undefined Buffer in an algorithm.\n";
     internal::Parameter p = internal::bound_buffer_parameters().get(*this);

@@ -141,9 +141,8 @@ std::vector<Expr> check_call_args(const std::string &what, const std::string &na
         << (args.size() == 1 ? "" : "s") << ", but has " << dims << " dimension"
         << (dims == 1 ? "" : "s") << ".\n";
     for (size_t i = 0; i < args.size(); i++) {
-        user_assert(args[i].defined())
-            << "Argument " << i << " of the call to " << what << " \"" << name
-            << "\" is an undefined Expr.\n";
+        user_assert(args[i].defined()) << "Argument " << i << " of the call to " << what << " \""
+                                       << name << "\" is an undefined Expr.\n";
         Type t = args[i].type();
         if (t.is_float() || t.is_handle() || (t.is_uint() && t.bits() >= 32) ||
             (t.is_int() && t.bits() > 32)) {
@@ -221,17 +220,15 @@ int OutputImageParam::host_alignment() const {
 
 OutputImageParam &OutputImageParam::set_estimates(const Region &estimates) {
     user_assert((int)estimates.size() == dimensions())
-        << "set_estimates of \"" << name() << "\" was given " << estimates.size()
-        << " ranges for " << dimensions() << " dimensions.\n";
+        << "set_estimates of \"" << name() << "\" was given " << estimates.size() << " ranges for "
+        << dimensions() << " dimensions.\n";
     for (size_t i = 0; i < estimates.size(); i++) {
         dim((int)i).set_estimate(estimates[i].min, estimates[i].extent);
     }
     return *this;
 }
 
-internal::Parameter OutputImageParam::parameter() const {
-    return internal::as_parameter(contents);
-}
+internal::Parameter OutputImageParam::parameter() const { return internal::as_parameter(contents); }
 
 OutputImageParam::operator Argument() const { return Argument(parameter()); }
 

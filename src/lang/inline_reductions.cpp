@@ -114,9 +114,10 @@ InlineReduction start(const ReductionDomain &explicit_rdom, const Expr &e, const
         << "domain (an RDom), or one must be given: " << e << "\n";
     // An update that uses no RVar does not loop over the domain (in Halide too, where
     // sum(r, 1) is silently 1): report it instead of computing the wrong thing.
-    user_assert(finder.uses_rdom)
-        << "The expression passed to " << what << " (\"" << name << "\") does not use the RDom "
-        << "it reduces over, so the reduction would not loop over it: " << e << "\n";
+    user_assert(finder.uses_rdom) << "The expression passed to " << what << " (\"" << name
+                                  << "\") does not use the RDom "
+                                  << "it reduces over, so the reduction would not loop over it: "
+                                  << e << "\n";
     r.rdom = finder.rdom;
     // A pipeline can't hold two Funcs of one name, and "sum" is used often.
     r.f = Func(unique_name(name));

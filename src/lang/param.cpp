@@ -57,9 +57,7 @@ Expr ParamBase::max_value() const { return as_parameter(contents).max_value(); }
 
 Expr ParamBase::estimate() const { return as_parameter(contents).estimate(); }
 
-ParamBase::operator Expr() const {
-    return Variable::make(type(), name(), as_parameter(contents));
-}
+ParamBase::operator Expr() const { return Variable::make(type(), name(), as_parameter(contents)); }
 
 ParamBase::operator Argument() const { return Argument(as_parameter(contents)); }
 

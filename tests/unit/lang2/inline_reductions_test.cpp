@@ -117,8 +117,7 @@ TEST(InlineReductions, IdentitiesAndCombiners) {
     EXPECT_TRUE(p.updates()[0].values[0].as<Mul>() != nullptr);
 
     Function mx = reduction_of(maximum(g(r)), {});
-    EXPECT_EQ(mx.definition().values[0].as<IntImm>()->value,
-              std::numeric_limits<int32_t>::min());
+    EXPECT_EQ(mx.definition().values[0].as<IntImm>()->value, std::numeric_limits<int32_t>::min());
     const Max *max_node = mx.updates()[0].values[0].as<Max>();
     ASSERT_NE(max_node, nullptr);
     EXPECT_TRUE(is_self_call(max_node->a, mx));

@@ -16,7 +16,7 @@ using namespace loom::internal;
 
 namespace {
 
-template<typename T>
+template <typename T>
 void check_round_trip(T a, T b) {
     Param<T> p("rt");
     EXPECT_EQ(p.type(), type_of<T>());

@@ -65,8 +65,10 @@ public:
         if (const Add *op = e.as<Add>()) return wrap(op->type, eval(op->a) + eval(op->b));
         if (const Sub *op = e.as<Sub>()) return wrap(op->type, eval(op->a) - eval(op->b));
         if (const Mul *op = e.as<Mul>()) return wrap(op->type, eval(op->a) * eval(op->b));
-        if (const Div *op = e.as<Div>()) return wrap(op->type, div_euclid(eval(op->a), eval(op->b)));
-        if (const Mod *op = e.as<Mod>()) return wrap(op->type, mod_euclid(eval(op->a), eval(op->b)));
+        if (const Div *op = e.as<Div>())
+            return wrap(op->type, div_euclid(eval(op->a), eval(op->b)));
+        if (const Mod *op = e.as<Mod>())
+            return wrap(op->type, mod_euclid(eval(op->a), eval(op->b)));
         if (const Min *op = e.as<Min>()) return std::min(eval(op->a), eval(op->b));
         if (const Max *op = e.as<Max>()) return std::max(eval(op->a), eval(op->b));
         if (const EQ *op = e.as<EQ>()) return eval(op->a) == eval(op->b);

@@ -54,6 +54,20 @@ Expr int_const(Type t, i128 v) {
     return t.is_int() ? make_const(t, (int64_t)v) : make_const(t, (uint64_t)v);
 }
 
+i128 ediv(i128 a, i128 b) {
+    if (b == 0) return 0;
+    i128 q = a / b, r = a % b;
+    if (r < 0) q += (b > 0) ? -1 : 1;
+    return q;
+}
+i128 emod(i128 a, i128 b) {
+    if (b == 0) return 0;
+    i128 r = a % b;
+    if (r < 0) r += (b > 0) ? b : -b;
+    return r;
+}
+i128 iabs(i128 a) { return a < 0 ? -a : a; }
+
 /// Whether arithmetic in t may wrap around: Loom assumes Int(32) and Int(64) index arithmetic
 /// never overflows (DESIGN.md §4), but narrower and unsigned types wrap by definition.
 bool may_wrap(Type t) { return t.is_uint() || (t.is_int() && t.bits() < 32); }
@@ -89,12 +103,34 @@ bool float_ends(const Interval &a, const Interval &b, FloatEnds *c) {
 /// unbounded on that side (always a valid, if loose, bound).
 Expr end_op(const Expr &x, const Expr &y, bool upper, MakeBinary make) {
     if (is_inf(x) || is_inf(y)) return side_inf(upper);
+    i128 a, b;
+    Type t = x.type();
+    if (t.is_int_or_uint() && const_int(x, &a) && const_int(y, &b)) {
+        // Fold constant ends exactly: an end beyond the type's range means the bound is lost on
+        // that side (the simplifier would wrap it instead).
+        i128 r = 0;
+        bool known = true;
+        if (make == &Add::make) r = a + b;
+        else if (make == &Sub::make) r = a - b;
+        else if (make == &Mul::make) known = !__builtin_mul_overflow(a, b, &r);
+        else if (make == &Div::make) r = ediv(a, b);
+        else known = false;
+        if (known && r >= type_min(t) && r <= type_max(t)) return int_const(t, r);
+        if (make != &Min::make && make != &Max::make) return side_inf(upper);
+    }
     return simplify(make(x, y));
 }
 
 Expr neg(const Expr &x) {
     if (Interval::is_pos_inf(x)) return Interval::neg_inf();
     if (Interval::is_neg_inf(x)) return Interval::pos_inf();
+    i128 v;
+    if (const_int(x, &v)) {
+        // -INT_MIN does not fit: the negated end is beyond the type's range.
+        if (-v > type_max(x.type())) return Interval::pos_inf();
+        if (-v < type_min(x.type())) return Interval::neg_inf();
+        return int_const(x.type(), -v);
+    }
     return simplify(Sub::make(make_zero(x.type()), x));
 }
 
@@ -139,30 +175,20 @@ bool prove_lt0(const Expr &e) {
     return can_prove(cmp_zero(e, &LT::make));
 }
 
-enum class Sign { NonNeg, NonPos, Mixed };
+/// What can be proven about the sign of an interval's values. Straddle means min <= 0 <= max is
+/// proven; Unknown means nothing is, so the interval may lie on either side of zero.
+enum class Sign { NonNeg, NonPos, Straddle, Unknown };
 Sign sign_of(const Interval &a) {
     if (prove_ge0(a.min)) return Sign::NonNeg;
     if (prove_le0(a.max)) return Sign::NonPos;
-    return Sign::Mixed;
+    if (prove_le0(a.min) && prove_ge0(a.max)) return Sign::Straddle;
+    return Sign::Unknown;
 }
 
 bool both_single(const Interval &a, const Interval &b) {
     return a.is_single_point() && b.is_single_point();
 }
 
-i128 ediv(i128 a, i128 b) {
-    if (b == 0) return 0;
-    i128 q = a / b, r = a % b;
-    if (r < 0) q += (b > 0) ? -1 : 1;
-    return q;
-}
-i128 emod(i128 a, i128 b) {
-    if (b == 0) return 0;
-    i128 r = a % b;
-    if (r < 0) r += (b > 0) ? b : -b;
-    return r;
-}
-i128 iabs(i128 a) { return a < 0 ? -a : a; }
 
 /// The smallest 2^n - 1 >= x (x >= 0): an upper bound of x | y and x ^ y for 0 <= y <= x.
 i128 ones_above(i128 x) {
@@ -175,16 +201,21 @@ i128 ones_above(i128 x) {
 Interval div_positive(const Interval &a, const Interval &b, Type t) {
     MakeBinary d = &Div::make;
     if (b.is_single_point()) return Interval(end_op(a.min, b.min, false, d), end_op(a.max, b.min, true, d));
+    // An unbounded divisor brings the quotient to 0 (or -1 for a negative numerator).
+    auto over_max = [&](const Expr &x, bool upper) {
+        return is_inf(b.max) ? make_zero(t) : end_op(x, b.max, upper, d);
+    };
     switch (sign_of(a)) {
     case Sign::NonNeg:
-        // Smallest: smallest numerator over the largest divisor (which may be unbounded: 0).
-        return Interval(is_inf(b.max) ? make_zero(t) : end_op(a.min, b.max, false, d),
-                        end_op(a.max, b.min, true, d));
+        return Interval(over_max(a.min, false), end_op(a.max, b.min, true, d));
     case Sign::NonPos:
-        return Interval(end_op(a.min, b.min, false, d),
-                        is_inf(b.max) ? make_zero(t) : end_op(a.max, b.max, true, d));
-    default:
+        return Interval(end_op(a.min, b.min, false, d), over_max(a.max, true));
+    case Sign::Straddle:
         return Interval(end_op(a.min, b.min, false, d), end_op(a.max, b.min, true, d));
+    default:
+        // a / b is monotone in a and, for a fixed a, in b: the extremes are at the corners.
+        return Interval(Interval::make_min(end_op(a.min, b.min, false, d), over_max(a.min, false)),
+                        Interval::make_max(end_op(a.max, b.min, true, d), over_max(a.max, true)));
     }
 }
 
@@ -268,6 +299,26 @@ Interval mul_intervals(const Interval &a_in, const Interval &b_in, Type t) {
     Sign sa = sign_of(a), sb = sign_of(b);
     auto lo = [&](const Expr &x, const Expr &y) { return end_op(x, y, false, m); };
     auto hi = [&](const Expr &x, const Expr &y) { return end_op(x, y, true, m); };
+    auto min2 = [](const Expr &x, const Expr &y) { return Interval::make_min(x, y); };
+    auto max2 = [](const Expr &x, const Expr &y) { return Interval::make_max(x, y); };
+    if (sa == Sign::Unknown && sb == Sign::Unknown) {
+        return Interval(min2(min2(lo(a.min, b.min), lo(a.min, b.max)), min2(lo(a.max, b.min), lo(a.max, b.max))),
+                        max2(max2(hi(a.min, b.min), hi(a.min, b.max)), max2(hi(a.max, b.min), hi(a.max, b.max))));
+    }
+    if (sa == Sign::Unknown) {
+        // By symmetry, put the operand of unknown sign in b.
+        return mul_intervals(b, a, t);
+    }
+    if (sb == Sign::Unknown) {
+        // a * y is monotone in y (increasing for a >= 0, decreasing for a <= 0) and linear in a.
+        if (sa == Sign::NonNeg) {
+            return Interval(min2(lo(a.min, b.min), lo(a.max, b.min)), max2(hi(a.min, b.max), hi(a.max, b.max)));
+        }
+        if (sa == Sign::NonPos) {
+            return Interval(min2(lo(a.min, b.max), lo(a.max, b.max)), max2(hi(a.min, b.min), hi(a.max, b.min)));
+        }
+        // A straddling a gives the same extremes whatever b's sign: the last case below.
+    }
     switch (sa) {
     case Sign::NonNeg:
         if (sb == Sign::NonNeg) return Interval(lo(a.min, b.min), hi(a.max, b.max));
@@ -278,10 +329,11 @@ Interval mul_intervals(const Interval &a_in, const Interval &b_in, Type t) {
         if (sb == Sign::NonPos) return Interval(lo(a.max, b.max), hi(a.min, b.min));
         return Interval(lo(a.min, b.max), hi(a.min, b.min));
     default:
+        // a straddles zero.
         if (sb == Sign::NonNeg) return Interval(lo(a.min, b.max), hi(a.max, b.max));
         if (sb == Sign::NonPos) return Interval(lo(a.max, b.min), hi(a.min, b.min));
-        return Interval(Interval::make_min(lo(a.min, b.max), lo(a.max, b.min)),
-                        Interval::make_max(hi(a.min, b.min), hi(a.max, b.max)));
+        // The most negative product pairs opposite signs, the largest equal signs.
+        return Interval(min2(lo(a.min, b.max), lo(a.max, b.min)), max2(hi(a.min, b.min), hi(a.max, b.max)));
     }
 }
 
@@ -330,8 +382,14 @@ Interval div_intervals(const Interval &a, const Interval &b, Type t) {
     }
     if (prove_gt0(b.min)) return div_positive(a, b, t);
     if (prove_lt0(b.max)) {
-        // a / b == -(a / -b) for Euclidean division; negation may wrap in narrow types.
+        // Negation may wrap in narrow types (-128 / -1 == -128 in int8).
         if (may_wrap(t)) return bounds_of_type(t);
+        if (b.is_single_point()) {
+            // Euclidean division by a negative constant is decreasing in a.
+            MakeBinary d = &Div::make;
+            return Interval(end_op(a.max, b.min, false, d), end_op(a.min, b.min, true, d));
+        }
+        // a / b == -(a / -b) for Euclidean division.
         return negate(div_positive(a, negate(b), t));
     }
     // The divisor may be zero: |a / b| <= |a| still holds.
@@ -474,6 +532,17 @@ Interval cast_interval(const Interval &a, Type from, Type to) {
     to = to.element_of();
     if (a.is_empty()) return Interval::nothing();
     if (from == to) return a;
+    double flo, fhi;
+    if (from.is_float() && to.is_int_or_uint() && !to.is_bool() && const_float(a.min, &flo) &&
+        const_float(a.max, &fhi)) {
+        // Float to int truncates toward zero: monotone. A NaN or out-of-range value is
+        // undefined behaviour (as in Halide): any value of the type.
+        if (std::isnan(flo) || std::isnan(fhi)) return bounds_of_type(to);
+        flo = std::trunc(flo);
+        fhi = std::trunc(fhi);
+        if (flo < (double)type_min(to) || fhi > (double)type_max(to)) return bounds_of_type(to);
+        return const_interval(to, (i128)flo, (i128)fhi);
+    }
     if (a.is_single_point()) return Interval::single_point(simplify(Cast::make(to, a.min)));
     auto cast_end = [&](const Expr &x) { return is_inf(x) ? x : simplify(Cast::make(to, x)); };
     if (to.is_bool()) {
@@ -500,16 +569,8 @@ Interval cast_interval(const Interval &a, Type from, Type to) {
         return bounds_of_type(to);
     }
     if (from.is_float()) {
-        // Float to int truncates toward zero: monotone. Out-of-range values are undefined
-        // behaviour (as in Halide), so only narrow targets need the range check.
-        double lo, hi;
-        if (const_float(a.min, &lo) && const_float(a.max, &hi)) {
-            if (std::isnan(lo) || std::isnan(hi)) return bounds_of_type(to);
-            lo = std::trunc(lo);
-            hi = std::trunc(hi);
-            if (lo < (double)type_min(to) || hi > (double)type_max(to)) return bounds_of_type(to);
-            return const_interval(to, (i128)lo, (i128)hi);
-        }
+        // Out-of-range values are undefined behaviour, so only narrow targets need the range
+        // check.
         if (!may_wrap(to)) return Interval(cast_end(a.min), cast_end(a.max));
         if (a.is_bounded() && can_prove(GE::make(a.min, make_const(from, (double)type_min(to)))) &&
             can_prove(LE::make(a.max, make_const(from, (double)type_max(to))))) {

@@ -2,6 +2,7 @@
 
 #include "support/error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace loom {
@@ -29,6 +30,17 @@ int64_t wrap_signed(int64_t v, int bits) {
     uint64_t u = (uint64_t)v << (64 - bits);
     return (int64_t)u >> (64 - bits);
 }
+/// v rounded (to nearest, ties to even) to a binary float format with `significand_bits`
+/// (including the implicit one), subnormals down to 2^min_exp, and largest finite `max`.
+double round_to_float_format(double v, int significand_bits, int min_exp, double max) {
+    if (!std::isfinite(v) || v == 0) return v;
+    int e;
+    std::frexp(v, &e);
+    int lowest = std::max(e - significand_bits, min_exp);
+    double r = std::ldexp(std::nearbyint(std::ldexp(v, -lowest)), lowest);
+    return std::fabs(r) > max ? std::copysign(INFINITY, v) : r;
+}
+
 uint64_t wrap_unsigned(uint64_t v, int bits) {
     if (bits >= 64) return v;
     return v & ((uint64_t(1) << bits) - 1);
@@ -73,7 +85,13 @@ const UIntImm *UIntImm::make(Type t, uint64_t value) {
 const FloatImm *FloatImm::make(Type t, double value) {
     internal_assert(t.is_float() && t.is_scalar()) << "FloatImm of type " << t << "\n";
     FloatImm *n = new FloatImm(t);
-    n->value = t.bits() == 32 ? (double)(float)value : value;
+    if (t.is_bfloat()) {
+        n->value = round_to_float_format(value, 8, -133, std::ldexp(255.0 / 128.0, 127));
+    } else if (t.bits() == 16) {
+        n->value = round_to_float_format(value, 11, -24, 65504.0);
+    } else {
+        n->value = t.bits() == 32 ? (double)(float)value : value;
+    }
     return n;
 }
 

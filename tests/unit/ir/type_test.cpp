@@ -161,3 +161,20 @@ TEST(Type, Names) {
     EXPECT_EQ(type_of<uint8_t>(), UInt(8));
     EXPECT_EQ(type_of<float *>(), Handle());
 }
+
+TEST(Type, NarrowFloatConstantsAreRounded) {
+    // FloatImm holds the value rounded to its type's precision (ties to even).
+    EXPECT_EQ(*as_const_float(make_const(Float(16), 1.0 + 1.0 / 4096)), 1.0);
+    EXPECT_EQ(*as_const_float(make_const(Float(16), 1.0 + 3.0 / 2048)), 1.0 + 2.0 / 1024);
+    EXPECT_EQ(*as_const_float(make_const(Float(16), 70000.0)), INFINITY);
+    EXPECT_EQ(*as_const_float(make_const(Float(16), 65504.0)), 65504.0);
+    EXPECT_EQ(*as_const_float(make_const(Float(16), std::ldexp(1.0, -26))), 0.0);
+    EXPECT_EQ(*as_const_float(make_const(BFloat(16), 1.0 + 1.0 / 256)), 1.0);
+    EXPECT_EQ(*as_const_float(make_const(BFloat(16), 3.0 + 1.0 / 64)), 3.0 + 1.0 / 64);
+    EXPECT_EQ(*as_const_float(make_const(Float(32), 0.1)), (double)0.1f);
+    for (double v = -5; v < 5; v += 0.01) {
+        double r = *as_const_float(make_const(Float(16), v));
+        EXPECT_TRUE(Float(16).can_represent(r)) << v;
+        EXPECT_LE(std::fabs(r - v), std::ldexp(std::fabs(v), -11) + 1e-12) << v;
+    }
+}

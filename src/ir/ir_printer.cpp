@@ -2,6 +2,8 @@
 
 #include "ir/ir_printer.h"
 
+#include "ir/ir_utils.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -100,14 +102,6 @@ std::ostream &operator<<(std::ostream &os, DeviceAPI d) { return os << device_ap
 std::ostream &operator<<(std::ostream &os, MemoryType m) { return os << memory_type_name(m); }
 
 namespace {
-
-/// True for an all-true predicate or condition (a true constant or a broadcast of one).
-bool is_const_true(const Expr &e) {
-    if (!e.defined()) return false;
-    if (const UIntImm *u = e.as<UIntImm>()) return u->type.is_bool() && u->value == 1;
-    if (const Broadcast *b = e.as<Broadcast>()) return is_const_true(b->value);
-    return false;
-}
 
 /// The shortest decimal text that reads back as the same value of the given precision, always
 /// with a decimal point or exponent so it cannot be mistaken for an integer.

@@ -25,71 +25,13 @@ Expr strip_condition(const Expr &e) {
     return e;
 }
 
-/// Narrows the scope variables among x and y to where `x rel y` holds (rel: <, <= or ==).
-void narrow_scope(Scope &scope, const Expr &x, Cmp rel, const Expr &y) {
-    const Variable *vx = x.as<Variable>(), *vy = y.as<Variable>();
-    auto ix = vx ? scope.find(vx->name) : scope.end();
-    auto iy = vy ? scope.find(vy->name) : scope.end();
-    // Both sides' bounds come from the scope before either is narrowed.
-    Interval xb = iy != scope.end() ? bounds_of_expr_in_scope(x, scope) : Interval();
-    Interval yb = ix != scope.end() ? bounds_of_expr_in_scope(y, scope) : Interval();
-    bool strict_int = rel == Cmp::LT && x.type().is_int_or_uint();
-    if (ix != scope.end()) {
-        if (rel == Cmp::EQ) {
-            ix->second.intersect(yb);
-        } else if (yb.has_upper_bound()) {
-            Expr hi = strict_int ? simplify(Sub::make(yb.max, make_one(yb.max.type()))) : yb.max;
-            ix->second.max = Interval::make_min(ix->second.max, hi);
-        }
-    }
-    if (iy != scope.end()) {
-        if (rel == Cmp::EQ) {
-            iy->second.intersect(xb);
-        } else if (xb.has_lower_bound()) {
-            Expr lo = strict_int ? simplify(Add::make(xb.min, make_one(xb.min.type()))) : xb.min;
-            iy->second.min = Interval::make_max(iy->second.min, lo);
-        }
-    }
-}
-
-void refine_scope(Scope &scope, const Expr &cond_in, bool value) {
-    Expr cond = strip_condition(cond_in);
-    if (const Not *n = cond.as<Not>()) {
-        refine_scope(scope, n->a, !value);
-    } else if (const And *a = cond.as<And>()) {
-        if (value) {
-            refine_scope(scope, a->a, true);
-            refine_scope(scope, a->b, true);
-        }
-    } else if (const Or *o = cond.as<Or>()) {
-        if (!value) {
-            refine_scope(scope, o->a, false);
-            refine_scope(scope, o->b, false);
-        }
-    } else if (const LT *lt = cond.as<LT>()) {
-        Expr a = strip_condition(lt->a), b = strip_condition(lt->b);
-        value ? narrow_scope(scope, a, Cmp::LT, b) : narrow_scope(scope, b, Cmp::LE, a);
-    } else if (const LE *le = cond.as<LE>()) {
-        Expr a = strip_condition(le->a), b = strip_condition(le->b);
-        value ? narrow_scope(scope, a, Cmp::LE, b) : narrow_scope(scope, b, Cmp::LT, a);
-    } else if (const GT *gt = cond.as<GT>()) {
-        Expr a = strip_condition(gt->a), b = strip_condition(gt->b);
-        value ? narrow_scope(scope, b, Cmp::LT, a) : narrow_scope(scope, a, Cmp::LE, b);
-    } else if (const GE *ge = cond.as<GE>()) {
-        Expr a = strip_condition(ge->a), b = strip_condition(ge->b);
-        value ? narrow_scope(scope, b, Cmp::LE, a) : narrow_scope(scope, a, Cmp::LT, b);
-    } else if (const EQ *eq = cond.as<EQ>()) {
-        if (value) narrow_scope(scope, strip_condition(eq->a), Cmp::EQ, strip_condition(eq->b));
-    } else if (const NE *ne = cond.as<NE>()) {
-        if (!value) narrow_scope(scope, strip_condition(ne->a), Cmp::EQ, strip_condition(ne->b));
-    }
-}
-
-/// Computes the interval of an Expr bottom-up; `scope` holds the bounds of free variables and,
-/// while visiting a Let body, of the let-bound name.
+/// Computes the interval of an Expr bottom-up. The bounds of free variables come from `base`
+/// (the caller's scope, never copied: lowering calls this once per access with large scopes);
+/// let-bound names and variables narrowed by a select condition live in `overlay`, which shadows
+/// `base`.
 class Bounds : public IRVisitor {
 public:
-    explicit Bounds(const Scope &s) : scope(s) {}
+    explicit Bounds(const Scope &s) : base(s) {}
 
     Interval get(const Expr &e) {
         dispatch(e);
@@ -98,20 +40,100 @@ public:
         return r;
     }
 
+    /// Narrows the variables `cond` compares to where it has the given value (into overlay).
+    void refine(const Expr &cond_in, bool value) {
+        Expr cond = strip_condition(cond_in);
+        if (const Not *n = cond.as<Not>()) {
+            refine(n->a, !value);
+        } else if (const And *a = cond.as<And>()) {
+            if (value) {
+                refine(a->a, true);
+                refine(a->b, true);
+            }
+        } else if (const Or *o = cond.as<Or>()) {
+            if (!value) {
+                refine(o->a, false);
+                refine(o->b, false);
+            }
+        } else if (const LT *lt = cond.as<LT>()) {
+            Expr a = strip_condition(lt->a), b = strip_condition(lt->b);
+            value ? narrow(a, Cmp::LT, b) : narrow(b, Cmp::LE, a);
+        } else if (const LE *le = cond.as<LE>()) {
+            Expr a = strip_condition(le->a), b = strip_condition(le->b);
+            value ? narrow(a, Cmp::LE, b) : narrow(b, Cmp::LT, a);
+        } else if (const GT *gt = cond.as<GT>()) {
+            Expr a = strip_condition(gt->a), b = strip_condition(gt->b);
+            value ? narrow(b, Cmp::LT, a) : narrow(a, Cmp::LE, b);
+        } else if (const GE *ge = cond.as<GE>()) {
+            Expr a = strip_condition(ge->a), b = strip_condition(ge->b);
+            value ? narrow(b, Cmp::LE, a) : narrow(a, Cmp::LT, b);
+        } else if (const EQ *eq = cond.as<EQ>()) {
+            if (value) narrow(strip_condition(eq->a), Cmp::EQ, strip_condition(eq->b));
+        } else if (const NE *ne = cond.as<NE>()) {
+            if (!value) narrow(strip_condition(ne->a), Cmp::EQ, strip_condition(ne->b));
+        }
+    }
+
+    /// The base scope with the overlay's bindings applied.
+    Scope merged_scope() const {
+        Scope s = base;
+        for (const auto &kv : overlay) s[kv.first] = kv.second;
+        return s;
+    }
+
 private:
-    Scope scope;
+    const Scope &base;
+    Scope overlay;
     Interval result = Interval::everything();
 
-    /// Runs f with `name` bound to `iv` in scope, restoring the previous binding after.
+    const Interval *lookup(const std::string &name) const {
+        auto it = overlay.find(name);
+        if (it != overlay.end()) return &it->second;
+        auto jt = base.find(name);
+        return jt != base.end() ? &jt->second : nullptr;
+    }
+
+    /// Runs f with `name` bound to `iv`, restoring the previous binding after.
     template<typename F>
     void with_binding(const std::string &name, const Interval &iv, F f) {
-        auto it = scope.find(name);
-        bool had = it != scope.end();
+        auto it = overlay.find(name);
+        bool had = it != overlay.end();
         Interval old = had ? it->second : Interval();
-        scope[name] = iv;
+        overlay[name] = iv;
         f();
-        if (had) scope[name] = old;
-        else scope.erase(name);
+        if (had) overlay[name] = old;
+        else overlay.erase(name);
+    }
+
+    /// Narrows the scope variables among x and y to where `x rel y` holds (rel: <, <= or ==).
+    void narrow(const Expr &x, Cmp rel, const Expr &y) {
+        const Variable *vx = x.as<Variable>(), *vy = y.as<Variable>();
+        const Interval *ix = vx ? lookup(vx->name) : nullptr;
+        const Interval *iy = vy ? lookup(vy->name) : nullptr;
+        if (!ix && !iy) return;
+        // Both sides' bounds come from the scope before either is narrowed.
+        Interval xb = iy ? get(x) : Interval();
+        Interval yb = ix ? get(y) : Interval();
+        Interval nx = ix ? *ix : Interval(), ny = iy ? *iy : Interval();
+        bool strict_int = rel == Cmp::LT && x.type().is_int_or_uint();
+        if (ix) {
+            if (rel == Cmp::EQ) {
+                nx.intersect(yb);
+            } else if (yb.has_upper_bound()) {
+                Expr hi = strict_int ? simplify(Sub::make(yb.max, make_one(yb.max.type()))) : yb.max;
+                nx.max = Interval::make_min(nx.max, hi);
+            }
+            overlay[vx->name] = nx;
+        }
+        if (iy) {
+            if (rel == Cmp::EQ) {
+                ny.intersect(xb);
+            } else if (xb.has_lower_bound()) {
+                Expr lo = strict_int ? simplify(Add::make(xb.min, make_one(xb.min.type()))) : xb.min;
+                ny.min = Interval::make_max(ny.min, lo);
+            }
+            overlay[vy->name] = ny;
+        }
     }
 
     void visit(const IntImm *op) override { result = Interval::single_point(op); }
@@ -120,9 +142,8 @@ private:
     void visit(const StringImm *) override { result = Interval::everything(); }
 
     void visit(const Variable *op) override {
-        auto it = scope.find(op->name);
-        if (it != scope.end()) {
-            result = it->second;
+        if (const Interval *iv = lookup(op->name)) {
+            result = *iv;
         } else if (op->type.is_scalar()) {
             result = Interval::single_point(op);
         } else {
@@ -177,12 +198,13 @@ private:
         Interval c = get(cond);
         if (is_const_true(c.min)) return get(t);
         if (is_const_false(c.max)) return get(f);
-        Scope saved = scope;
-        scope = scope_with_condition(saved, cond, true);
+        Scope saved = overlay;
+        refine(cond, true);
         Interval a = get(t);
-        scope = scope_with_condition(saved, cond, false);
+        overlay = saved;
+        refine(cond, false);
         Interval b = get(f);
-        scope = saved;
+        overlay = saved;
         return Interval::make_union(a, b);
     }
 
@@ -327,9 +349,9 @@ Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope) {
 }
 
 Scope scope_with_condition(const Scope &scope, const Expr &cond, bool value) {
-    Scope s = scope;
-    refine_scope(s, cond, value);
-    return s;
+    Bounds b(scope);
+    b.refine(cond, value);
+    return b.merged_scope();
 }
 
 std::ostream &operator<<(std::ostream &os, const Box &b) {

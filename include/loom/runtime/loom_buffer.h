@@ -62,33 +62,7 @@ public:
     using ElemType = T;
 
     /// One dimension of the buffer; iterable over its coordinates.
-    class Dimension {
-        halide_dimension_t d;
-
-    public:
-        explicit Dimension(const halide_dimension_t &dim) : d(dim) {}
-        /// The lowest coordinate.
-        int min() const { return d.min; }
-        /// The number of coordinates.
-        int extent() const { return d.extent; }
-        /// The highest coordinate.
-        int max() const { return d.min + d.extent - 1; }
-        /// Elements between consecutive coordinates.
-        int stride() const { return d.stride; }
-        /// Iterates over the coordinates min() .. max().
-        struct iterator {
-            int val;
-            int operator*() const { return val; }
-            bool operator!=(const iterator &o) const { return val != o.val; }
-            bool operator==(const iterator &o) const { return val == o.val; }
-            iterator &operator++() {
-                val++;
-                return *this;
-            }
-        };
-        iterator begin() const { return {min()}; }
-        iterator end() const { return {min() + extent()}; }
-    };
+    using Dimension = detail::BufferDimension;
 
     // ---- Construction ----
 
@@ -272,17 +246,7 @@ public:
         Buffer<not_const_T, Dims> r;
         r.set_type(t);
         r.init_shape(src.dimensions(), src.buf.dim);
-        std::vector<int> order(src.dimensions());
-        for (int i = 0; i < src.dimensions(); i++) order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            int64_t sa = src.buf.dim[a].stride, sb = src.buf.dim[b].stride;
-            return (sa < 0 ? -sa : sa) < (sb < 0 ? -sb : sb);
-        });
-        int64_t stride = 1;
-        for (int i : order) {
-            r.buf.dim[i].stride = (int32_t)stride;
-            stride *= r.buf.dim[i].extent;
-        }
+        detail::set_dense_strides_like(r.buf.dim, src.buf.dim, src.dimensions());
         if (r.number_of_elements() > 0) r.allocate(allocate_fn, deallocate_fn);
         return r;
     }
@@ -388,19 +352,7 @@ public:
     /// Becomes an empty Buffer.
     void reset() { *this = Buffer(); }
     /// Fails when the allocation the shape describes cannot be addressed.
-    void check_overflow() const {
-        int64_t span = 1;
-        for (int i = 0; i < buf.dimensions; i++) {
-            int64_t e = buf.dim[i].extent, s = buf.dim[i].stride;
-            if (e < 0) detail::buffer_error("negative extent in dimension " + std::to_string(i));
-            int64_t step = (e > 0 ? e - 1 : 0) * (s < 0 ? -s : s);
-            if (step > ((int64_t)1 << 62) - span) detail::buffer_error("buffer too large");
-            span += step;
-        }
-        if (span > ((int64_t)1 << 62) / std::max(1, buf.type.bytes())) {
-            detail::buffer_error("buffer too large");
-        }
-    }
+    void check_overflow() const { detail::check_overflow(buf); }
 
     // ---- Elements ----
 
@@ -479,19 +431,7 @@ public:
         constexpr int K = 1 + (int)sizeof...(Others);
         const halide_buffer_t *bufs[K] = {&buf, others.raw_buffer()...};
         uint8_t *base[K] = {buf.host, (uint8_t *)others.address_of_min_of(*this)...};
-        for (int k = 1; k < K; k++) {
-            if (bufs[k]->dimensions != buf.dimensions) {
-                detail::buffer_error("for_each_value over buffers of different dimensions");
-            }
-            for (int i = 0; i < buf.dimensions; i++) {
-                if (bufs[k]->dim[i].min > buf.dim[i].min ||
-                    bufs[k]->dim[i].min + bufs[k]->dim[i].extent <
-                        buf.dim[i].min + buf.dim[i].extent) {
-                    detail::buffer_error("for_each_value: buffer " + std::to_string(k) +
-                                         " does not cover the first buffer");
-                }
-            }
-        }
+        for (int k = 1; k < K; k++) detail::check_covers(*bufs[k], buf, k);
         detail::for_each_coordinate(buf.dim, buf.dimensions, [&](const int *pos) {
             uint8_t *p[K];
             for (int k = 0; k < K; k++) {

@@ -7,6 +7,7 @@
 
 #include <loom/runtime/loom_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -147,6 +148,79 @@ inline void copy_buffer_contents(const halide_buffer_t &dst, const halide_buffer
     std::vector<uint8_t> tmp((size_t)(stride * bytes));
     copy_strided(tmp.data(), src.host, tdim.data(), src.dim, dst.dimensions - 1, bytes);
     copy_strided(dst.host, tmp.data(), dst.dim, tdim.data(), dst.dimensions - 1, bytes);
+}
+
+/// One dimension of a buffer (Runtime::Buffer::Dimension); iterable over its coordinates.
+class BufferDimension {
+    halide_dimension_t d;
+
+public:
+    explicit BufferDimension(const halide_dimension_t &dim) : d(dim) {}
+    /// The lowest coordinate.
+    int min() const { return d.min; }
+    /// The number of coordinates.
+    int extent() const { return d.extent; }
+    /// The highest coordinate.
+    int max() const { return d.min + d.extent - 1; }
+    /// Elements between consecutive coordinates.
+    int stride() const { return d.stride; }
+    /// Iterates over the coordinates min() .. max().
+    struct iterator {
+        int val;
+        int operator*() const { return val; }
+        bool operator!=(const iterator &o) const { return val != o.val; }
+        bool operator==(const iterator &o) const { return val == o.val; }
+        iterator &operator++() {
+            val++;
+            return *this;
+        }
+    };
+    iterator begin() const { return {min()}; }
+    iterator end() const { return {min() + extent()}; }
+};
+
+/// Fails unless every extent is non-negative and the memory the shape spans is addressable.
+inline void check_overflow(const halide_buffer_t &b) {
+    int64_t span = 1;
+    for (int i = 0; i < b.dimensions; i++) {
+        int64_t e = b.dim[i].extent, s = b.dim[i].stride;
+        if (e < 0) buffer_error("negative extent in dimension " + std::to_string(i));
+        int64_t step = (e > 0 ? e - 1 : 0) * (s < 0 ? -s : s);
+        if (step > ((int64_t)1 << 62) - span) buffer_error("buffer too large");
+        span += step;
+    }
+    int bytes = b.type.bytes() > 0 ? b.type.bytes() : 1;
+    if (span > ((int64_t)1 << 62) / bytes) buffer_error("buffer too large");
+}
+
+/// Gives `dim` (whose extents are set) dense strides nested in the order of the strides of
+/// `like`: the dimension with the smallest |stride| innermost, ties by index.
+inline void set_dense_strides_like(halide_dimension_t *dim, const halide_dimension_t *like, int n) {
+    std::vector<int> order(n);
+    for (int i = 0; i < n; i++) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        int64_t sa = like[a].stride, sb = like[b].stride;
+        return (sa < 0 ? -sa : sa) < (sb < 0 ? -sb : sb);
+    });
+    int64_t stride = 1;
+    for (int i : order) {
+        dim[i].stride = (int32_t)stride;
+        stride *= dim[i].extent;
+    }
+}
+
+/// Fails unless buffer `k` (`other`) has `b`'s dimension count and contains its coordinates.
+inline void check_covers(const halide_buffer_t &other, const halide_buffer_t &b, int k) {
+    if (other.dimensions != b.dimensions) {
+        buffer_error("for_each_value over buffers of different dimensions");
+    }
+    for (int i = 0; i < b.dimensions; i++) {
+        if (other.dim[i].min > b.dim[i].min ||
+            other.dim[i].min + other.dim[i].extent < b.dim[i].min + b.dim[i].extent) {
+            buffer_error("for_each_value: buffer " + std::to_string(k) +
+                         " does not cover the first buffer");
+        }
+    }
 }
 
 /// `int` for every index of a pack (used to form N int arguments).

@@ -97,6 +97,41 @@ Expr weaken_self_calls(const Expr &e, FunctionContents *self) {
     });
 }
 
+/// Whether different values of the RVar `v` of update `d` of `func` can never touch the same
+/// element: the left-hand side has `v` itself as some argument i, and every read of `func` in
+/// the update (self-call) has `v` itself as an argument at such a position. Then two
+/// iterations with different v store to different places and read only what they store, so
+/// the loop over v may be reordered or parallelized (Halide's PureRVar). This is a sufficient
+/// syntactic test; anything else stays ImpureRVar.
+bool rvar_is_pure(const std::string &v, const Definition &d, const std::string &func) {
+    auto is_v = [&](const Expr &e) {
+        const Variable *var = e.as<Variable>();
+        return var && var->name == v && var->reduction_domain.defined();
+    };
+    std::vector<size_t> positions;
+    for (size_t i = 0; i < d.args.size(); i++) {
+        if (is_v(d.args[i])) positions.push_back(i);
+    }
+    if (positions.empty()) return false;
+    bool pure = true;
+    auto check = [&](const Expr &root) {
+        if (!root.defined()) return;
+        visit_exprs(root, [&](const Expr &e) {
+            const Call *c = e.as<Call>();
+            if (c && c->call_type == Call::Halide && c->name == func) {
+                bool ok = false;
+                for (size_t i : positions) ok = ok || (i < c->args.size() && is_v(c->args[i]));
+                pure = pure && ok;
+            }
+            return pure;
+        });
+    };
+    for (const Expr &e : d.args) check(e);
+    for (const Expr &e : d.values) check(e);
+    check(d.predicate);
+    return pure;
+}
+
 std::string type_list(const std::vector<Type> &ts) {
     std::ostringstream s;
     for (size_t i = 0; i < ts.size(); i++) s << (i ? ", " : "") << ts[i];
@@ -254,6 +289,11 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
     d.predicate = weaken_self_calls(predicate, contents.get());
     if (rdom.defined()) d.schedule.rvars = rdom.domain();
     d.schedule.dims = default_dims(d.args, rdom);
+    for (Dim &dim : d.schedule.dims) {
+        if (dim.kind == Dim::Kind::ImpureRVar && rvar_is_pure(dim.var, d, fn)) {
+            dim.kind = Dim::Kind::PureRVar;
+        }
+    }
     contents->updates.push_back(std::move(d));
     touch();
 }
@@ -274,8 +314,7 @@ std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDoma
         for (const ReductionVariable &rv : rdom.domain()) {
             Dim d;
             d.var = rv.var;
-            // Whether an RVar can be reordered or parallelized safely is decided when a
-            // schedule asks; until then it is treated as order-dependent.
+            // Order-dependent until shown otherwise (define_update refines this).
             d.kind = Dim::Kind::ImpureRVar;
             dims.push_back(d);
         }

@@ -93,7 +93,7 @@ TEST(FuncDefinition, SeveralUpdatesAreRecordedInOrder) {
     EXPECT_TRUE(d1.rdom.same_as(r.domain()));
     EXPECT_TRUE(equal(d1.values[0], f(r.x) * 2));
     EXPECT_EQ(dim_names(d1), (std::vector<std::string>{"r.x", "__outermost"}));
-    EXPECT_EQ(d1.schedule.dims[0].kind, Dim::Kind::ImpureRVar);
+    EXPECT_EQ(d1.schedule.dims[0].kind, Dim::Kind::PureRVar); // each r.x touches only f(r.x)
     ASSERT_EQ(d1.schedule.rvars.size(), 1u);
     EXPECT_EQ(d1.schedule.rvars[0].var, "r.x");
     EXPECT_TRUE(is_const(d1.schedule.rvars[0].extent, 10));
@@ -119,14 +119,40 @@ TEST(FuncDefinition, RVarsAreInnermostThenPureVars) {
     f(x, r.y) += x * r.x;
     const Definition &d = f.function().updates()[0];
     EXPECT_EQ(dim_names(d), (std::vector<std::string>{"rr.x", "rr.y", "x", "__outermost"}));
+    // rr.x is summed into each f(x, rr.y): order-dependent. Distinct rr.y values touch
+    // distinct elements: pure.
     EXPECT_EQ(d.schedule.dims[0].kind, Dim::Kind::ImpureRVar);
-    EXPECT_EQ(d.schedule.dims[1].kind, Dim::Kind::ImpureRVar);
+    EXPECT_EQ(d.schedule.dims[1].kind, Dim::Kind::PureRVar);
     EXPECT_EQ(d.schedule.dims[2].kind, Dim::Kind::PureVar);
     EXPECT_EQ(f.update(0).dump_argument_list(), "Vars: rr.x rr.y x __outermost\n");
     // default_dims is also usable directly.
     std::vector<Dim> dims = default_dims(d.args, d.rdom);
     ASSERT_EQ(dims.size(), 4u);
     EXPECT_EQ(dims[3].var, Var::outermost().name());
+}
+
+TEST(FuncDefinition, PureAndImpureRVars) {
+    Var x("x");
+    RDom r(1, 9, "pr");
+    auto kind = [](const Func &f, int update) {
+        return f.function().updates()[update].schedule.dims[0].kind;
+    };
+    Func scan("scan");
+    scan(x) = x;
+    scan(r) = scan(r - 1) + scan(r); // reads the previous iteration's element
+    EXPECT_EQ(kind(scan, 0), Dim::Kind::ImpureRVar);
+    Func hist("hist_kind");
+    hist(x) = 0;
+    hist(r % 3) += 1; // different r may hit the same bin
+    EXPECT_EQ(kind(hist, 0), Dim::Kind::ImpureRVar);
+    Func pointwise("pointwise");
+    pointwise(x) = x;
+    pointwise(r) = pointwise(r) * 2 + r;
+    EXPECT_EQ(kind(pointwise, 0), Dim::Kind::PureRVar);
+    Func sum("sum_kind");
+    sum(x) = 0;
+    sum(x) += r * x; // every r writes sum(x)
+    EXPECT_EQ(kind(sum, 0), Dim::Kind::ImpureRVar);
 }
 
 TEST(FuncDefinition, RDomPredicateGoesIntoTheDefinition) {

@@ -62,7 +62,7 @@ void init_llvm() {
     });
 }
 
-template<typename T>
+template <typename T>
 T check(llvm::Expected<T> e, const char *what) {
     if (!e) internal_error << what << ": " << llvm::toString(e.takeError()) << "\n";
     return std::move(*e);
@@ -124,20 +124,26 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f) {
         char prefix = impl->jit->getDataLayout().getGlobalPrefix();
         // The process (libc, and libloom's runtime when it is globally visible), libloom
         // itself by path (for hosts that load it RTLD_LOCAL), and libm.
-        jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix),
-                              "Cannot search the process for symbols"));
+        jd.addGenerator(
+            check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix),
+                  "Cannot search the process for symbols"));
         Dl_info info;
         if (dladdr((void *)&anchor, &info) && info.dli_fname) {
             auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(info.dli_fname, prefix);
-            if (g) jd.addGenerator(std::move(*g));
-            else llvm::consumeError(g.takeError());
+            if (g)
+                jd.addGenerator(std::move(*g));
+            else
+                llvm::consumeError(g.takeError());
         }
         auto libm = llvm::orc::DynamicLibrarySearchGenerator::Load("libm.so.6", prefix);
-        if (libm) jd.addGenerator(std::move(*libm));
-        else llvm::consumeError(libm.takeError());
+        if (libm)
+            jd.addGenerator(std::move(*libm));
+        else
+            llvm::consumeError(libm.takeError());
 
-        check(impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
-              "Cannot add the module to the JIT");
+        check(
+            impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
+            "Cannot add the module to the JIT");
         llvm::orc::ExecutorAddr argv_addr =
             check(impl->jit->lookup(f.name + "_argv"), "Cannot find the compiled function");
         llvm::orc::ExecutorAddr main_addr =

@@ -91,10 +91,10 @@ Value *CodeGenLLVM::codegen_math(const Call *op, bool *handled) {
         {"sin", llvm::Intrinsic::sin},     {"cos", llvm::Intrinsic::cos},
         {"fabs", llvm::Intrinsic::fabs},   {"abs", llvm::Intrinsic::fabs},
     };
-    static const char *libm[] = {"tan",  "asin",  "acos",  "atan",  "atan2", "sinh",
-                                 "cosh", "tanh",  "asinh", "acosh", "atanh", "erf",
-                                 "hypot", "exp2", "log2",  "log10", "expm1", "log1p",
-                                 "cbrt", "fmod", "erfc", "copysign"};
+    static const char *libm[] = {"tan",   "asin", "acos",  "atan",    "atan2", "sinh",
+                                 "cosh",  "tanh", "asinh", "acosh",   "atanh", "erf",
+                                 "hypot", "exp2", "log2",  "log10",   "expm1", "log1p",
+                                 "cbrt",  "fmod", "erfc",  "copysign"};
     bool is_libm = false;
     for (const char *l : libm) is_libm = is_libm || fn == l;
     bool is_class = fn == "is_nan" || fn == "is_inf" || fn == "is_finite";
@@ -172,14 +172,16 @@ Value *CodeGenLLVM::codegen_buffer_intrinsic(const Call *op, bool *handled) {
     auto dim_field = [&](Value *d, uint64_t offset) {
         Value *dims = builder_->CreateLoad(ptr_t, field(dim_offset));
         Value *d64 = builder_->CreateSExtOrTrunc(d, i64_t);
-        Value *byte = builder_->CreateAdd(builder_->CreateMul(d64, llvm::ConstantInt::get(i64_t, dim_size)),
-                                          llvm::ConstantInt::get(i64_t, offset));
+        Value *byte =
+            builder_->CreateAdd(builder_->CreateMul(d64, llvm::ConstantInt::get(i64_t, dim_size)),
+                                llvm::ConstantInt::get(i64_t, offset));
         return builder_->CreateInBoundsGEP(i8_t, dims, byte);
     };
     auto result = [&](Value *v) {
         llvm::Type *rt = llvm_type_of(op->type);
         if (v->getType() == rt) return v;
-        if (rt->isIntegerTy() && v->getType()->isIntegerTy()) return builder_->CreateZExtOrTrunc(v, rt);
+        if (rt->isIntegerTy() && v->getType()->isIntegerTy())
+            return builder_->CreateZExtOrTrunc(v, rt);
         return v;
     };
     auto dim_arg = [&]() {
@@ -187,17 +189,21 @@ Value *CodeGenLLVM::codegen_buffer_intrinsic(const Call *op, bool *handled) {
         return codegen(op->args[1]);
     };
     if (n == Call::buffer_get_host) return builder_->CreateLoad(ptr_t, field(host_offset));
-    if (n == "_halide_buffer_get_device") return result(builder_->CreateLoad(i64_t, field(device_offset)));
+    if (n == "_halide_buffer_get_device")
+        return result(builder_->CreateLoad(i64_t, field(device_offset)));
     if (n == "_halide_buffer_get_device_interface") {
         return builder_->CreateLoad(ptr_t, field(device_interface_offset));
     }
-    if (n == "_halide_buffer_get_flags") return result(builder_->CreateLoad(i64_t, field(flags_offset)));
-    if (n == Call::buffer_get_dimensions) return result(builder_->CreateLoad(i32_t, field(dimensions_offset)));
+    if (n == "_halide_buffer_get_flags")
+        return result(builder_->CreateLoad(i64_t, field(flags_offset)));
+    if (n == Call::buffer_get_dimensions)
+        return result(builder_->CreateLoad(i32_t, field(dimensions_offset)));
     if (n == Call::buffer_get_type) {
         // {code, bits, lanes} read as one little-endian word: code | bits << 8 | lanes << 16.
         return result(builder_->CreateLoad(i32_t, field(type_offset)));
     }
-    if (n == Call::buffer_get_min) return result(builder_->CreateLoad(i32_t, dim_field(dim_arg(), dim_min_offset)));
+    if (n == Call::buffer_get_min)
+        return result(builder_->CreateLoad(i32_t, dim_field(dim_arg(), dim_min_offset)));
     if (n == Call::buffer_get_extent) {
         return result(builder_->CreateLoad(i32_t, dim_field(dim_arg(), dim_extent_offset)));
     }
@@ -208,7 +214,8 @@ Value *CodeGenLLVM::codegen_buffer_intrinsic(const Call *op, bool *handled) {
         Value *d = dim_arg();
         Value *mn = builder_->CreateLoad(i32_t, dim_field(d, dim_min_offset));
         Value *ex = builder_->CreateLoad(i32_t, dim_field(d, dim_extent_offset));
-        return result(builder_->CreateSub(builder_->CreateAdd(mn, ex), llvm::ConstantInt::get(i32_t, 1)));
+        return result(
+            builder_->CreateSub(builder_->CreateAdd(mn, ex), llvm::ConstantInt::get(i32_t, 1)));
     }
     if (n == Call::buffer_is_bounds_query) {
         Value *host = builder_->CreateLoad(ptr_t, field(host_offset));
@@ -220,7 +227,8 @@ Value *CodeGenLLVM::codegen_buffer_intrinsic(const Call *op, bool *handled) {
         uint64_t bit = n == "_halide_buffer_get_host_dirty" ? halide_buffer_flag_host_dirty
                                                             : halide_buffer_flag_device_dirty;
         Value *flags = builder_->CreateLoad(i64_t, field(flags_offset));
-        return builder_->CreateICmpNE(builder_->CreateAnd(flags, bit), llvm::ConstantInt::get(i64_t, 0));
+        return builder_->CreateICmpNE(builder_->CreateAnd(flags, bit),
+                                      llvm::ConstantInt::get(i64_t, 0));
     }
     if (n == "_halide_buffer_set_host_dirty" || n == "_halide_buffer_set_device_dirty") {
         uint64_t bit = n == "_halide_buffer_set_host_dirty" ? halide_buffer_flag_host_dirty
@@ -279,8 +287,10 @@ Value *CodeGenLLVM::codegen_stringify(const Call *op) {
     // longer than its bound (a huge double in %f) is truncated, never overflows.
     uint64_t size = 1;
     for (const Expr &e : op->args) {
-        if (const StringImm *s = e.as<StringImm>()) size += s->value.size();
-        else size += (e.type().is_float() ? 64 : 36) * (uint64_t)e.type().lanes() + 2;
+        if (const StringImm *s = e.as<StringImm>())
+            size += s->value.size();
+        else
+            size += (e.type().is_float() ? 64 : 36) * (uint64_t)e.type().lanes() + 2;
     }
     size = std::max<uint64_t>(size, 64);
     Value *buf = create_entry_alloca(i8_t, size, 8, "stringify");
@@ -288,17 +298,22 @@ Value *CodeGenLLVM::codegen_stringify(const Call *op) {
     Value *dst = buf;
     // An empty string first, so the result is terminated even with no arguments.
     builder_->CreateStore(llvm::ConstantInt::get(i8_t, 0), buf);
-    auto put_string = [&](Value *s) { dst = call_c("halide_string_to_string", ptr_t, {dst, end, s}); };
+    auto put_string = [&](Value *s) {
+        dst = call_c("halide_string_to_string", ptr_t, {dst, end, s});
+    };
     auto put_scalar = [&](Value *v, Type t) {
         if (t.is_float()) {
             if (t.bits() != 64) v = builder_->CreateFPExt(v, f64_t);
-            dst = call_c("halide_double_to_string", ptr_t, {dst, end, v, llvm::ConstantInt::get(i32_t, 0)});
+            dst = call_c("halide_double_to_string", ptr_t,
+                         {dst, end, v, llvm::ConstantInt::get(i32_t, 0)});
         } else if (t.is_int()) {
             v = builder_->CreateSExt(v, i64_t);
-            dst = call_c("halide_int64_to_string", ptr_t, {dst, end, v, llvm::ConstantInt::get(i32_t, 1)});
+            dst = call_c("halide_int64_to_string", ptr_t,
+                         {dst, end, v, llvm::ConstantInt::get(i32_t, 1)});
         } else if (t.is_uint()) {
             v = builder_->CreateZExt(v, i64_t);
-            dst = call_c("halide_uint64_to_string", ptr_t, {dst, end, v, llvm::ConstantInt::get(i32_t, 1)});
+            dst = call_c("halide_uint64_to_string", ptr_t,
+                         {dst, end, v, llvm::ConstantInt::get(i32_t, 1)});
         } else {
             dst = call_c("halide_pointer_to_string", ptr_t, {dst, end, v});
         }
@@ -376,7 +391,8 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         if (n == Call::popcount) {
             r = call_intrin(llvm::Intrinsic::ctpop, {a->getType()}, {a});
         } else {
-            r = call_intrin(n == Call::count_leading_zeros ? llvm::Intrinsic::ctlz : llvm::Intrinsic::cttz,
+            r = call_intrin(n == Call::count_leading_zeros ? llvm::Intrinsic::ctlz
+                                                           : llvm::Intrinsic::cttz,
                             {a->getType()}, {a, builder_->getFalse()});
         }
         return builder_->CreateZExtOrTrunc(r, llvm_type_of(t));
@@ -417,8 +433,9 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         Value *a = arg(0), *b = arg(1);
         bool add = n == Call::saturating_add;
         if (et.is_float()) return add ? builder_->CreateFAdd(a, b) : builder_->CreateFSub(a, b);
-        llvm::Intrinsic::ID id = et.is_int() ? (add ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::ssub_sat)
-                                             : (add ? llvm::Intrinsic::uadd_sat : llvm::Intrinsic::usub_sat);
+        llvm::Intrinsic::ID id =
+            et.is_int() ? (add ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::ssub_sat)
+                        : (add ? llvm::Intrinsic::uadd_sat : llvm::Intrinsic::usub_sat);
         return call_intrin(id, {a->getType()}, {a, b});
     }
     if (n == Call::saturating_cast) return codegen_saturating_cast(arg(0), args[0].type(), t);
@@ -426,11 +443,11 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         Value *a = cast_value(arg(0), args[0].type(), t);
         Value *b = cast_value(arg(1), args[1].type(), t);
         if (et.is_float()) {
-            return n == Call::widening_add ? builder_->CreateFAdd(a, b)
+            return n == Call::widening_add   ? builder_->CreateFAdd(a, b)
                    : n == Call::widening_mul ? builder_->CreateFMul(a, b)
                                              : builder_->CreateFSub(a, b);
         }
-        return n == Call::widening_add ? builder_->CreateAdd(a, b)
+        return n == Call::widening_add   ? builder_->CreateAdd(a, b)
                : n == Call::widening_mul ? builder_->CreateMul(a, b)
                                          : builder_->CreateSub(a, b);
     }
@@ -445,18 +462,21 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         Value *wa = cast_value(a, t, wide), *wb = cast_value(b, t, wide);
         Value *s = n == "halving_sub" ? builder_->CreateSub(wa, wb) : builder_->CreateAdd(wa, wb);
         if (n == Call::rounding_halving_add) s = builder_->CreateAdd(s, const_int(wide, 1));
-        s = et.is_int() ? builder_->CreateAShr(s, const_int(wide, 1)) : builder_->CreateLShr(s, const_int(wide, 1));
+        s = et.is_int() ? builder_->CreateAShr(s, const_int(wide, 1))
+                        : builder_->CreateLShr(s, const_int(wide, 1));
         return builder_->CreateTrunc(s, llvm_type_of(t));
     }
     if (n == Call::mul_shift_right || n == "rounding_mul_shift_right") {
         // saturating_cast<T>(widening_mul(a, b) >> q), q unsigned.
         Type at = args[0].type();
         Type wide = at.with_bits(at.bits() * 2);
-        Value *p = builder_->CreateMul(cast_value(arg(0), at, wide), cast_value(arg(1), args[1].type(), wide));
+        Value *p = builder_->CreateMul(cast_value(arg(0), at, wide),
+                                       cast_value(arg(1), args[1].type(), wide));
         Value *q = cast_value(arg(2), args[2].type(), args[2].type().with_code(Type::UInt));
         if (!q->getType()->isVectorTy() && at.is_vector()) q = splat(q, at.lanes());
         q = builder_->CreateZExtOrTrunc(q, llvm_type_of(wide.with_code(Type::UInt)));
-        q = builder_->CreateBinaryIntrinsic(llvm::Intrinsic::umin, q, const_int(wide.with_code(Type::UInt), wide.bits() - 1));
+        q = builder_->CreateBinaryIntrinsic(llvm::Intrinsic::umin, q,
+                                            const_int(wide.with_code(Type::UInt), wide.bits() - 1));
         if (n == "rounding_mul_shift_right") {
             // Add half of the divisor (nothing when q == 0).
             Value *one = const_int(wide, 1);
@@ -468,7 +488,8 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
     }
     if (n == Call::stringify) return codegen_stringify(op);
     if (n == Call::make_struct) {
-        if (args.empty()) return llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));
+        if (args.empty())
+            return llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));
         std::vector<Value *> vals;
         std::vector<llvm::Type *> types;
         for (size_t i = 0; i < args.size(); i++) {
@@ -524,13 +545,15 @@ Value *CodeGenLLVM::codegen_shift(const Call *op, bool left) {
     mag = builder_->CreateZExtOrTrunc(mag, ty);
     // Shifting by `bits` or more gives the limit: 0, or the sign fill for arithmetic shifts.
     Value *too_far = builder_->CreateICmpUGE(mag, llvm::ConstantInt::get(ty, bits));
-    Value *safe = builder_->CreateBinaryIntrinsic(llvm::Intrinsic::umin, mag, llvm::ConstantInt::get(ty, bits - 1));
+    Value *safe = builder_->CreateBinaryIntrinsic(llvm::Intrinsic::umin, mag,
+                                                  llvm::ConstantInt::get(ty, bits - 1));
     Value *zero = llvm::Constant::getNullValue(ty);
     Value *shl = builder_->CreateSelect(too_far, zero, builder_->CreateShl(a, safe));
     Value *shr = ta.is_int() ? builder_->CreateAShr(a, safe)
                              : builder_->CreateSelect(too_far, zero, builder_->CreateLShr(a, safe));
     if (!tb.is_int()) return left ? shl : shr;
-    return left ? builder_->CreateSelect(reverse, shr, shl) : builder_->CreateSelect(reverse, shl, shr);
+    return left ? builder_->CreateSelect(reverse, shr, shl)
+                : builder_->CreateSelect(reverse, shl, shr);
 }
 
 Value *CodeGenLLVM::codegen_saturating_cast(Value *v, Type from, Type to) {
@@ -549,8 +572,10 @@ Value *CodeGenLLVM::codegen_saturating_cast(Value *v, Type from, Type to) {
     }
     if (te.is_bool()) return cast_value(v, from, to);
     int tb = te.bits();
-    llvm::APInt tmax = te.is_int() ? llvm::APInt::getSignedMaxValue(tb) : llvm::APInt::getMaxValue(tb);
-    llvm::APInt tmin = te.is_int() ? llvm::APInt::getSignedMinValue(tb) : llvm::APInt::getMinValue(tb);
+    llvm::APInt tmax =
+        te.is_int() ? llvm::APInt::getSignedMaxValue(tb) : llvm::APInt::getMaxValue(tb);
+    llvm::APInt tmin =
+        te.is_int() ? llvm::APInt::getSignedMinValue(tb) : llvm::APInt::getMinValue(tb);
     if (fe.is_float()) {
         // NaN gives 0. The bounds are powers of two (min) or one less (max); a max that rounds
         // up in the float type is handled by comparing with >= its rounded value.
@@ -562,7 +587,8 @@ Value *CodeGenLLVM::codegen_saturating_cast(Value *v, Type from, Type to) {
         Value *is_nan = builder_->CreateFCmpUNO(v, v);
         Value *too_big = builder_->CreateFCmpOGE(v, fmax);
         Value *safe = builder_->CreateSelect(builder_->CreateOr(too_big, is_nan), fmin, clamped);
-        Value *conv = te.is_int() ? builder_->CreateFPToSI(safe, dst) : builder_->CreateFPToUI(safe, dst);
+        Value *conv =
+            te.is_int() ? builder_->CreateFPToSI(safe, dst) : builder_->CreateFPToUI(safe, dst);
         Value *maxv = llvm::ConstantInt::get(dst, tmax);
         conv = builder_->CreateSelect(too_big, maxv, conv);
         return builder_->CreateSelect(is_nan, llvm::Constant::getNullValue(dst), conv);
@@ -574,14 +600,16 @@ Value *CodeGenLLVM::codegen_saturating_cast(Value *v, Type from, Type to) {
     llvm::Type *elem = src->getScalarType();
     auto splat_c = [&](const llvm::APInt &x) -> Value * {
         Value *c = llvm::ConstantInt::get(elem, x);
-        return from.is_vector() ? (Value *)llvm::ConstantVector::getSplat(
-                                      llvm::ElementCount::getFixed(from.lanes()), llvm::cast<llvm::Constant>(c))
-                                : c;
+        return from.is_vector()
+                   ? (Value *)llvm::ConstantVector::getSplat(
+                         llvm::ElementCount::getFixed(from.lanes()), llvm::cast<llvm::Constant>(c))
+                   : c;
     };
     if (fe.is_int()) {
         // Lower bound: the target's min when it is above the source's min.
         if (te.is_uint()) {
-            v = builder_->CreateBinaryIntrinsic(llvm::Intrinsic::smax, v, llvm::Constant::getNullValue(src));
+            v = builder_->CreateBinaryIntrinsic(llvm::Intrinsic::smax, v,
+                                                llvm::Constant::getNullValue(src));
         } else if (tb < sb) {
             v = builder_->CreateBinaryIntrinsic(llvm::Intrinsic::smax, v, splat_c(tmin.sext(sb)));
         }
@@ -634,7 +662,8 @@ Value *CodeGenLLVM::codegen_lerp(const Call *op) {
             fw = cast_value(d, Float(64, lanes), t);
         } else {
             Value *f = cast_value(w, wt, Float(32, lanes));
-            f = builder_->CreateFDiv(f, llvm::ConstantFP::get(f->getType(), std::ldexp(1.0, wt.bits()) - 1));
+            f = builder_->CreateFDiv(
+                f, llvm::ConstantFP::get(f->getType(), std::ldexp(1.0, wt.bits()) - 1));
             fw = cast_value(f, Float(32, lanes), t);
         }
         Value *inv = builder_->CreateFSub(llvm::ConstantFP::get(fw->getType(), 1.0), fw);
@@ -647,7 +676,8 @@ Value *CodeGenLLVM::codegen_lerp(const Call *op) {
     Type wide = UInt(bits * 2, lanes);
     Value *sign = nullptr;
     if (et.is_int()) {
-        sign = splat(llvm::ConstantInt::get(llvm_type_of(et), llvm::APInt::getSignedMinValue(bits)), lanes);
+        sign = splat(llvm::ConstantInt::get(llvm_type_of(et), llvm::APInt::getSignedMinValue(bits)),
+                     lanes);
         zero = builder_->CreateXor(zero, sign);
         one = builder_->CreateXor(one, sign);
     }
@@ -668,21 +698,27 @@ Value *CodeGenLLVM::codegen_lerp(const Call *op) {
     } else if (wt.bits() < bits) {
         // Rescale: (2^bits - 1) / (2^wbits - 1) is an integer for power-of-two widths.
         llvm::APInt scale = umax.udiv(llvm::APInt::getMaxValue(wt.bits()).zext(bits));
-        tw = builder_->CreateMul(builder_->CreateZExt(w, llvm_type_of(ut)),
-                                 splat(llvm::ConstantInt::get(llvm_type_of(ut.element_of()), scale), lanes));
+        tw = builder_->CreateMul(
+            builder_->CreateZExt(w, llvm_type_of(ut)),
+            splat(llvm::ConstantInt::get(llvm_type_of(ut.element_of()), scale), lanes));
     } else {
-        tw = builder_->CreateTrunc(builder_->CreateLShr(w, llvm::ConstantInt::get(w->getType(), wt.bits() - bits)),
-                                   llvm_type_of(ut));
+        tw = builder_->CreateTrunc(
+            builder_->CreateLShr(w, llvm::ConstantInt::get(w->getType(), wt.bits() - bits)),
+            llvm_type_of(ut));
     }
     Value *inv = builder_->CreateSub(maxv, tw);
     llvm::Type *wty = llvm_type_of(wide);
     auto z = [&](Value *x) { return builder_->CreateZExt(x, wty); };
-    Value *prod = builder_->CreateAdd(builder_->CreateMul(z(zero), z(inv)), builder_->CreateMul(z(one), z(tw)));
-    Value *rounding = splat(llvm::ConstantInt::get(wty->getScalarType(), llvm::APInt::getOneBitSet(bits * 2, bits - 1)), lanes);
+    Value *prod = builder_->CreateAdd(builder_->CreateMul(z(zero), z(inv)),
+                                      builder_->CreateMul(z(one), z(tw)));
+    Value *rounding = splat(
+        llvm::ConstantInt::get(wty->getScalarType(), llvm::APInt::getOneBitSet(bits * 2, bits - 1)),
+        lanes);
     Value *shift = splat(llvm::ConstantInt::get(wty->getScalarType(), bits), lanes);
     prod = builder_->CreateAdd(prod, rounding);
     // (p + (p >> bits)) >> bits == round(x / (2^bits - 1)) for x in range.
-    Value *divided = builder_->CreateLShr(builder_->CreateAdd(builder_->CreateLShr(prod, shift), prod), shift);
+    Value *divided =
+        builder_->CreateLShr(builder_->CreateAdd(builder_->CreateLShr(prod, shift), prod), shift);
     Value *r = builder_->CreateTrunc(divided, llvm_type_of(ut));
     if (sign) r = builder_->CreateXor(r, sign);
     return r;

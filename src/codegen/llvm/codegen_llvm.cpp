@@ -81,8 +81,8 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
         arg_types.push_back(a.is_buffer() ? ptr_t : llvm_storage_type_of(a.type));
     }
     llvm::FunctionType *fn_type = llvm::FunctionType::get(i32_t, arg_types, false);
-    function_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, f.name,
-                                       module_.get());
+    function_ =
+        llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, f.name, module_.get());
     set_function_attributes(function_, target_machine_);
     entry_block_ = llvm::BasicBlock::Create(context_, "entry", function_);
     builder_->SetInsertPoint(entry_block_);
@@ -106,9 +106,9 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     builder_->CreateRet(llvm::ConstantInt::get(i32_t, 0));
 
     // The argv wrapper: unpacks void **args and calls the typed function.
-    llvm::Function *wrapper = llvm::Function::Create(
-        llvm::FunctionType::get(i32_t, {ptr_t}, false), llvm::Function::ExternalLinkage,
-        f.name + "_argv", module_.get());
+    llvm::Function *wrapper =
+        llvm::Function::Create(llvm::FunctionType::get(i32_t, {ptr_t}, false),
+                               llvm::Function::ExternalLinkage, f.name + "_argv", module_.get());
     set_function_attributes(wrapper, target_machine_);
     builder_->SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", wrapper));
     Value *argv = wrapper->getArg(0);
@@ -187,8 +187,7 @@ Value *CodeGenLLVM::to_storage(Value *v, Type t) {
 }
 
 Value *CodeGenLLVM::from_storage(Value *v, Type t) {
-    return t.is_bool() ? builder_->CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()))
-                       : v;
+    return t.is_bool() ? builder_->CreateICmpNE(v, llvm::Constant::getNullValue(v->getType())) : v;
 }
 
 void CodeGenLLVM::sym_push(const std::string &name, Value *v) { symbols_[name].push_back(v); }
@@ -202,8 +201,8 @@ void CodeGenLLVM::sym_pop(const std::string &name) {
 
 Value *CodeGenLLVM::sym_get(const std::string &name) const {
     auto it = symbols_.find(name);
-    internal_assert(it != symbols_.end()) << "Symbol not found in code generation: " << name
-                                          << "\n";
+    internal_assert(it != symbols_.end())
+        << "Symbol not found in code generation: " << name << "\n";
     return it->second.back();
 }
 
@@ -228,7 +227,23 @@ Value *CodeGenLLVM::const_int(Type t, int64_t v) {
 }
 
 Value *CodeGenLLVM::string_constant(const std::string &s) {
-    return builder_->CreateGlobalString(s, "str", 0, module_.get());
+    Value *&g = strings_[s];
+    if (!g) g = builder_->CreateGlobalString(s, "str", 0, module_.get());
+    return g;
+}
+
+Value *CodeGenLLVM::add_tbaa(Value *v, const std::string &name) {
+    llvm::MDBuilder md(context_);
+    if (!tbaa_root_) tbaa_root_ = md.createTBAARoot("loom buffers");
+    llvm::MDNode *&tag = tbaa_tags_[name];
+    if (!tag) {
+        llvm::MDNode *type = md.createTBAAScalarTypeNode(name, tbaa_root_);
+        tag = md.createTBAAStructTagNode(type, type, 0);
+    }
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(v)) {
+        inst->setMetadata(llvm::LLVMContext::MD_tbaa, tag);
+    }
+    return v;
 }
 
 bool CodeGenLLVM::constant_int_value(const Expr &e, int64_t *v) {
@@ -256,8 +271,7 @@ Value *CodeGenLLVM::call_intrin(llvm::Intrinsic::ID id, llvm::ArrayRef<llvm::Typ
     return builder_->CreateCall(fn, args);
 }
 
-Value *CodeGenLLVM::call_c(const std::string &name, llvm::Type *ret,
-                           llvm::ArrayRef<Value *> args) {
+Value *CodeGenLLVM::call_c(const std::string &name, llvm::Type *ret, llvm::ArrayRef<Value *> args) {
     std::vector<llvm::Type *> types;
     for (Value *a : args) types.push_back(a->getType());
     llvm::FunctionType *ft = llvm::FunctionType::get(ret, types, false);
@@ -284,8 +298,8 @@ Value *CodeGenLLVM::cast_value(Value *v, Type from, Type to) {
     if (fe.is_handle() || te.is_handle()) {
         if (fe.is_handle() && te.is_handle()) return v;
         if (fe.is_handle()) return builder_->CreatePtrToInt(v, dst);
-        return builder_->CreateIntToPtr(builder_->CreateZExtOrTrunc(v, llvm_type_of(UInt(64, to.lanes()))),
-                                        dst);
+        return builder_->CreateIntToPtr(
+            builder_->CreateZExtOrTrunc(v, llvm_type_of(UInt(64, to.lanes()))), dst);
     }
     if (fe.is_float() && te.is_float()) return builder_->CreateFPCast(v, dst);
     if (fe.is_float()) {
@@ -340,25 +354,34 @@ void CodeGenLLVM::visit(const Variable *op) { value_ = sym_get(op->name); }
 void CodeGenLLVM::visit(const Add *op) {
     Value *a = codegen(op->a), *b = codegen(op->b);
     Type t = op->type.element_of();
-    if (t.is_float()) value_ = builder_->CreateFAdd(a, b);
-    else if (t == Int(32)) value_ = builder_->CreateNSWAdd(a, b);
-    else value_ = builder_->CreateAdd(a, b);
+    if (t.is_float())
+        value_ = builder_->CreateFAdd(a, b);
+    else if (t == Int(32))
+        value_ = builder_->CreateNSWAdd(a, b);
+    else
+        value_ = builder_->CreateAdd(a, b);
 }
 
 void CodeGenLLVM::visit(const Sub *op) {
     Value *a = codegen(op->a), *b = codegen(op->b);
     Type t = op->type.element_of();
-    if (t.is_float()) value_ = builder_->CreateFSub(a, b);
-    else if (t == Int(32)) value_ = builder_->CreateNSWSub(a, b);
-    else value_ = builder_->CreateSub(a, b);
+    if (t.is_float())
+        value_ = builder_->CreateFSub(a, b);
+    else if (t == Int(32))
+        value_ = builder_->CreateNSWSub(a, b);
+    else
+        value_ = builder_->CreateSub(a, b);
 }
 
 void CodeGenLLVM::visit(const Mul *op) {
     Value *a = codegen(op->a), *b = codegen(op->b);
     Type t = op->type.element_of();
-    if (t.is_float()) value_ = builder_->CreateFMul(a, b);
-    else if (t == Int(32)) value_ = builder_->CreateNSWMul(a, b);
-    else value_ = builder_->CreateMul(a, b);
+    if (t.is_float())
+        value_ = builder_->CreateFMul(a, b);
+    else if (t == Int(32))
+        value_ = builder_->CreateNSWMul(a, b);
+    else
+        value_ = builder_->CreateMul(a, b);
 }
 
 namespace {
@@ -394,8 +417,8 @@ Value *CodeGenLLVM::emit_div(const Expr &ea, const Expr &eb, Type t) {
         Value *cv = llvm::ConstantInt::get(ty, (uint64_t)c, true);
         Value *q0 = builder_->CreateSDiv(a, cv);
         Value *r0 = builder_->CreateSRem(a, cv);
-        Value *neg = builder_->CreateSExt(
-            builder_->CreateICmpSLT(r0, llvm::Constant::getNullValue(ty)), ty);
+        Value *neg =
+            builder_->CreateSExt(builder_->CreateICmpSLT(r0, llvm::Constant::getNullValue(ty)), ty);
         // r0 < 0: round toward -inf for c > 0 (q0 - 1), toward +inf for c < 0 (q0 + 1).
         return c > 0 ? builder_->CreateAdd(q0, neg) : builder_->CreateSub(q0, neg);
     }
@@ -475,12 +498,14 @@ Value *CodeGenLLVM::emit_div_round_to_zero(Value *a, Value *b, Type t, bool is_m
     Value *b_bad = b_zero;
     if (e.is_int()) {
         Value *int_min = llvm::ConstantInt::get(ty, llvm::APInt::getSignedMinValue(e.bits()));
-        Value *ovf = builder_->CreateAnd(builder_->CreateICmpEQ(a, int_min),
-                                         builder_->CreateICmpEQ(b, llvm::Constant::getAllOnesValue(ty)));
+        Value *ovf =
+            builder_->CreateAnd(builder_->CreateICmpEQ(a, int_min),
+                                builder_->CreateICmpEQ(b, llvm::Constant::getAllOnesValue(ty)));
         b_bad = builder_->CreateOr(b_zero, ovf);
     }
     Value *b_safe = builder_->CreateSelect(b_bad, one, b);
-    if (is_mod) return e.is_int() ? builder_->CreateSRem(a, b_safe) : builder_->CreateURem(a, b_safe);
+    if (is_mod)
+        return e.is_int() ? builder_->CreateSRem(a, b_safe) : builder_->CreateURem(a, b_safe);
     Value *q = e.is_int() ? builder_->CreateSDiv(a, b_safe) : builder_->CreateUDiv(a, b_safe);
     return builder_->CreateSelect(b_zero, zero, q);
 }
@@ -499,9 +524,8 @@ Value *CodeGenLLVM::emit_lt(Value *a, Value *b, Type t) {
 Value *CodeGenLLVM::emit_min(Value *a, Value *b, Type t) {
     Type e = t.element_of();
     if (e.is_int_or_uint() && !e.is_bool()) {
-        return builder_->CreateBinaryIntrinsic(e.is_int() ? llvm::Intrinsic::smin
-                                                          : llvm::Intrinsic::umin,
-                                               a, b);
+        return builder_->CreateBinaryIntrinsic(
+            e.is_int() ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, a, b);
     }
     return builder_->CreateSelect(emit_lt(a, b, t), a, b);
 }
@@ -509,9 +533,8 @@ Value *CodeGenLLVM::emit_min(Value *a, Value *b, Type t) {
 Value *CodeGenLLVM::emit_max(Value *a, Value *b, Type t) {
     Type e = t.element_of();
     if (e.is_int_or_uint() && !e.is_bool()) {
-        return builder_->CreateBinaryIntrinsic(e.is_int() ? llvm::Intrinsic::smax
-                                                          : llvm::Intrinsic::umax,
-                                               a, b);
+        return builder_->CreateBinaryIntrinsic(
+            e.is_int() ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, a, b);
     }
     return builder_->CreateSelect(emit_lt(b, a, t), a, b);
 }
@@ -534,23 +557,47 @@ Value *CodeGenLLVM::emit_compare(IRNodeType kind, const Expr &ea, const Expr &eb
     if (e.is_float()) {
         // Ordered comparisons, except != which is true for NaN, as in C.
         switch (kind) {
-        case IRNodeType::EQ: p = P::FCMP_OEQ; break;
-        case IRNodeType::NE: p = P::FCMP_UNE; break;
-        case IRNodeType::LT: p = P::FCMP_OLT; break;
-        case IRNodeType::LE: p = P::FCMP_OLE; break;
-        case IRNodeType::GT: p = P::FCMP_OGT; break;
-        default: p = P::FCMP_OGE; break;
+        case IRNodeType::EQ:
+            p = P::FCMP_OEQ;
+            break;
+        case IRNodeType::NE:
+            p = P::FCMP_UNE;
+            break;
+        case IRNodeType::LT:
+            p = P::FCMP_OLT;
+            break;
+        case IRNodeType::LE:
+            p = P::FCMP_OLE;
+            break;
+        case IRNodeType::GT:
+            p = P::FCMP_OGT;
+            break;
+        default:
+            p = P::FCMP_OGE;
+            break;
         }
         return builder_->CreateFCmp(p, a, b);
     }
     bool s = e.is_int();
     switch (kind) {
-    case IRNodeType::EQ: p = P::ICMP_EQ; break;
-    case IRNodeType::NE: p = P::ICMP_NE; break;
-    case IRNodeType::LT: p = s ? P::ICMP_SLT : P::ICMP_ULT; break;
-    case IRNodeType::LE: p = s ? P::ICMP_SLE : P::ICMP_ULE; break;
-    case IRNodeType::GT: p = s ? P::ICMP_SGT : P::ICMP_UGT; break;
-    default: p = s ? P::ICMP_SGE : P::ICMP_UGE; break;
+    case IRNodeType::EQ:
+        p = P::ICMP_EQ;
+        break;
+    case IRNodeType::NE:
+        p = P::ICMP_NE;
+        break;
+    case IRNodeType::LT:
+        p = s ? P::ICMP_SLT : P::ICMP_ULT;
+        break;
+    case IRNodeType::LE:
+        p = s ? P::ICMP_SLE : P::ICMP_ULE;
+        break;
+    case IRNodeType::GT:
+        p = s ? P::ICMP_SGT : P::ICMP_UGT;
+        break;
+    default:
+        p = s ? P::ICMP_SGE : P::ICMP_UGE;
+        break;
     }
     return builder_->CreateICmp(p, a, b);
 }
@@ -602,8 +649,10 @@ void CodeGenLLVM::visit(const LetStmt *op) {
 void CodeGenLLVM::free_live_allocations() {
     for (auto it = heap_allocations_.rbegin(); it != heap_allocations_.rend(); ++it) {
         Value *p = builder_->CreateLoad(ptr_t, it->slot);
-        llvm::BasicBlock *do_free = llvm::BasicBlock::Create(context_, "free " + it->name, function_);
-        llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "freed " + it->name, function_);
+        llvm::BasicBlock *do_free =
+            llvm::BasicBlock::Create(context_, "free " + it->name, function_);
+        llvm::BasicBlock *after =
+            llvm::BasicBlock::Create(context_, "freed " + it->name, function_);
         builder_->CreateCondBr(builder_->CreateIsNotNull(p), do_free, after);
         builder_->SetInsertPoint(do_free);
         call_c("halide_free", void_t, {user_context_, p});
@@ -684,9 +733,8 @@ void CodeGenLLVM::visit(const Allocate *op) {
     const int64_t stack_limit = 64 * 1024;
     if (constant && count * bytes_per <= stack_limit && op->memory_type != MemoryType::Heap) {
         // Over-align so vector loads and stores of any width are aligned.
-        llvm::AllocaInst *a = create_entry_alloca(llvm_storage_type_of(et),
-                                                  (uint64_t)std::max<int64_t>(count, 1), 64,
-                                                  op->name);
+        llvm::AllocaInst *a = create_entry_alloca(
+            llvm_storage_type_of(et), (uint64_t)std::max<int64_t>(count, 1), 64, op->name);
         sym_push(op->name, a);
         codegen(op->body);
         sym_pop(op->name);
@@ -704,15 +752,17 @@ void CodeGenLLVM::visit(const Allocate *op) {
     Value *cond = codegen(op->condition);
     llvm::Value *slot = create_entry_alloca(ptr_t, 1, 8, op->name + ".slot");
     llvm::BasicBlock *pre = builder_->GetInsertBlock();
-    llvm::BasicBlock *do_alloc = llvm::BasicBlock::Create(context_, "malloc " + op->name, function_);
+    llvm::BasicBlock *do_alloc =
+        llvm::BasicBlock::Create(context_, "malloc " + op->name, function_);
     llvm::BasicBlock *oom = llvm::BasicBlock::Create(context_, "out of memory", function_);
     llvm::BasicBlock *ok = llvm::BasicBlock::Create(context_, "malloc ok", function_);
-    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "allocated " + op->name, function_);
+    llvm::BasicBlock *after =
+        llvm::BasicBlock::Create(context_, "allocated " + op->name, function_);
     builder_->CreateCondBr(cond, do_alloc, after);
     builder_->SetInsertPoint(do_alloc);
     Value *p = call_c("halide_malloc", ptr_t, {user_context_, bytes});
-    Value *failed = builder_->CreateAnd(builder_->CreateIsNull(p),
-                                        builder_->CreateICmpNE(bytes, llvm::ConstantInt::get(i64_t, 0)));
+    Value *failed = builder_->CreateAnd(
+        builder_->CreateIsNull(p), builder_->CreateICmpNE(bytes, llvm::ConstantInt::get(i64_t, 0)));
     llvm::MDBuilder md(context_);
     builder_->CreateCondBr(failed, oom, ok, md.createBranchWeights(1, 1 << 20));
     builder_->SetInsertPoint(oom);
@@ -734,7 +784,8 @@ void CodeGenLLVM::visit(const Allocate *op) {
     // End of scope: free unless a Free node already did (it nulls the slot).
     Value *cur = builder_->CreateLoad(ptr_t, slot);
     llvm::BasicBlock *do_free = llvm::BasicBlock::Create(context_, "free " + op->name, function_);
-    llvm::BasicBlock *done = llvm::BasicBlock::Create(context_, "end allocate " + op->name, function_);
+    llvm::BasicBlock *done =
+        llvm::BasicBlock::Create(context_, "end allocate " + op->name, function_);
     builder_->CreateCondBr(builder_->CreateIsNotNull(cur), do_free, done);
     builder_->SetInsertPoint(do_free);
     call_c("halide_free", void_t, {user_context_, cur});
@@ -746,7 +797,8 @@ void CodeGenLLVM::visit(const Free *op) {
     for (auto it = heap_allocations_.rbegin(); it != heap_allocations_.rend(); ++it) {
         if (it->name != op->name) continue;
         Value *cur = builder_->CreateLoad(ptr_t, it->slot);
-        llvm::BasicBlock *do_free = llvm::BasicBlock::Create(context_, "free " + op->name, function_);
+        llvm::BasicBlock *do_free =
+            llvm::BasicBlock::Create(context_, "free " + op->name, function_);
         llvm::BasicBlock *done = llvm::BasicBlock::Create(context_, "freed " + op->name, function_);
         builder_->CreateCondBr(builder_->CreateIsNotNull(cur), do_free, done);
         builder_->SetInsertPoint(do_free);

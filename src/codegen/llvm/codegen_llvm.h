@@ -100,9 +100,9 @@ protected:
     llvm::Value *call_c(const std::string &name, llvm::Type *ret,
                         llvm::ArrayRef<llvm::Value *> args);
     /// Calls `scalar_fn` per lane of vector arguments and reassembles the result.
-    llvm::Value *scalarize(const std::vector<llvm::Value *> &args, Type result,
-                           const std::function<llvm::Value *(const std::vector<llvm::Value *> &)>
-                               &scalar_fn);
+    llvm::Value *
+    scalarize(const std::vector<llvm::Value *> &args, Type result,
+              const std::function<llvm::Value *(const std::vector<llvm::Value *> &)> &scalar_fn);
     /// The address of element `index` (scalar i32) of buffer `name` of element type t.
     llvm::Value *element_address(const std::string &name, Type t, llvm::Value *index);
     /// Emits calls to halide_free for every heap allocation live at this point (for early
@@ -110,6 +110,10 @@ protected:
     void free_live_allocations();
     /// Returns `code` from the function after freeing live allocations.
     void emit_error_return(llvm::Value *code);
+    /// Tags a load or store of buffer `name` with type-based alias metadata unique to that
+    /// name, telling LLVM that accesses to different buffers/allocations never alias (Halide's
+    /// assumption too). Returns v.
+    llvm::Value *add_tbaa(llvm::Value *v, const std::string &name);
     /// A global constant C string.
     llvm::Value *string_constant(const std::string &s);
 
@@ -188,6 +192,9 @@ protected:
     /// The "__user_context" argument.
     llvm::Value *user_context_ = nullptr;
     std::map<std::string, std::vector<llvm::Value *>> symbols_;
+    llvm::MDNode *tbaa_root_ = nullptr;
+    std::map<std::string, llvm::MDNode *> tbaa_tags_;
+    std::map<std::string, llvm::Value *> strings_;
 
     /// A heap allocation in scope: a slot (entry-block alloca) holding its pointer, null once
     /// freed, so a Free and every early return free it at most once.

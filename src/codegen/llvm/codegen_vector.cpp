@@ -19,9 +19,11 @@ const int64_t max_dense_stride = 4;
 
 Value *CodeGenLLVM::element_address(const std::string &name, Type t, Value *index) {
     Value *base = sym_get(name);
-    Value *idx = builder_->CreateSExt(index, index->getType()->isVectorTy()
-                                                 ? llvm::VectorType::get(i64_t, llvm::cast<llvm::VectorType>(index->getType())->getElementCount())
-                                                 : i64_t);
+    Value *idx = builder_->CreateSExt(
+        index, index->getType()->isVectorTy()
+                   ? llvm::VectorType::get(
+                         i64_t, llvm::cast<llvm::VectorType>(index->getType())->getElementCount())
+                   : i64_t);
     return builder_->CreateInBoundsGEP(llvm_storage_type_of(t.element_of()), base, idx);
 }
 
@@ -32,8 +34,8 @@ Value *CodeGenLLVM::scalarize(const std::vector<Value *> &args, Type result,
     for (int i = 0; i < lanes; i++) {
         std::vector<Value *> lane_args;
         for (Value *a : args) {
-            lane_args.push_back(a->getType()->isVectorTy() ? builder_->CreateExtractElement(a, (uint64_t)i)
-                                                           : a);
+            lane_args.push_back(
+                a->getType()->isVectorTy() ? builder_->CreateExtractElement(a, (uint64_t)i) : a);
         }
         Value *r = fn(lane_args);
         out = lanes == 1 ? r : builder_->CreateInsertElement(out, r, (uint64_t)i);
@@ -52,7 +54,8 @@ void CodeGenLLVM::visit(const Load *op) {
     if (t.is_scalar()) {
         if (unpredicated) {
             Value *p = element_address(op->name, et, codegen(op->index));
-            value_ = from_storage(builder_->CreateAlignedLoad(st, p, align), et);
+            value_ =
+                from_storage(add_tbaa(builder_->CreateAlignedLoad(st, p, align), op->name), et);
             return;
         }
         // A predicated scalar load must not touch memory when the predicate is false.
@@ -63,7 +66,7 @@ void CodeGenLLVM::visit(const Load *op) {
         builder_->CreateCondBr(pred, do_load, after);
         builder_->SetInsertPoint(do_load);
         Value *p = element_address(op->name, et, codegen(op->index));
-        Value *v = builder_->CreateAlignedLoad(st, p, align);
+        Value *v = add_tbaa(builder_->CreateAlignedLoad(st, p, align), op->name);
         llvm::BasicBlock *load_end = builder_->GetInsertBlock();
         builder_->CreateBr(after);
         builder_->SetInsertPoint(after);
@@ -77,16 +80,17 @@ void CodeGenLLVM::visit(const Load *op) {
     llvm::Type *vt = llvm::FixedVectorType::get(st, lanes);
     const Ramp *ramp = op->index.as<Ramp>();
     int64_t stride = 0;
-    bool const_stride = ramp && ramp->base.type().is_scalar() &&
-                        constant_int_value(ramp->stride, &stride);
+    bool const_stride =
+        ramp && ramp->base.type().is_scalar() && constant_int_value(ramp->stride, &stride);
     if (const_stride && stride == 1) {
         Value *p = element_address(op->name, et, codegen(ramp->base));
         Value *v;
         if (unpredicated) {
-            v = builder_->CreateAlignedLoad(vt, p, align);
+            v = add_tbaa(builder_->CreateAlignedLoad(vt, p, align), op->name);
         } else {
-            v = builder_->CreateMaskedLoad(vt, p, align, codegen(op->predicate),
-                                           llvm::Constant::getNullValue(vt));
+            v = add_tbaa(builder_->CreateMaskedLoad(vt, p, align, codegen(op->predicate),
+                                                    llvm::Constant::getNullValue(vt)),
+                         op->name);
         }
         value_ = from_storage(v, t);
         return;
@@ -98,13 +102,14 @@ void CodeGenLLVM::visit(const Load *op) {
         int64_t span = (lanes - 1) * std::abs(stride) + 1;
         Value *base = codegen(ramp->base);
         if (stride < 0) {
-            base = builder_->CreateAdd(base, llvm::ConstantInt::get(base->getType(),
-                                                                    (uint64_t)((lanes - 1) * stride),
-                                                                    true));
+            base = builder_->CreateAdd(
+                base,
+                llvm::ConstantInt::get(base->getType(), (uint64_t)((lanes - 1) * stride), true));
         }
         Value *p = element_address(op->name, et, base);
-        Value *wide =
-            builder_->CreateAlignedLoad(llvm::FixedVectorType::get(st, (unsigned)span), p, align);
+        Value *wide = add_tbaa(
+            builder_->CreateAlignedLoad(llvm::FixedVectorType::get(st, (unsigned)span), p, align),
+            op->name);
         std::vector<int> idx;
         for (int i = 0; i < lanes; i++) {
             idx.push_back(stride > 0 ? (int)(i * stride) : (int)(span - 1 + i * stride));
@@ -115,13 +120,16 @@ void CodeGenLLVM::visit(const Load *op) {
     if (const Broadcast *b = op->index.as<Broadcast>()) {
         if (unpredicated && b->value.type().is_scalar()) {
             Value *p = element_address(op->name, et, codegen(b->value));
-            value_ = from_storage(splat(builder_->CreateAlignedLoad(st, p, align), lanes), t);
+            value_ = from_storage(
+                splat(add_tbaa(builder_->CreateAlignedLoad(st, p, align), op->name), lanes), t);
             return;
         }
     }
     Value *ptrs = element_address(op->name, et, codegen(op->index));
     Value *mask = unpredicated ? nullptr : codegen(op->predicate);
-    Value *v = builder_->CreateMaskedGather(vt, ptrs, align, mask, llvm::Constant::getNullValue(vt));
+    Value *v = add_tbaa(
+        builder_->CreateMaskedGather(vt, ptrs, align, mask, llvm::Constant::getNullValue(vt)),
+        op->name);
     value_ = from_storage(v, t);
 }
 
@@ -135,8 +143,9 @@ void CodeGenLLVM::visit(const Store *op) {
 
     if (t.is_scalar()) {
         if (unpredicated) {
-            builder_->CreateAlignedStore(v, element_address(op->name, et, codegen(op->index)),
-                                         align);
+            add_tbaa(builder_->CreateAlignedStore(
+                         v, element_address(op->name, et, codegen(op->index)), align),
+                     op->name);
             return;
         }
         Value *pred = codegen(op->predicate);
@@ -144,7 +153,9 @@ void CodeGenLLVM::visit(const Store *op) {
         llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "after pred store", function_);
         builder_->CreateCondBr(pred, do_store, after);
         builder_->SetInsertPoint(do_store);
-        builder_->CreateAlignedStore(v, element_address(op->name, et, codegen(op->index)), align);
+        add_tbaa(builder_->CreateAlignedStore(v, element_address(op->name, et, codegen(op->index)),
+                                              align),
+                 op->name);
         builder_->CreateBr(after);
         builder_->SetInsertPoint(after);
         return;
@@ -152,30 +163,32 @@ void CodeGenLLVM::visit(const Store *op) {
 
     const Ramp *ramp = op->index.as<Ramp>();
     int64_t stride = 0;
-    bool const_stride = ramp && ramp->base.type().is_scalar() &&
-                        constant_int_value(ramp->stride, &stride);
+    bool const_stride =
+        ramp && ramp->base.type().is_scalar() && constant_int_value(ramp->stride, &stride);
     if (const_stride && stride == 1) {
         Value *p = element_address(op->name, et, codegen(ramp->base));
         if (unpredicated) {
-            builder_->CreateAlignedStore(v, p, align);
+            add_tbaa(builder_->CreateAlignedStore(v, p, align), op->name);
         } else {
-            builder_->CreateMaskedStore(v, p, align, codegen(op->predicate));
+            add_tbaa(builder_->CreateMaskedStore(v, p, align, codegen(op->predicate)), op->name);
         }
         return;
     }
     if (const_stride && stride == -1 && unpredicated) {
         Value *base = codegen(ramp->base);
-        base = builder_->CreateAdd(base, llvm::ConstantInt::get(base->getType(), (uint64_t)(1 - lanes), true));
+        base = builder_->CreateAdd(
+            base, llvm::ConstantInt::get(base->getType(), (uint64_t)(1 - lanes), true));
         std::vector<int> idx;
         for (int i = 0; i < lanes; i++) idx.push_back(lanes - 1 - i);
-        builder_->CreateAlignedStore(builder_->CreateShuffleVector(v, idx),
-                                     element_address(op->name, et, base), align);
+        add_tbaa(builder_->CreateAlignedStore(builder_->CreateShuffleVector(v, idx),
+                                              element_address(op->name, et, base), align),
+                 op->name);
         return;
     }
     // Scatter: lanes are written in order, so the last of duplicate indices wins.
     Value *ptrs = element_address(op->name, et, codegen(op->index));
     Value *mask = unpredicated ? nullptr : codegen(op->predicate);
-    builder_->CreateMaskedScatter(v, ptrs, align, mask);
+    add_tbaa(builder_->CreateMaskedScatter(v, ptrs, align, mask), op->name);
 }
 
 void CodeGenLLVM::visit(const Ramp *op) {
@@ -294,11 +307,11 @@ void CodeGenLLVM::visit(const VectorReduce *op) {
     auto combine = [&](Value *a, Value *b) -> Value * {
         switch (op->op) {
         case VectorReduce::Add:
-            return et.is_float() ? builder_->CreateFAdd(a, b)
+            return et.is_float()  ? builder_->CreateFAdd(a, b)
                    : et.is_bool() ? builder_->CreateXor(a, b)
                                   : builder_->CreateAdd(a, b);
         case VectorReduce::Mul:
-            return et.is_float() ? builder_->CreateFMul(a, b)
+            return et.is_float()  ? builder_->CreateFMul(a, b)
                    : et.is_bool() ? builder_->CreateAnd(a, b)
                                   : builder_->CreateMul(a, b);
         case VectorReduce::Min:
@@ -320,7 +333,8 @@ void CodeGenLLVM::visit(const VectorReduce *op) {
         switch (op->op) {
         case VectorReduce::Add:
             if (et.is_float()) {
-                Value *r = builder_->CreateFAddReduce(llvm::ConstantFP::getNegativeZero(llvm_type_of(et)), v);
+                Value *r = builder_->CreateFAddReduce(
+                    llvm::ConstantFP::getNegativeZero(llvm_type_of(et)), v);
                 llvm::cast<llvm::Instruction>(r)->setFastMathFlags(reassoc);
                 value_ = r;
             } else {
@@ -329,7 +343,8 @@ void CodeGenLLVM::visit(const VectorReduce *op) {
             return;
         case VectorReduce::Mul:
             if (et.is_float()) {
-                Value *r = builder_->CreateFMulReduce(llvm::ConstantFP::get(llvm_type_of(et), 1.0), v);
+                Value *r =
+                    builder_->CreateFMulReduce(llvm::ConstantFP::get(llvm_type_of(et), 1.0), v);
                 llvm::cast<llvm::Instruction>(r)->setFastMathFlags(reassoc);
                 value_ = r;
             } else {
@@ -357,11 +372,13 @@ void CodeGenLLVM::visit(const VectorReduce *op) {
         }
     }
     if (out_lanes == 1 && et.is_bool() &&
-        (op->op == VectorReduce::And || op->op == VectorReduce::Min || op->op == VectorReduce::Mul)) {
+        (op->op == VectorReduce::And || op->op == VectorReduce::Min ||
+         op->op == VectorReduce::Mul)) {
         value_ = builder_->CreateAndReduce(v);
         return;
     }
-    if (out_lanes == 1 && et.is_bool() && (op->op == VectorReduce::Or || op->op == VectorReduce::Max)) {
+    if (out_lanes == 1 && et.is_bool() &&
+        (op->op == VectorReduce::Or || op->op == VectorReduce::Max)) {
         value_ = builder_->CreateOrReduce(v);
         return;
     }

@@ -19,7 +19,7 @@ namespace {
 
 // ---- Euclidean division ----
 
-template<typename T>
+template <typename T>
 T ref_div(T a, T b) {
     if (b == 0) return 0;
     __int128 A = a, B = b;
@@ -28,7 +28,7 @@ T ref_div(T a, T b) {
     return (T)q; // wraps for INT_MIN / -1
 }
 
-template<typename T>
+template <typename T>
 T ref_mod(T a, T b) {
     if (b == 0) return 0;
     __int128 A = a, B = b;
@@ -37,7 +37,7 @@ T ref_mod(T a, T b) {
     return (T)r;
 }
 
-template<typename T>
+template <typename T>
 std::vector<T> edge_values() {
     using L = std::numeric_limits<T>;
     std::vector<int64_t> base = {0, 1, -1, 2, -2, 3, -3, 5, -7, 8, -8, 100, -100, 127, -128};
@@ -51,7 +51,7 @@ std::vector<T> edge_values() {
     return v;
 }
 
-template<typename T>
+template <typename T>
 void test_div_mod() {
     Type t = type_of<T>();
     SCOPED_TRACE(type_to_string(t));
@@ -100,8 +100,8 @@ void test_div_mod() {
         used.push_back(c);
         row += 2;
     }
-    Stmt body = Block::make(loop("x", 0, n, Block::make(scalar)),
-                            loop("x", 0, n / 8, Block::make(vector)));
+    Stmt body =
+        Block::make(loop("x", 0, n, Block::make(scalar)), loop("x", 0, n / 8, Block::make(vector)));
     LoweredFunc f = fb.finish(body);
     TestBuffer A(t, {n}), B(t, {n}), O(t, {n * row});
     for (int i = 0; i < n; i++) {
@@ -148,8 +148,9 @@ TEST(CodegenArith, FloatDivAndMod) {
     fb.buffer("out", Float(32), 1, true);
     Expr x = var("x");
     Expr a = load(Float(32), "a", x), b = load(Float(32), "b", x);
-    LoweredFunc f = fb.finish(loop("x", 0, 6, Block::make(store("out", Div::make(a, b), x),
-                                                          store("out", Mod::make(a, b), x + 6))));
+    LoweredFunc f = fb.finish(
+        loop("x", 0, 6,
+             Block::make(store("out", Div::make(a, b), x), store("out", Mod::make(a, b), x + 6))));
     float av[6] = {7.5f, -7.5f, 7.5f, -7.5f, 1.0f, 0.25f};
     float bv[6] = {2.0f, 2.0f, -2.0f, -2.0f, 0.5f, 3.0f};
     TestBuffer A(Float(32), {6}), B(Float(32), {6}), O(Float(32), {12});
@@ -166,12 +167,12 @@ TEST(CodegenArith, FloatDivAndMod) {
 
 // ---- Casts between every pair of types ----
 
-template<typename T>
+template <typename T>
 Type loom_type() {
     return type_of<T>();
 }
 
-template<typename From>
+template <typename From>
 std::vector<From> cast_inputs() {
     std::vector<From> v;
     if constexpr (std::is_same_v<From, bool>) {
@@ -179,15 +180,54 @@ std::vector<From> cast_inputs() {
     } else if constexpr (std::is_floating_point_v<From>) {
         const From nan = std::numeric_limits<From>::quiet_NaN();
         const From inf = std::numeric_limits<From>::infinity();
-        v = {0, (From)-0.0, 1.5, -1.5, 0.75, -0.75, 100.75, -100.75, 127.9, -128.9, 255.5, 65535.5,
-             -32768.5, 2147483000.0, -2147483000.0, 4294967000.0, 1e18, -1e18, 1e30, -1e30,
-             (From)1e300, nan, inf, -inf, std::numeric_limits<From>::denorm_min()};
+        v = {0,
+             (From)-0.0,
+             1.5,
+             -1.5,
+             0.75,
+             -0.75,
+             100.75,
+             -100.75,
+             127.9,
+             -128.9,
+             255.5,
+             65535.5,
+             -32768.5,
+             2147483000.0,
+             -2147483000.0,
+             4294967000.0,
+             1e18,
+             -1e18,
+             1e30,
+             -1e30,
+             (From)1e300,
+             nan,
+             inf,
+             -inf,
+             std::numeric_limits<From>::denorm_min()};
     } else {
         using L = std::numeric_limits<From>;
-        std::vector<int64_t> base = {0,     1,      -1,     127,   128,        -128,
-                                     -129,  255,    256,    32767, 32768,      -32768,
-                                     65535, 65536,  100000, -100000, 2147483647, -2147483647 - 1,
-                                     (int64_t)4294967295LL, (int64_t)1 << 40, -((int64_t)1 << 53) - 1};
+        std::vector<int64_t> base = {0,
+                                     1,
+                                     -1,
+                                     127,
+                                     128,
+                                     -128,
+                                     -129,
+                                     255,
+                                     256,
+                                     32767,
+                                     32768,
+                                     -32768,
+                                     65535,
+                                     65536,
+                                     100000,
+                                     -100000,
+                                     2147483647,
+                                     -2147483647 - 1,
+                                     (int64_t)4294967295LL,
+                                     (int64_t)1 << 40,
+                                     -((int64_t)1 << 53) - 1};
         for (int64_t b : base) v.push_back((From)b);
         v.push_back(L::min());
         v.push_back(L::max());
@@ -198,7 +238,7 @@ std::vector<From> cast_inputs() {
 
 // Whether C++'s static_cast<To>(v) is defined (float to int out of range is not, and is not
 // defined in Loom either).
-template<typename From, typename To>
+template <typename From, typename To>
 bool cast_defined(From v) {
     if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
                   !std::is_same_v<To, bool>) {
@@ -210,13 +250,15 @@ bool cast_defined(From v) {
     return true;
 }
 
-template<typename From, typename To>
+template <typename From, typename To>
 To ref_cast(From v) {
-    if constexpr (std::is_same_v<To, bool>) return v != 0;
-    else return static_cast<To>(v);
+    if constexpr (std::is_same_v<To, bool>)
+        return v != 0;
+    else
+        return static_cast<To>(v);
 }
 
-template<typename To>
+template <typename To>
 bool same_value(To a, To b) {
     if constexpr (std::is_floating_point_v<To>) {
         if (std::isnan(a) && std::isnan(b)) return true;
@@ -225,7 +267,7 @@ bool same_value(To a, To b) {
     return a == b;
 }
 
-template<typename From, typename... Tos>
+template <typename From, typename... Tos>
 void test_casts_from() {
     Type ft = loom_type<From>();
     SCOPED_TRACE("from " + type_to_string(ft));
@@ -269,16 +311,16 @@ void test_casts_from() {
                 if (std::is_same_v<To, bool>) got = (bool)(*(o.data<uint8_t>() + half * n + i));
                 EXPECT_TRUE(same_value(got, want))
                     << "cast of " << (double)vals[i] << " to " << type_to_string(loom_type<To>())
-                    << (half ? " (vector)" : " (scalar)") << ": got " << (double)got
-                    << ", want " << (double)want;
+                    << (half ? " (vector)" : " (scalar)") << ": got " << (double)got << ", want "
+                    << (double)want;
             }
         }
     };
     (check(Tos{}), ...);
 }
 
-#define LOOM_ALL_TYPES bool, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, \
-                       uint64_t, float, double
+#define LOOM_ALL_TYPES                                                                             \
+    bool, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, float, double
 
 TEST(CodegenArith, CastsFromBool) { test_casts_from<bool, LOOM_ALL_TYPES>(); }
 TEST(CodegenArith, CastsFromInt8) { test_casts_from<int8_t, LOOM_ALL_TYPES>(); }
@@ -343,7 +385,8 @@ TEST(CodegenArith, MinMaxWrappingArithmetic) {
     fb.buffer("b", Int(8), 1);
     fb.buffer("out", Int(8), 1, true);
     Expr x = var("x");
-    Expr a = load(Int(8, 8), "a", Ramp::make(0, 1, 8)), b = load(Int(8, 8), "b", Ramp::make(0, 1, 8));
+    Expr a = load(Int(8, 8), "a", Ramp::make(0, 1, 8)),
+         b = load(Int(8, 8), "b", Ramp::make(0, 1, 8));
     Stmt body = Block::make({store("out", Min::make(a, b), Ramp::make(0, 1, 8)),
                              store("out", Max::make(a, b), Ramp::make(8, 1, 8)),
                              store("out", a + b, Ramp::make(16, 1, 8)),

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <thread>
 
 using namespace loom;
 using namespace loom::internal;
@@ -39,9 +40,9 @@ TEST(CodegenBasic, Nested2DWithStridesAndMins) {
                (y - var(b + ".min.1")) * var(b + ".stride.1");
     };
     Expr value = Cast::make(Int(32), load(UInt(16), "in", index("in"))) * 2 + y;
-    Stmt body = loop("y", var("out.min.1"), var("out.extent.1"),
-                     loop("x", var("out.min.0"), var("out.extent.0"),
-                          store("out", value, index("out"))));
+    Stmt body =
+        loop("y", var("out.min.1"), var("out.extent.1"),
+             loop("x", var("out.min.0"), var("out.extent.0"), store("out", value, index("out"))));
     LoweredFunc f = fb.finish(body);
     const int W = 13, H = 7;
     TestBuffer in(UInt(16), {W + 2, H + 1}, {1, 2}); // larger than out, different mins
@@ -172,14 +173,14 @@ TEST(CodegenBasic, ShuffleInterleaveConcatSliceExtract) {
     Expr vb = load(Int(32, 8), "b", Ramp::make(0, 1, 8));
     Expr v4 = load(Int(32, 4), "b", Ramp::make(8, 1, 4));
     Expr s = load(Int(32), "a", 9);
-    Stmt body = Block::make(
-        {store("out", Shuffle::make_interleave({va, vb}), Ramp::make(0, 1, 16)),
-         // concat of 8 + 4 + 1 lanes
-         store("out", Shuffle::make_concat({va, v4, s}), Ramp::make(16, 1, 13)),
-         // odd lanes of a, reversed pick from two vectors of different sizes
-         store("out", Shuffle::make_slice(va, 1, 2, 4), Ramp::make(29, 1, 4)),
-         store("out", Shuffle::make({v4, va}, {11, 0, 3, 4}), Ramp::make(33, 1, 4)),
-         store("out", Shuffle::make_extract_element(vb, 5), 37)});
+    Stmt body =
+        Block::make({store("out", Shuffle::make_interleave({va, vb}), Ramp::make(0, 1, 16)),
+                     // concat of 8 + 4 + 1 lanes
+                     store("out", Shuffle::make_concat({va, v4, s}), Ramp::make(16, 1, 13)),
+                     // odd lanes of a, reversed pick from two vectors of different sizes
+                     store("out", Shuffle::make_slice(va, 1, 2, 4), Ramp::make(29, 1, 4)),
+                     store("out", Shuffle::make({v4, va}, {11, 0, 3, 4}), Ramp::make(33, 1, 4)),
+                     store("out", Shuffle::make_extract_element(vb, 5), 37)});
     LoweredFunc f = fb.finish(body);
     TestBuffer a(Int(32), {16}), b(Int(32), {16}), out(Int(32), {40});
     for (int i = 0; i < 16; i++) {
@@ -217,9 +218,18 @@ TEST(CodegenBasic, VectorReduce) {
          store("out", VectorReduce::make(VectorReduce::Add, v, 4), Ramp::make(1, 1, 4)),
          store("out", VectorReduce::make(VectorReduce::Min, v, 1), 5),
          store("out", VectorReduce::make(VectorReduce::Max, v, 2), Ramp::make(6, 1, 2)),
-         store("out", VectorReduce::make(VectorReduce::Mul, load(Int(32, 4), "in", Ramp::make(0, 1, 4)), 1), 8),
-         store("out", Cast::make(Int(32), VectorReduce::make(VectorReduce::Or, v > Broadcast::make(50, 16), 1)), 9),
-         store("out", Cast::make(Int(32), VectorReduce::make(VectorReduce::And, v > Broadcast::make(-100, 16), 1)), 10),
+         store(
+             "out",
+             VectorReduce::make(VectorReduce::Mul, load(Int(32, 4), "in", Ramp::make(0, 1, 4)), 1),
+             8),
+         store("out",
+               Cast::make(Int(32),
+                          VectorReduce::make(VectorReduce::Or, v > Broadcast::make(50, 16), 1)),
+               9),
+         store("out",
+               Cast::make(Int(32),
+                          VectorReduce::make(VectorReduce::And, v > Broadcast::make(-100, 16), 1)),
+               10),
          store("fout", VectorReduce::make(VectorReduce::Add, fv, 1), 0),
          store("fout", VectorReduce::make(VectorReduce::Max, fv, 1), 1),
          store("fout", VectorReduce::make(VectorReduce::Min, fv, 2), Ramp::make(2, 1, 2))});
@@ -270,7 +280,8 @@ TEST(CodegenBasic, PredicatedLoadsAndStores) {
     Expr v = Load::make(Int(32, 8), "in", r, pred);
     Stmt vec = Store::make("out", v + Broadcast::make(1, 8), r, Parameter(), pred);
     // A scalar predicated store and a gather with a predicate.
-    Expr g = Load::make(Int(32, 4), "in", Ramp::make(0, 3, 4), LT::make(Ramp::make(0, 1, 4), Broadcast::make(2, 4)));
+    Expr g = Load::make(Int(32, 4), "in", Ramp::make(0, 3, 4),
+                        LT::make(Ramp::make(0, 1, 4), Broadcast::make(2, 4)));
     Stmt gs = store("out", g, Ramp::make(20, 1, 4));
     Stmt sc = Store::make("out", 77, 24, Parameter(), var("in.extent.0") > 5);
     Stmt sc2 = Store::make("out", 88, 25, Parameter(), var("in.extent.0") > 50);
@@ -299,8 +310,7 @@ TEST(CodegenBasic, LetIfThenElseSelect) {
     Expr t = var("t");
     // out[x] = let t = x * p in (x % 2 == 0 ? t : -t), with an if/else on the parameter bool.
     Expr val = Let::make("t", x * p, Select::make(EQ::make(x % 2, 0), t, 0 - t));
-    Stmt body = loop("x", 0, 10,
-                     IfThenElse::make(flag, store("out", val, x), store("out", 5, x)));
+    Stmt body = loop("x", 0, 10, IfThenElse::make(flag, store("out", val, x), store("out", 5, x)));
     // A select with a scalar condition and vector values.
     Stmt vs = store("out", Select::make(p > 2, Broadcast::make(1, 4), Ramp::make(0, 1, 4)),
                     Ramp::make(10, 1, 4));
@@ -381,8 +391,8 @@ TEST(CodegenBasic, HeapAllocateFreedAtEndOfScopeAndConditional) {
     // Two extents (multiplied in 64 bits), a Heap memory type, no Free node.
     Stmt body = Block::make(loop("x", 0, n, store("tmp", x + 1, x)),
                             store("out", load(Int(32), "tmp", n - 1), 0));
-    Stmt alloc = Allocate::make("tmp", Int(32), MemoryType::Heap, {n, 1}, c,
-                                IfThenElse::make(c, body));
+    Stmt alloc =
+        Allocate::make("tmp", Int(32), MemoryType::Heap, {n, 1}, c, IfThenElse::make(c, body));
     LoweredFunc f = fb.finish(alloc);
     TestBuffer out(Int(32), {1});
     int32_t nv = 10;
@@ -403,10 +413,11 @@ TEST(CodegenBasic, StackAllocate) {
     fb.buffer("out", Float(32), 1, true);
     Expr x = var("x"), y = var("y");
     // A 16-element scratch buffer reused by each outer iteration.
-    Stmt inner = Block::make(
-        loop("x", 0, 16, store("scratch", Cast::make(Float(32), x * y), x)),
-        store("out", load(Float(32, 8), "scratch", Ramp::make(8, 1, 8)) + load(Float(32, 8), "scratch", Ramp::make(0, 1, 8)),
-              Ramp::make(y * 8, 1, 8)));
+    Stmt inner = Block::make(loop("x", 0, 16, store("scratch", Cast::make(Float(32), x * y), x)),
+                             store("out",
+                                   load(Float(32, 8), "scratch", Ramp::make(8, 1, 8)) +
+                                       load(Float(32, 8), "scratch", Ramp::make(0, 1, 8)),
+                                   Ramp::make(y * 8, 1, 8)));
     Stmt alloc = Allocate::make("scratch", Float(32), MemoryType::Auto, {16}, const_true(), inner);
     LoweredFunc f = fb.finish(loop("y", 0, 4, alloc));
     TestBuffer out(Float(32), {32});
@@ -446,6 +457,54 @@ TEST(CodegenBasic, AssertFailureReturnsCodeReportsMessageAndFrees) {
     EXPECT_EQ(out.data<int32_t>()[0], 6);
     EXPECT_EQ(errors, "");
     EXPECT_EQ(frees, 2);
+}
+
+void *failing_big_malloc(void *uc, size_t size) {
+    mallocs++;
+    return size > (1 << 20) ? nullptr : halide_default_malloc(uc, size);
+}
+
+TEST(CodegenBasic, OutOfMemoryReturnsErrorAndFreesOuterAllocations) {
+    HookScope hooks;
+    halide_set_custom_malloc(failing_big_malloc);
+    FuncBuilder fb("out_of_memory");
+    Expr n = fb.scalar("n", Int(32));
+    fb.buffer("out", Int(32), 1, true);
+    Stmt inner =
+        Allocate::make("big", Int(32), MemoryType::Auto, {n, n}, const_true(),
+                       Block::make(store("big", 1, 0), store("out", load(Int(32), "big", 0), 0)));
+    Stmt outer = Allocate::make("small", Int(32), MemoryType::Heap, {n}, const_true(),
+                                Block::make(store("small", 2, 0), inner));
+    LoweredFunc f = fb.finish(outer);
+    TestBuffer out(Int(32), {1});
+    int32_t nv = 4000; // 4000 * 4000 * 4 bytes: refused
+    EXPECT_EQ(run(f, {&nv, out.raw()}), halide_error_code_out_of_memory);
+    EXPECT_EQ(mallocs, 2);
+    EXPECT_EQ(frees, 1); // the outer allocation, on the error path
+    EXPECT_EQ(out.data<int32_t>()[0], 0);
+    EXPECT_FALSE(errors.empty());
+    nv = 100;
+    EXPECT_EQ(run(f, {&nv, out.raw()}), 0);
+    EXPECT_EQ(out.data<int32_t>()[0], 1);
+    EXPECT_EQ(mallocs, 4);
+    EXPECT_EQ(frees, 3);
+}
+
+TEST(CodegenBasic, ConcurrentCompilesOfOneFunctionCompileOnce) {
+    FuncBuilder fb("concurrent");
+    fb.buffer("out", Int(32), 1, true);
+    LoweredFunc f = fb.finish(store("out", 987654, 0));
+    int before = JITModule::compilation_count();
+    std::vector<std::shared_ptr<JITModule>> got(4);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 4; i++) threads.emplace_back([&, i] { got[i] = JITModule::compile(f); });
+    for (auto &t : threads) t.join();
+    EXPECT_EQ(JITModule::compilation_count(), before + 1);
+    for (int i = 1; i < 4; i++) EXPECT_EQ(got[i].get(), got[0].get());
+    TestBuffer out(Int(32), {1});
+    void *args[] = {nullptr, out.raw()};
+    ASSERT_EQ(got[2]->argv_function()(args), 0);
+    EXPECT_EQ(out.data<int32_t>()[0], 987654);
 }
 
 TEST(CodegenBasic, TypedEntryPointMatchesArgv) {

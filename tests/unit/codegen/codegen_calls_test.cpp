@@ -14,7 +14,7 @@ using namespace loom::internal::test;
 
 namespace {
 
-template<typename T>
+template <typename T>
 struct MathCase {
     std::string fn;
     int arity;
@@ -23,7 +23,7 @@ struct MathCase {
     bool returns_bool = false;
 };
 
-template<typename T>
+template <typename T>
 std::vector<MathCase<T>> math_cases() {
     const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
     std::vector<T> gen = {0.125, 0.3, 0.5, 0.7, 0.9, 1.5, 2.5, 10.25};
@@ -69,7 +69,7 @@ std::vector<MathCase<T>> math_cases() {
     };
 }
 
-template<typename T>
+template <typename T>
 void test_math() {
     Type t = type_of<T>();
     const std::string suffix = t.bits() == 32 ? "_f32" : "_f64";
@@ -91,11 +91,12 @@ void test_math() {
             return c.returns_bool ? Cast::make(t.with_lanes(lanes), e) : e;
         };
         // out[16k + i] scalar, out[16k + 8 + i] from one 8-lane call.
-        stmts.push_back(loop("i", 0, 8,
-                             store("out", call(1, load(t, "a", i + k * 8), load(t, "b", i + k * 8)),
-                                   i + k * 16)));
+        stmts.push_back(loop(
+            "i", 0, 8,
+            store("out", call(1, load(t, "a", i + k * 8), load(t, "b", i + k * 8)), i + k * 16)));
         Expr r = Ramp::make(k * 8, 1, 8);
-        stmts.push_back(store("out", call(8, load(t.with_lanes(8), "a", r), load(t.with_lanes(8), "b", r)),
+        stmts.push_back(store("out",
+                              call(8, load(t.with_lanes(8), "a", r), load(t.with_lanes(8), "b", r)),
                               Ramp::make(k * 16 + 8, 1, 8)));
     }
     LoweredFunc f = fb.finish(Block::make(stmts));
@@ -148,11 +149,11 @@ TEST(CodegenCalls, StringifyAndPrint) {
     Expr p = fb.scalar("p", Int(32));
     Expr uc = var("__user_context", Handle());
     Expr str = intrin(Handle(), Call::stringify,
-                      {std::string("i="), p, std::string(" u="), Expr((uint8_t)200), std::string(" f="),
-                       Expr(1.5f), std::string(" d="), Expr(-0.25), std::string(" b="), const_true(),
-                       std::string(" l="), Expr((int64_t)-1234567890123LL), std::string(" v="),
-                       Ramp::make(1, 2, 3), std::string(" s="), Expr(std::string("str")),
-                       std::string("\n")});
+                      {std::string("i="), p, std::string(" u="), Expr((uint8_t)200),
+                       std::string(" f="), Expr(1.5f), std::string(" d="), Expr(-0.25),
+                       std::string(" b="), const_true(), std::string(" l="),
+                       Expr((int64_t)-1234567890123LL), std::string(" v="), Ramp::make(1, 2, 3),
+                       std::string(" s="), Expr(std::string("str")), std::string("\n")});
     LoweredFunc f = fb.finish(Evaluate::make(extern_call(Int(32), "halide_print", {uc, str})));
     printed.clear();
     halide_print_t old = halide_set_custom_print(capture_print);
@@ -170,7 +171,9 @@ TEST(CodegenCalls, BufferAccessorsAndBoundsQuery) {
     fb.buffer("q", Float(32), 3);
     fb.buffer("out", Int(32), 1, true);
     Expr in_b = var("in.buffer", Handle()), q_b = var("q.buffer", Handle());
-    auto get = [&](const char *name, std::vector<Expr> args) { return intrin(Int(32), name, args); };
+    auto get = [&](const char *name, std::vector<Expr> args) {
+        return intrin(Int(32), name, args);
+    };
     auto b2i = [](Expr e) { return Cast::make(Int(32), e); };
     Stmt body = Block::make(
         {store("out", get(Call::buffer_get_dimensions, {in_b}), 0),
@@ -178,7 +181,8 @@ TEST(CodegenCalls, BufferAccessorsAndBoundsQuery) {
          store("out", get(Call::buffer_get_min, {in_b, 1}), 2),
          store("out", get(Call::buffer_get_extent, {in_b, 1}), 3),
          store("out", get(Call::buffer_get_stride, {in_b, 1}), 4),
-         store("out", Reinterpret::make(Int(32), intrin(UInt(32), Call::buffer_get_type, {in_b})), 5),
+         store("out", Reinterpret::make(Int(32), intrin(UInt(32), Call::buffer_get_type, {in_b})),
+               5),
          store("out", b2i(intrin(Bool(), Call::buffer_is_bounds_query, {in_b})), 6),
          store("out", b2i(intrin(Bool(), Call::buffer_is_bounds_query, {q_b})), 7),
          // Fill in the query: bounds per dimension, then dense strides.
@@ -222,11 +226,12 @@ TEST(CodegenCalls, MakeStructAndCCalls) {
     Expr len = Call::make(UInt(64), "strlen", {Expr(std::string("hello!"))}, Call::PureExtern);
     Expr dv = load(Float(64, 4), "d", Ramp::make(0, 1, 4));
     Expr ld = Call::make(Float(64, 4), "ldexp", {dv, Ramp::make(0, 1, 4)}, Call::PureExtern);
-    Stmt body = Block::make(
-        {LetStmt::make("st", s, fields), store("out", Cast::make(Int(64), len), 3),
-         store("out", Cast::make(Int(64, 4), ld), Ramp::make(4, 1, 4)),
-         Evaluate::make(extern_call(Handle(), "memset",
-                                    {Variable::make(Handle(), "out"), Expr(0x11), Expr((uint64_t)2)}))});
+    Stmt body =
+        Block::make({LetStmt::make("st", s, fields), store("out", Cast::make(Int(64), len), 3),
+                     store("out", Cast::make(Int(64, 4), ld), Ramp::make(4, 1, 4)),
+                     Evaluate::make(extern_call(
+                         Handle(), "memset",
+                         {Variable::make(Handle(), "out"), Expr(0x11), Expr((uint64_t)2)}))});
     LoweredFunc f = fb.finish(body);
     TestBuffer d(Float(64), {4}), out(Int(64), {8});
     for (int i = 0; i < 4; i++) d.data<double>()[i] = 1.5 + i;

@@ -17,9 +17,10 @@ namespace {
 
 // Evaluates `make(a, b)` for every pair (as[i], bs[i]), both as scalars and as 8-lane vectors,
 // and returns the results (scalar results first, then vector results).
-template<typename A, typename B, typename R>
-std::vector<R> eval_binary(const std::string &name, const std::vector<A> &as, const std::vector<B> &bs,
-                           Type rt, const std::function<Expr(Expr, Expr)> &make) {
+template <typename A, typename B, typename R>
+std::vector<R> eval_binary(const std::string &name, const std::vector<A> &as,
+                           const std::vector<B> &bs, Type rt,
+                           const std::function<Expr(Expr, Expr)> &make) {
     Type at = type_of<A>(), bt = type_of<B>();
     std::vector<A> av = as;
     std::vector<B> bv = bs;
@@ -49,7 +50,7 @@ std::vector<R> eval_binary(const std::string &name, const std::vector<A> &as, co
     return out;
 }
 
-template<typename A, typename B, typename R, typename Ref>
+template <typename A, typename B, typename R, typename Ref>
 void check_binary(const std::string &name, const std::vector<A> &as, const std::vector<B> &bs,
                   const std::function<Expr(Expr, Expr)> &make, Ref ref) {
     std::vector<R> out = eval_binary<A, B, R>(name, as, bs, type_of<R>(), make);
@@ -61,28 +62,30 @@ void check_binary(const std::string &name, const std::vector<A> &as, const std::
             R got = out[half * n + i];
             if (!(got == want)) {
                 failures++;
-                ADD_FAILURE() << name << "(" << (int64_t)as[i] << ", " << (int64_t)bs[i]
-                              << ")" << (half ? " vector" : " scalar") << ": got "
-                              << (int64_t)got << ", want " << (int64_t)want;
+                ADD_FAILURE() << name << "(" << (int64_t)as[i] << ", " << (int64_t)bs[i] << ")"
+                              << (half ? " vector" : " scalar") << ": got " << (int64_t)got
+                              << ", want " << (int64_t)want;
             }
         }
     }
 }
 
-template<typename T>
+template <typename T>
 std::vector<T> all_pairs_a(const std::vector<T> &v) {
     std::vector<T> r;
-    for (T a : v) for (size_t j = 0; j < v.size(); j++) r.push_back(a);
+    for (T a : v)
+        for (size_t j = 0; j < v.size(); j++) r.push_back(a);
     return r;
 }
-template<typename T>
+template <typename T>
 std::vector<T> all_pairs_b(const std::vector<T> &v) {
     std::vector<T> r;
-    for (size_t i = 0; i < v.size(); i++) for (T b : v) r.push_back(b);
+    for (size_t i = 0; i < v.size(); i++)
+        for (T b : v) r.push_back(b);
     return r;
 }
 
-template<typename T>
+template <typename T>
 T ref_shift(T a, int64_t amount, bool left) {
     const int bits = sizeof(T) * 8;
     if (amount < 0) {
@@ -98,36 +101,55 @@ TEST(CodegenIntrinsics, ShiftsWithSignedUnsignedAndOutOfRangeAmounts) {
     std::vector<int8_t> a8 = {0, 1, -1, 5, -128, 127, 64, -37};
     std::vector<int8_t> s8 = {0, 1, 3, 7, 8, 9, 100, -1, -3, -8, -9, -128, 127};
     std::vector<int8_t> A, S;
-    for (int8_t a : a8) for (int8_t s : s8) { A.push_back(a); S.push_back(s); }
+    for (int8_t a : a8)
+        for (int8_t s : s8) {
+            A.push_back(a);
+            S.push_back(s);
+        }
     auto shl = [](Expr a, Expr b) { return intrin(a.type(), Call::shift_left, {a, b}); };
     auto shr = [](Expr a, Expr b) { return intrin(a.type(), Call::shift_right, {a, b}); };
-    check_binary<int8_t, int8_t, int8_t>("shl_i8", A, S, shl,
-                                         [](int8_t a, int8_t s) { return ref_shift<int8_t>(a, s, true); });
-    check_binary<int8_t, int8_t, int8_t>("shr_i8", A, S, shr,
-                                         [](int8_t a, int8_t s) { return ref_shift<int8_t>(a, s, false); });
+    check_binary<int8_t, int8_t, int8_t>(
+        "shl_i8", A, S, shl, [](int8_t a, int8_t s) { return ref_shift<int8_t>(a, s, true); });
+    check_binary<int8_t, int8_t, int8_t>(
+        "shr_i8", A, S, shr, [](int8_t a, int8_t s) { return ref_shift<int8_t>(a, s, false); });
     // Unsigned value with unsigned amounts (never reversed), including amounts >= 8.
     std::vector<uint8_t> UA, US;
-    for (int8_t a : a8) for (int s = 0; s < 12; s++) { UA.push_back((uint8_t)a); US.push_back((uint8_t)(s == 11 ? 255 : s)); }
-    check_binary<uint8_t, uint8_t, uint8_t>("shl_u8", UA, US, shl,
-                                            [](uint8_t a, uint8_t s) { return ref_shift<uint8_t>(a, s, true); });
-    check_binary<uint8_t, uint8_t, uint8_t>("shr_u8", UA, US, shr,
-                                            [](uint8_t a, uint8_t s) { return ref_shift<uint8_t>(a, s, false); });
+    for (int8_t a : a8)
+        for (int s = 0; s < 12; s++) {
+            UA.push_back((uint8_t)a);
+            US.push_back((uint8_t)(s == 11 ? 255 : s));
+        }
+    check_binary<uint8_t, uint8_t, uint8_t>(
+        "shl_u8", UA, US, shl, [](uint8_t a, uint8_t s) { return ref_shift<uint8_t>(a, s, true); });
+    check_binary<uint8_t, uint8_t, uint8_t>("shr_u8", UA, US, shr, [](uint8_t a, uint8_t s) {
+        return ref_shift<uint8_t>(a, s, false);
+    });
     // int32 values with uint32 amounts; uint32 values with int32 amounts.
     std::vector<int32_t> a32 = {1, -1, 123456789, -123456789, INT32_MIN, INT32_MAX};
     std::vector<uint32_t> s32 = {0, 1, 5, 31, 32, 33, 0xFFFFFFFFu};
     std::vector<int32_t> A32;
     std::vector<uint32_t> S32;
-    for (int32_t a : a32) for (uint32_t s : s32) { A32.push_back(a); S32.push_back(s); }
-    check_binary<int32_t, uint32_t, int32_t>("shr_i32_u32", A32, S32, shr, [](int32_t a, uint32_t s) {
-        return ref_shift<int32_t>(a, s >= 64 ? 64 : (int64_t)s, false);
-    });
+    for (int32_t a : a32)
+        for (uint32_t s : s32) {
+            A32.push_back(a);
+            S32.push_back(s);
+        }
+    check_binary<int32_t, uint32_t, int32_t>(
+        "shr_i32_u32", A32, S32, shr, [](int32_t a, uint32_t s) {
+            return ref_shift<int32_t>(a, s >= 64 ? 64 : (int64_t)s, false);
+        });
     std::vector<uint32_t> UA32;
     std::vector<int32_t> SS32;
-    for (int32_t a : a32) for (int32_t s : {0, 4, 31, 32, -4, -31, -32, INT32_MIN}) { UA32.push_back((uint32_t)a); SS32.push_back(s); }
-    check_binary<uint32_t, int32_t, uint32_t>("shl_u32_i32", UA32, SS32, shl, [](uint32_t a, int32_t s) {
-        int64_t amount = s;
-        return ref_shift<uint32_t>(a, amount, true);
-    });
+    for (int32_t a : a32)
+        for (int32_t s : {0, 4, 31, 32, -4, -31, -32, INT32_MIN}) {
+            UA32.push_back((uint32_t)a);
+            SS32.push_back(s);
+        }
+    check_binary<uint32_t, int32_t, uint32_t>("shl_u32_i32", UA32, SS32, shl,
+                                              [](uint32_t a, int32_t s) {
+                                                  int64_t amount = s;
+                                                  return ref_shift<uint32_t>(a, amount, true);
+                                              });
 }
 
 TEST(CodegenIntrinsics, ConstantShifts) {
@@ -147,10 +169,14 @@ TEST(CodegenIntrinsics, AbsAbsdAndBitCounts) {
     std::vector<int8_t> v = {0, 1, -1, 127, -128, -127, 50, -50};
     std::vector<int8_t> A = all_pairs_a(v), B = all_pairs_b(v);
     check_binary<int8_t, int8_t, uint8_t>(
-        "abs_i8", A, B, [](Expr a, Expr) { return intrin(UInt(8, a.type().lanes()), Call::abs, {a}); },
+        "abs_i8", A, B,
+        [](Expr a, Expr) { return intrin(UInt(8, a.type().lanes()), Call::abs, {a}); },
         [](int8_t a, int8_t) { return (uint8_t)std::abs((int)a); });
     check_binary<int8_t, int8_t, uint8_t>(
-        "absd_i8", A, B, [](Expr a, Expr b) { return intrin(UInt(8, a.type().lanes()), Call::absd, {a, b}); },
+        "absd_i8", A, B,
+        [](Expr a, Expr b) {
+            return intrin(UInt(8, a.type().lanes()), Call::absd, {a, b});
+        },
         [](int8_t a, int8_t b) { return (uint8_t)std::abs((int)a - (int)b); });
     std::vector<uint32_t> u = {0, 1, 2, 0x80000000u, 0xFFFFFFFFu, 0x00F0F000u, 12345, 0x40000001u};
     std::vector<uint32_t> z(u.size(), 0);
@@ -168,13 +194,14 @@ TEST(CodegenIntrinsics, AbsAbsdAndBitCounts) {
         [](Expr a, Expr b) {
             return intrin(a.type(), Call::bitwise_xor,
                           {intrin(a.type(), Call::bitwise_and, {a, b}),
-                           intrin(a.type(), Call::bitwise_or, {intrin(a.type(), Call::bitwise_not, {a}), b})});
+                           intrin(a.type(), Call::bitwise_or,
+                                  {intrin(a.type(), Call::bitwise_not, {a}), b})});
         },
         [](uint32_t a, uint32_t b) { return (a & b) ^ (~a | b); });
 }
 
 // round(x / max) for x = zero * (max - w) + one * w, exactly.
-template<typename U>
+template <typename U>
 U ref_lerp_uint(U zero, U one, U w) {
     using W = unsigned __int128;
     W mx = std::numeric_limits<U>::max();
@@ -203,7 +230,8 @@ TEST(CodegenIntrinsics, LerpIntegers) {
             [&](Expr zo, Expr w) {
                 Type t = UInt(8, zo.type().lanes());
                 Expr z = Cast::make(t, zo);
-                Expr o = Cast::make(t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 8)}));
+                Expr o = Cast::make(
+                    t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 8)}));
                 return lerp(z, o, w);
             },
             [](uint16_t zo, uint8_t w) { return ref_lerp_uint<uint8_t>(zo & 255, zo >> 8, w); });
@@ -228,12 +256,14 @@ TEST(CodegenIntrinsics, LerpIntegers) {
         auto unpack = [&](Expr zo, Expr w) {
             Type t = UInt(16, zo.type().lanes());
             Expr z = Cast::make(t, zo);
-            Expr o = Cast::make(t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 16)}));
+            Expr o = Cast::make(
+                t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 16)}));
             return lerp(z, o, w);
         };
         check_binary<uint32_t, uint16_t, uint16_t>(
-            "lerp_u16", ZO, W, unpack,
-            [](uint32_t zo, uint16_t w) { return ref_lerp_uint<uint16_t>(zo & 65535, zo >> 16, w); });
+            "lerp_u16", ZO, W, unpack, [](uint32_t zo, uint16_t w) {
+                return ref_lerp_uint<uint16_t>(zo & 65535, zo >> 16, w);
+            });
         check_binary<uint32_t, uint8_t, uint16_t>(
             "lerp_u16_w8", ZO, W8, unpack, [](uint32_t zo, uint8_t w) {
                 return ref_lerp_uint<uint16_t>(zo & 65535, zo >> 16, (uint16_t)(w * 257));
@@ -254,11 +284,13 @@ TEST(CodegenIntrinsics, LerpIntegers) {
             [&](Expr zo, Expr w) {
                 Type t = Int(8, zo.type().lanes());
                 Expr z = Cast::make(t, zo);
-                Expr o = Cast::make(t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 8)}));
+                Expr o = Cast::make(
+                    t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 8)}));
                 return lerp(z, o, w);
             },
             [](int16_t zo, uint8_t w) {
-                uint8_t z = (uint8_t)((int8_t)(zo & 255) + 128), o = (uint8_t)((int8_t)(zo >> 8) + 128);
+                uint8_t z = (uint8_t)((int8_t)(zo & 255) + 128),
+                        o = (uint8_t)((int8_t)(zo >> 8) + 128);
                 return (int8_t)(ref_lerp_uint<uint8_t>(z, o, w) - 128);
             });
     }
@@ -280,8 +312,7 @@ TEST(CodegenIntrinsics, LerpFloatWeightsAndFloatValues) {
         [](float, float w) { return ref_lerp_uint<uint8_t>(20, 230, (uint8_t)(255.0f * w)); });
     // float values: zero * (1 - w) + one * w.
     check_binary<float, float, float>(
-        "lerp_f32", W, W,
-        [&](Expr a, Expr w) { return lerp(a * 3.0f - 1.0f, a + 10.0f, w); },
+        "lerp_f32", W, W, [&](Expr a, Expr w) { return lerp(a * 3.0f - 1.0f, a + 10.0f, w); },
         [](float a, float w) {
             float z = a * 3.0f - 1.0f, o = a + 10.0f;
             return z * (1.0f - w) + o * w;
@@ -309,42 +340,64 @@ TEST(CodegenIntrinsics, LerpFloatWeightsAndFloatValues) {
         [](float, float w) { return w > 0.5f; });
 }
 
-template<typename T>
+template <typename T>
 T sat(int64_t v) {
-    return (T)std::min<int64_t>(std::max<int64_t>(v, std::numeric_limits<T>::min()), std::numeric_limits<T>::max());
+    return (T)std::min<int64_t>(std::max<int64_t>(v, std::numeric_limits<T>::min()),
+                                std::numeric_limits<T>::max());
 }
 
 TEST(CodegenIntrinsics, SaturatingWideningHalvingArithmetic) {
     std::vector<int8_t> v = {0, 1, -1, 100, -100, 127, -128, 64, -65, 3};
     std::vector<int8_t> A = all_pairs_a(v), B = all_pairs_b(v);
     check_binary<int8_t, int8_t, int8_t>(
-        "sat_add_i8", A, B, [](Expr a, Expr b) { return intrin(a.type(), Call::saturating_add, {a, b}); },
+        "sat_add_i8", A, B,
+        [](Expr a, Expr b) {
+            return intrin(a.type(), Call::saturating_add, {a, b});
+        },
         [](int8_t a, int8_t b) { return sat<int8_t>((int)a + b); });
     check_binary<int8_t, int8_t, int8_t>(
-        "sat_sub_i8", A, B, [](Expr a, Expr b) { return intrin(a.type(), Call::saturating_sub, {a, b}); },
+        "sat_sub_i8", A, B,
+        [](Expr a, Expr b) {
+            return intrin(a.type(), Call::saturating_sub, {a, b});
+        },
         [](int8_t a, int8_t b) { return sat<int8_t>((int)a - b); });
     std::vector<uint8_t> uv = {0, 1, 2, 100, 127, 128, 200, 254, 255};
     std::vector<uint8_t> UA = all_pairs_a(uv), UB = all_pairs_b(uv);
     check_binary<uint8_t, uint8_t, uint8_t>(
-        "sat_add_u8", UA, UB, [](Expr a, Expr b) { return intrin(a.type(), Call::saturating_add, {a, b}); },
+        "sat_add_u8", UA, UB,
+        [](Expr a, Expr b) {
+            return intrin(a.type(), Call::saturating_add, {a, b});
+        },
         [](uint8_t a, uint8_t b) { return sat<uint8_t>((int)a + b); });
     check_binary<uint8_t, uint8_t, uint8_t>(
-        "sat_sub_u8", UA, UB, [](Expr a, Expr b) { return intrin(a.type(), Call::saturating_sub, {a, b}); },
+        "sat_sub_u8", UA, UB,
+        [](Expr a, Expr b) {
+            return intrin(a.type(), Call::saturating_sub, {a, b});
+        },
         [](uint8_t a, uint8_t b) { return sat<uint8_t>((int)a - b); });
     check_binary<uint8_t, uint8_t, uint16_t>(
         "widening_mul_u8", UA, UB,
-        [](Expr a, Expr b) { return intrin(UInt(16, a.type().lanes()), Call::widening_mul, {a, b}); },
+        [](Expr a, Expr b) {
+            return intrin(UInt(16, a.type().lanes()), Call::widening_mul, {a, b});
+        },
         [](uint8_t a, uint8_t b) { return (uint16_t)(a * b); });
     check_binary<int8_t, int8_t, int16_t>(
         "widening_add_i8", A, B,
-        [](Expr a, Expr b) { return intrin(Int(16, a.type().lanes()), Call::widening_add, {a, b}); },
+        [](Expr a, Expr b) {
+            return intrin(Int(16, a.type().lanes()), Call::widening_add, {a, b});
+        },
         [](int8_t a, int8_t b) { return (int16_t)(a + b); });
     check_binary<int8_t, int8_t, int8_t>(
-        "halving_add_i8", A, B, [](Expr a, Expr b) { return intrin(a.type(), Call::halving_add, {a, b}); },
+        "halving_add_i8", A, B,
+        [](Expr a, Expr b) {
+            return intrin(a.type(), Call::halving_add, {a, b});
+        },
         [](int8_t a, int8_t b) { return (int8_t)(((int)a + b) >> 1); });
     check_binary<uint8_t, uint8_t, uint8_t>(
         "rounding_halving_add_u8", UA, UB,
-        [](Expr a, Expr b) { return intrin(a.type(), Call::rounding_halving_add, {a, b}); },
+        [](Expr a, Expr b) {
+            return intrin(a.type(), Call::rounding_halving_add, {a, b});
+        },
         [](uint8_t a, uint8_t b) { return (uint8_t)(((int)a + b + 1) >> 1); });
     // mul_shift_right(a, b, q) = saturating_cast<T>((widen(a) * widen(b)) >> q).
     std::vector<int16_t> sv = {0, 1, -1, 32767, -32768, 16384, -16384, 1000, -3};
@@ -352,31 +405,37 @@ TEST(CodegenIntrinsics, SaturatingWideningHalvingArithmetic) {
     check_binary<int16_t, int16_t, int16_t>(
         "mul_shift_right_i16", SA, SB,
         [](Expr a, Expr b) {
-            return intrin(a.type(), Call::mul_shift_right, {a, b, make_const(UInt(16, a.type().lanes()), 15)});
+            return intrin(a.type(), Call::mul_shift_right,
+                          {a, b, make_const(UInt(16, a.type().lanes()), 15)});
         },
         [](int16_t a, int16_t b) { return sat<int16_t>(((int64_t)a * b) >> 15); });
     check_binary<uint8_t, uint8_t, uint8_t>(
         "mul_shift_right_u8", UA, UB,
         [](Expr a, Expr b) {
-            return intrin(a.type(), Call::mul_shift_right, {a, b, make_const(UInt(8, a.type().lanes()), 8)});
+            return intrin(a.type(), Call::mul_shift_right,
+                          {a, b, make_const(UInt(8, a.type().lanes()), 8)});
         },
         [](uint8_t a, uint8_t b) { return (uint8_t)((a * b) >> 8); });
 }
 
 TEST(CodegenIntrinsics, SaturatingCasts) {
     auto sc = [](Type t) {
-        return [t](Expr a, Expr) { return intrin(t.with_lanes(a.type().lanes()), Call::saturating_cast, {a}); };
+        return [t](Expr a, Expr) {
+            return intrin(t.with_lanes(a.type().lanes()), Call::saturating_cast, {a});
+        };
     };
-    std::vector<int32_t> iv = {0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, 32768, -32769, 65535, 65536,
-                               INT32_MIN, INT32_MAX};
+    std::vector<int32_t> iv = {0,   1,     -1,    127,    128,   -128,  -129,      255,
+                               256, 32767, 32768, -32769, 65535, 65536, INT32_MIN, INT32_MAX};
     std::vector<int32_t> z(iv.size(), 0);
     check_binary<int32_t, int32_t, uint8_t>("sc_i32_u8", iv, z, sc(UInt(8)),
                                             [](int32_t a, int32_t) { return sat<uint8_t>(a); });
     check_binary<int32_t, int32_t, int8_t>("sc_i32_i8", iv, z, sc(Int(8)),
                                            [](int32_t a, int32_t) { return sat<int8_t>(a); });
-    check_binary<int32_t, int32_t, uint64_t>("sc_i32_u64", iv, z, sc(UInt(64)),
-                                             [](int32_t a, int32_t) { return (uint64_t)std::max<int64_t>(a, 0); });
-    std::vector<uint32_t> uvals = {0, 1, 127, 128, 32767, 32768, 65535, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
+    check_binary<int32_t, int32_t, uint64_t>(
+        "sc_i32_u64", iv, z, sc(UInt(64)),
+        [](int32_t a, int32_t) { return (uint64_t)std::max<int64_t>(a, 0); });
+    std::vector<uint32_t> uvals = {0,     1,     127,         128,         32767,
+                                   32768, 65535, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
     std::vector<uint32_t> uz(uvals.size(), 0);
     check_binary<uint32_t, uint32_t, int16_t>("sc_u32_i16", uvals, uz, sc(Int(16)),
                                               [](uint32_t a, uint32_t) { return sat<int16_t>(a); });
@@ -386,26 +445,40 @@ TEST(CodegenIntrinsics, SaturatingCasts) {
                                               [](uint32_t a, uint32_t) { return (int64_t)a; });
     std::vector<int8_t> i8v = {0, 5, -5, 127, -128};
     std::vector<int8_t> i8z(i8v.size(), 0);
-    check_binary<int8_t, int8_t, uint16_t>("sc_i8_u16", i8v, i8z, sc(UInt(16)),
-                                           [](int8_t a, int8_t) { return (uint16_t)std::max<int>(a, 0); });
-    std::vector<float> fv = {0.0f, 1.7f, -1.7f, 254.9f, 255.5f, 300.0f, -5.0f, 3e9f, -3e9f, 2147483520.0f,
-                             std::nanf(""), std::numeric_limits<float>::infinity(),
+    check_binary<int8_t, int8_t, uint16_t>(
+        "sc_i8_u16", i8v, i8z, sc(UInt(16)),
+        [](int8_t a, int8_t) { return (uint16_t)std::max<int>(a, 0); });
+    std::vector<float> fv = {0.0f,
+                             1.7f,
+                             -1.7f,
+                             254.9f,
+                             255.5f,
+                             300.0f,
+                             -5.0f,
+                             3e9f,
+                             -3e9f,
+                             2147483520.0f,
+                             std::nanf(""),
+                             std::numeric_limits<float>::infinity(),
                              -std::numeric_limits<float>::infinity()};
     std::vector<float> fz(fv.size(), 0);
-    check_binary<float, float, uint8_t>("sc_f32_u8", fv, fz, sc(UInt(8)), [](float a, float) -> uint8_t {
-        if (std::isnan(a)) return 0;
-        return a <= 0 ? 0 : a >= 255 ? 255 : (uint8_t)a;
-    });
-    check_binary<float, float, int32_t>("sc_f32_i32", fv, fz, sc(Int(32)), [](float a, float) -> int32_t {
-        if (std::isnan(a)) return 0;
-        if (a >= 2147483648.0f) return INT32_MAX;
-        if (a <= -2147483648.0f) return INT32_MIN;
-        return (int32_t)a;
-    });
+    check_binary<float, float, uint8_t>("sc_f32_u8", fv, fz, sc(UInt(8)),
+                                        [](float a, float) -> uint8_t {
+                                            if (std::isnan(a)) return 0;
+                                            return a <= 0 ? 0 : a >= 255 ? 255 : (uint8_t)a;
+                                        });
+    check_binary<float, float, int32_t>("sc_f32_i32", fv, fz, sc(Int(32)),
+                                        [](float a, float) -> int32_t {
+                                            if (std::isnan(a)) return 0;
+                                            if (a >= 2147483648.0f) return INT32_MAX;
+                                            if (a <= -2147483648.0f) return INT32_MIN;
+                                            return (int32_t)a;
+                                        });
     std::vector<double> dv = {0.0, 1e300, -1e300, 3.5, 1e-300};
     std::vector<double> dz(dv.size(), 0);
     check_binary<double, double, float>("sc_f64_f32", dv, dz, sc(Float(32)), [](double a, double) {
-        return (float)std::min<double>(std::max<double>(a, -3.4028234663852886e38), 3.4028234663852886e38);
+        return (float)std::min<double>(std::max<double>(a, -3.4028234663852886e38),
+                                       3.4028234663852886e38);
     });
 }
 
@@ -413,13 +486,19 @@ TEST(CodegenIntrinsics, RoundToZeroDivision) {
     std::vector<int32_t> v = {0, 1, -1, 7, -7, 3, -3, INT32_MIN, INT32_MAX};
     std::vector<int32_t> A = all_pairs_a(v), B = all_pairs_b(v);
     check_binary<int32_t, int32_t, int32_t>(
-        "div_rtz", A, B, [](Expr a, Expr b) { return intrin(a.type(), Call::div_round_to_zero, {a, b}); },
+        "div_rtz", A, B,
+        [](Expr a, Expr b) {
+            return intrin(a.type(), Call::div_round_to_zero, {a, b});
+        },
         [](int32_t a, int32_t b) -> int32_t {
             if (b == 0) return 0;
             return (int32_t)((int64_t)a / b);
         });
     check_binary<int32_t, int32_t, int32_t>(
-        "mod_rtz", A, B, [](Expr a, Expr b) { return intrin(a.type(), Call::mod_round_to_zero, {a, b}); },
+        "mod_rtz", A, B,
+        [](Expr a, Expr b) {
+            return intrin(a.type(), Call::mod_round_to_zero, {a, b});
+        },
         [](int32_t a, int32_t b) -> int32_t {
             if (b == 0) return 0;
             return (int32_t)((int64_t)a % b);
@@ -431,10 +510,12 @@ TEST(CodegenIntrinsics, PassThroughIntrinsicsAndReturnSecond) {
     check_binary<int32_t, int32_t, int32_t>(
         "pass_through", A, B,
         [](Expr a, Expr b) {
-            Expr e = intrin(a.type(), Call::likely, {a}) + intrin(a.type(), Call::likely_if_innermost, {b});
+            Expr e = intrin(a.type(), Call::likely, {a}) +
+                     intrin(a.type(), Call::likely_if_innermost, {b});
             e = e + intrin(a.type(), Call::promise_clamped, {a, a, b}) +
                 intrin(a.type(), Call::unsafe_promise_clamped, {b, a, b});
-            return intrin(a.type(), Call::return_second, {a, intrin(a.type(), Call::strict_float, {e})});
+            return intrin(a.type(), Call::return_second,
+                          {a, intrin(a.type(), Call::strict_float, {e})});
         },
         [](int32_t a, int32_t b) { return 2 * (a + b); });
 }
@@ -447,7 +528,8 @@ TEST(CodegenIntrinsics, IfThenElseIsLazy) {
     fb.buffer("out", Int(32), 1, true);
     Expr x = var("x");
     Expr use_in = LT::make(x, 100);
-    Expr v = intrin(Int(32), Call::if_then_else, {use_in, load(Int(32), "in", x), load(Int(32), "nothing", x)});
+    Expr v = intrin(Int(32), Call::if_then_else,
+                    {use_in, load(Int(32), "in", x), load(Int(32), "nothing", x)});
     Expr w = intrin(Int(32), Call::if_then_else, {GE::make(x, 100), load(Int(32), "nothing", x)});
     LoweredFunc f = fb.finish(loop("x", 0, 8, store("out", v * 10 + w, x)));
     TestBuffer in(Int(32), {8}), nothing(Int(32), {8}), out(Int(32), {8});

@@ -41,7 +41,7 @@ struct TestBuffer {
     TestBuffer(const TestBuffer &) = delete;
     TestBuffer &operator=(const TestBuffer &) = delete;
 
-    template<typename T>
+    template <typename T>
     T *data() {
         return (T *)buf.host;
     }

@@ -108,13 +108,15 @@ private:
     /// Narrows the scope variables among x and y to where `x rel y` holds (rel: <, <= or ==).
     void narrow(const Expr &x, Cmp rel, const Expr &y) {
         const Variable *vx = x.as<Variable>(), *vy = y.as<Variable>();
-        const Interval *ix = vx ? lookup(vx->name) : nullptr;
-        const Interval *iy = vy ? lookup(vy->name) : nullptr;
+        // Copies: get() below may reassign the overlay, invalidating pointers into it.
+        const Interval *px = vx ? lookup(vx->name) : nullptr;
+        const Interval *py = vy ? lookup(vy->name) : nullptr;
+        bool ix = px != nullptr, iy = py != nullptr;
         if (!ix && !iy) return;
+        Interval nx = ix ? *px : Interval(), ny = iy ? *py : Interval();
         // Both sides' bounds come from the scope before either is narrowed.
         Interval xb = iy ? get(x) : Interval();
         Interval yb = ix ? get(y) : Interval();
-        Interval nx = ix ? *ix : Interval(), ny = iy ? *iy : Interval();
         bool strict_int = rel == Cmp::LT && x.type().is_int_or_uint();
         if (ix) {
             if (rel == Cmp::EQ) {

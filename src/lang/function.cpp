@@ -88,7 +88,8 @@ Expr weaken_self_calls(const Expr &e, FunctionContents *self) {
     return mutate_exprs_post(e, [&](const Expr &x) -> Expr {
         const Call *c = x.as<Call>();
         if (!c || c->call_type != Call::Halide || c->func.get() != self) return Expr();
-        if (!self->weak_self.defined()) {
+        // (A copied FunctionContents may carry its original's stub; it needs its own.)
+        if (!self->weak_self.defined() || self->weak_self->target != self) {
             self->weak_self = new WeakFunctionRef;
             self->weak_self->target = self;
         }
@@ -141,7 +142,7 @@ std::string type_list(const std::vector<Type> &ts) {
 } // namespace
 
 FunctionContents::~FunctionContents() {
-    if (weak_self.defined()) weak_self->target = nullptr;
+    if (weak_self.defined() && weak_self->target == this) weak_self->target = nullptr;
 }
 
 Function::Function(const std::string &name) : contents(new FunctionContents) {

@@ -7,6 +7,7 @@
 #include "ir/ir.h"
 #include "ir/ir_equality.h"
 #include "ir/ir_utils.h"
+#include "lang/function.h"
 
 #include <gtest/gtest.h>
 
@@ -212,6 +213,24 @@ TEST(RDom, UndefinedAndOutOfRange) {
     EXPECT_TRUE(again.same_as(r));
     EXPECT_EQ(again.y.name(), "rebuilt.y");
     EXPECT_EQ(again.z.name(), "rebuilt.z");
+}
+
+TEST(FuncFromBuffer, ReadsTheBufferOverImplicitVars) {
+    Buffer<uint8_t> b(std::vector<int>{4, 5}, "src_buf");
+    Func f(b);
+    EXPECT_TRUE(f.defined());
+    EXPECT_EQ(f.dimensions(), 2);
+    EXPECT_EQ(f.type(), UInt(8));
+    EXPECT_EQ(f.function().args(), (std::vector<std::string>{"_0", "_1"}));
+    Expr v = f.value();
+    const Call *c = v.as<Call>();
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->call_type, Call::Image);
+    EXPECT_EQ(c->name, "src_buf");
+    ASSERT_EQ(c->args.size(), 2u);
+    EXPECT_EQ(c->args[0].as<Variable>()->name, "_0");
+    EXPECT_EQ(c->args[1].as<Variable>()->name, "_1");
+    EXPECT_TRUE(c->param.defined());
 }
 
 TEST(Tuple, ConstructionAndAccess) {

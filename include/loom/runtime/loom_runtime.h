@@ -124,7 +124,7 @@ enum halide_error_code_t {
     halide_error_code_bad_dimensions = -43,
     halide_error_code_buffer_extents_negative = -28,
     halide_error_code_requirement_failed = -27,
-    halide_error_code_internal_error = -23,
+    halide_error_code_internal_error = -22,
 };
 
 // ---- Runtime entry points (src/runtime). Names and signatures follow Halide's runtime, so a

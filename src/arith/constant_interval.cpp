@@ -166,6 +166,9 @@ ConstantInterval ConstantInterval::fit_to(Type t) const {
         // out; stay conservative rather than reason from an impossibility.
         return r.is_empty() ? bounds_of_type(t) : r;
     }
+    // The range of uint64 has no int64 upper bound, so an unbounded max may be a wrapped
+    // value: only a bounded interval is known not to wrap.
+    if (t.is_uint() && t.bits() >= 64 && !max_defined) return bounds_of_type(t);
     return within(t) ? *this : bounds_of_type(t);
 }
 

@@ -4,6 +4,8 @@
 #include "simplify/const_fold.h"
 #include "support/error.h"
 
+#include <cmath>
+
 namespace loom {
 namespace internal {
 namespace rewrite {
@@ -52,7 +54,8 @@ bool matches_literal(const Expr &e, int64_t v) {
     if (const Broadcast *b = e.as<Broadcast>()) s = &b->value;
     if (const IntImm *i = s->as<IntImm>()) return i->value == v;
     if (const UIntImm *u = s->as<UIntImm>()) return v >= 0 && u->value == (uint64_t)v;
-    if (const FloatImm *f = s->as<FloatImm>()) return f->value == (double)v;
+    // -0.0 is not the literal 0: x - -0.0 is not x.
+    if (const FloatImm *f = s->as<FloatImm>()) return f->value == (double)v && !std::signbit(f->value);
     return false;
 }
 
@@ -125,7 +128,8 @@ bool match(const PatNode *p, const Expr &e, Bindings &b) {
         return r && match(p->a.get(), r->base, b) && match(p->b.get(), r->stride, b);
     }
     case PatKind::Fold:
-        internal_error << "fold() in the left side of a rewrite rule\n";
+    case PatKind::IsConst:
+        internal_error << "fold() or is_constant() in the left side of a rewrite rule\n";
     }
     return false;
 }
@@ -225,6 +229,12 @@ Expr build(const PatNode *p, const Bindings &b, Type hint, bool has_hint) {
     case PatKind::Fold: {
         Expr e = build(p->a.get(), b, hint, has_hint);
         return e.defined() ? fold_tree(e) : Expr();
+    }
+    case PatKind::IsConst: {
+        Expr a = build(p->a.get(), b, Type(), false);
+        if (!a.defined()) return Expr();
+        return make_bool(is_scalar_const(a) || (a.as<Broadcast>() &&
+                                                is_scalar_const(a.as<Broadcast>()->value)));
     }
     case PatKind::Not: {
         Expr a = build(p->a.get(), b, hint, has_hint);
@@ -327,6 +337,12 @@ Pat const_wild(int index) {
 }
 
 Pat fold(const Pat &p) { return make(PatKind::Fold, p); }
+Pat is_constant(const Pat &p) {
+    Pat r = make(PatKind::IsConst, p);
+    // A bool of its own, whatever the argument's type.
+    const_cast<PatNode *>(r.node.get())->typed = true;
+    return r;
+}
 Pat broadcast(const Pat &p) { return make(PatKind::Broadcast, p); }
 Pat ramp(const Pat &base, const Pat &stride) { return make(PatKind::Ramp, base, stride); }
 Pat select(const Pat &c, const Pat &t, const Pat &f) { return make(PatKind::Select, c, t, f); }

@@ -43,7 +43,18 @@ enum TypeMask : uint8_t {
 /// The mask bit of a (vector or scalar) type.
 uint8_t type_class(Type t);
 
-enum class PatKind : uint8_t { Wild, Const, Literal, Binary, Not, Select, Broadcast, Ramp, Fold };
+enum class PatKind : uint8_t {
+    Wild,
+    Const,
+    Literal,
+    Binary,
+    Not,
+    Select,
+    Broadcast,
+    Ramp,
+    Fold,
+    IsConst
+};
 
 struct PatNode {
     PatKind kind;
@@ -72,6 +83,9 @@ Pat wild(int index);
 Pat const_wild(int index);
 /// Evaluate a constant subtree when building the right-hand side.
 Pat fold(const Pat &p);
+/// In a predicate: whether the matched expression is a numeric constant. Rules that move a
+/// term past a constant use !is_constant(y) so that they cannot undo a fold that failed.
+Pat is_constant(const Pat &p);
 Pat broadcast(const Pat &p);
 Pat ramp(const Pat &base, const Pat &stride);
 Pat select(const Pat &c, const Pat &t, const Pat &f);

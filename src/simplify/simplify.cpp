@@ -195,6 +195,12 @@ Expr Simplify::visit(const Let *op, ExprInfo *info) {
     if (is_substitutable(value)) {
         binding.replacement = value;
         binding.replacement_vars = free_vars(value);
+        // let x = x + 1 in ...: the replacement's x is the outer one, which the body cannot
+        // name; keep the Let.
+        if (std::find(binding.replacement_vars.begin(), binding.replacement_vars.end(),
+                      op->name) != binding.replacement_vars.end()) {
+            binding.replacement = Expr();
+        }
     }
     Expr body;
     int uses;

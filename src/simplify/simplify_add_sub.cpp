@@ -28,10 +28,10 @@ const rewrite::RuleList &add_rules() {
             // Gather constants outermost.
             {RING, (x + c0) + c1, x + fold(c0 + c1)},
             {RING, (c0 - x) + c1, fold(c0 + c1) - x},
-            {RING, (x + c0) + y, (x + y) + c0},
-            {RING, x + (y + c0), (x + y) + c0},
-            {RING, (c0 - x) + y, (y - x) + c0},
-            {RING, x + (c0 - y), (x - y) + c0},
+            {RING, (x + c0) + y, (x + y) + c0, !is_constant(y)},
+            {RING, x + (y + c0), (x + y) + c0, !is_constant(x)},
+            {RING, (c0 - x) + y, (y - x) + c0, !is_constant(y)},
+            {RING, x + (c0 - y), (x - y) + c0, !is_constant(x)},
             // Cancellation.
             {RING, (x - y) + y, x},
             {RING, x + (y - x), y},
@@ -101,12 +101,13 @@ const rewrite::RuleList &sub_rules() {
             {RING, ((y + x) + z) - x, y + z},
             {RING, (x + (y + z)) - y, x + z},
             // Gather constants outermost.
-            {RING, (x + c0) - y, (x - y) + c0},
-            {RING, x - (y + c0), (x - y) + fold(0 - c0)},
+            {RING, (x + c0) - c1, x + fold(c0 - c1)},
+            {RING, (x + c0) - y, (x - y) + c0, !is_constant(y)},
+            {RING, x - (y + c0), (x - y) + fold(0 - c0), !is_constant(x)},
             {RING, c0 - (x + c1), fold(c0 - c1) - x},
             {RING, c0 - (c1 - x), x + fold(c0 - c1)},
-            {RING, (c0 - x) - y, c0 - (x + y)},
-            {RING, x - (c0 - y), (x + y) + fold(0 - c0)},
+            {RING, (c0 - x) - y, c0 - (x + y), !is_constant(y)},
+            {RING, x - (c0 - y), (x + y) + fold(0 - c0), !is_constant(x)},
             {RING, x - (0 - y), x + y},
             // Collect like terms.
             {RING, x * c0 - x, x * fold(c0 - 1)},

@@ -22,8 +22,8 @@ const rewrite::RuleList &min_rules() {
             {ANY, min(select(x, y, z), select(x, w, u)), select(x, min(y, w), min(z, u))},
             // Constants outermost.
             {RING, min(min(x, c0), c1), min(x, fold(min(c0, c1)))},
-            {RING, min(min(x, c0), y), min(min(x, y), c0)},
-            {RING, min(x, min(y, c0)), min(min(x, y), c0)},
+            {RING, min(min(x, c0), y), min(min(x, y), c0), !is_constant(y)},
+            {RING, min(x, min(y, c0)), min(min(x, y), c0), !is_constant(x)},
             // Absorption.
             {RING, min(x, min(x, y)), min(x, y)},
             {RING, min(x, min(y, x)), min(y, x)},
@@ -73,8 +73,8 @@ const rewrite::RuleList &max_rules() {
             {ANY, max(x, x), x},
             {ANY, max(select(x, y, z), select(x, w, u)), select(x, max(y, w), max(z, u))},
             {RING, max(max(x, c0), c1), max(x, fold(max(c0, c1)))},
-            {RING, max(max(x, c0), y), max(max(x, y), c0)},
-            {RING, max(x, max(y, c0)), max(max(x, y), c0)},
+            {RING, max(max(x, c0), y), max(max(x, y), c0), !is_constant(y)},
+            {RING, max(x, max(y, c0)), max(max(x, y), c0), !is_constant(x)},
             {RING, max(x, max(x, y)), max(x, y)},
             {RING, max(x, max(y, x)), max(y, x)},
             {RING, max(max(x, y), x), max(x, y)},
@@ -121,11 +121,12 @@ const rewrite::RuleList &max_rules() {
 Expr Simplify::visit(const Min *op, ExprInfo *info) {
     ExprInfo ia, ib;
     Expr a = mutate(op->a, &ia), b = mutate(op->b, &ib);
-    if (should_commute(a, b)) {
+    Type t = op->type;
+    // Float min and max are not symmetric in NaN (min(a, b) = a < b ? a : b).
+    if (!t.is_float() && should_commute(a, b)) {
         std::swap(a, b);
         std::swap(ia, ib);
     }
-    Type t = op->type;
     if (Expr f = fold_binary(IRNodeType::Min, a, b); f.defined()) {
         *info = const_info(f);
         return f;
@@ -153,11 +154,12 @@ Expr Simplify::visit(const Min *op, ExprInfo *info) {
 Expr Simplify::visit(const Max *op, ExprInfo *info) {
     ExprInfo ia, ib;
     Expr a = mutate(op->a, &ia), b = mutate(op->b, &ib);
-    if (should_commute(a, b)) {
+    Type t = op->type;
+    // Float min and max are not symmetric in NaN (min(a, b) = a < b ? a : b).
+    if (!t.is_float() && should_commute(a, b)) {
         std::swap(a, b);
         std::swap(ia, ib);
     }
-    Type t = op->type;
     if (Expr f = fold_binary(IRNodeType::Max, a, b); f.defined()) {
         *info = const_info(f);
         return f;

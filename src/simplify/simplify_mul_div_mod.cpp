@@ -31,8 +31,8 @@ const rewrite::RuleList &mul_rules() {
             {RING, (x + c0) * c1, x * c1 + fold(c0 * c1)},
             {RING, (c0 - x) * c1, x * fold(0 - c1) + fold(c0 * c1)},
             {RING, (x * c0) * c1, x * fold(c0 * c1)},
-            {RING, (x * c0) * y, (x * y) * c0},
-            {RING, x * (y * c0), (x * y) * c0},
+            {RING, (x * c0) * y, (x * y) * c0, !is_constant(y)},
+            {RING, x * (y * c0), (x * y) * c0, !is_constant(x)},
             {RING, min(x, y) * max(x, y), x * y},
             {RING, min(x, y) * max(y, x), x * y},
             {RING, max(x, y) * min(x, y), x * y},
@@ -61,9 +61,9 @@ const rewrite::RuleList &div_rules() {
             {INT32, (y + x * c0) / c1, y / c1 + x * fold(c0 / c1), c1 != 0 && c0 % c1 == 0},
             {INT32, (y - x * c0) / c1, y / c1 - x * fold(c0 / c1), c1 != 0 && c0 % c1 == 0},
             {INT32, (x + c0) / c1, x / c1 + fold(c0 / c1), c1 != 0 && c0 % c1 == 0},
-            // Keep the constant offset in [0, c1): (x + 9) / 4 -> (x + 1) / 4 + 2.
-            {INT32, (x + c0) / c1, (x + fold(c0 % c1)) / c1 + fold(c0 / c1),
-             c1 > 0 && (c0 >= c1 || c0 < 0)},
+            // Reduce a constant offset beyond the divisor: (x + 9) / 4 -> (x + 1) / 4 + 2.
+            // (Not negative offsets: x + (c0 % c1) could overflow where x + c0 does not.)
+            {INT32, (x + c0) / c1, (x + fold(c0 % c1)) / c1 + fold(c0 / c1), c1 > 0 && c0 >= c1},
             {INT32, (x / c0) / c1, x / fold(c0 * c1), c0 > 0 && c1 > 0},
         };
     }();
@@ -87,7 +87,7 @@ const rewrite::RuleList &mod_rules() {
             {INT32, (y + x * c0) % c1, y % c1, c1 != 0 && c0 % c1 == 0},
             {INT32, (y - x * c0) % c1, y % c1, c1 != 0 && c0 % c1 == 0},
             {INT32, (x + c0) % c1, x % c1, c1 != 0 && c0 % c1 == 0},
-            {INT32, (x + c0) % c1, (x + fold(c0 % c1)) % c1, c1 > 0 && (c0 >= c1 || c0 < 0)},
+            {INT32, (x + c0) % c1, (x + fold(c0 % c1)) % c1, c1 > 0 && c0 >= c1},
             {RING, (x % c0) % c1, x % c1, c0 != 0 && c1 != 0 && c0 % c1 == 0},
         };
     }();

@@ -8,6 +8,8 @@
 #include "simplify/const_fold.h"
 #include "simplify/simplifier.h"
 
+#include <algorithm>
+
 namespace loom {
 namespace internal {
 
@@ -30,8 +32,11 @@ Stmt Simplify::visit(const LetStmt *op) {
     // Cheap values (constants, variables, var + const, ...) are substituted into the body.
     bool substitute = is_substitutable(value);
     if (substitute) {
-        binding.replacement = value;
         binding.replacement_vars = free_vars(value);
+        // let x = x + 1: the replacement's x is the outer one, which the body cannot name.
+        substitute = std::find(binding.replacement_vars.begin(), binding.replacement_vars.end(),
+                               op->name) == binding.replacement_vars.end();
+        if (substitute) binding.replacement = value;
     }
     Stmt body;
     int uses;

@@ -171,7 +171,8 @@ Expr Simplify::visit(const Load *op, ExprInfo *info) {
     ModulusRemainder align = op->alignment;
     const Ramp *r = index.as<Ramp>();
     ModulusRemainder known = r ? alignment_of(r->base) : ii.alignment;
-    if (known.modulus == 0 || known.modulus > align.modulus) align = known;
+    // (Only a real modulus: a constant index's exact fact, modulus 0, is not recorded.)
+    if (known.modulus > align.modulus) align = known;
     if (index.same_as(op->index) && pred.same_as(op->predicate) &&
         align.modulus == op->alignment.modulus && align.remainder == op->alignment.remainder) {
         return op;

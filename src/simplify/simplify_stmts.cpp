@@ -105,7 +105,8 @@ Stmt Simplify::visit(const Store *op) {
     ModulusRemainder align = op->alignment;
     const Ramp *r = index.as<Ramp>();
     ModulusRemainder known = r ? alignment_of(r->base) : ii.alignment;
-    if (known.modulus == 0 || known.modulus > align.modulus) align = known;
+    // (Only a real modulus: a constant index's exact fact, modulus 0, is not recorded.)
+    if (known.modulus > align.modulus) align = known;
     if (pred.same_as(op->predicate) && value.same_as(op->value) && index.same_as(op->index) &&
         align.modulus == op->alignment.modulus && align.remainder == op->alignment.remainder) {
         return op;

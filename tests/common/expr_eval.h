@@ -90,6 +90,12 @@ public:
     bool undefined = false;
 
     void bind(const std::string &name, const Value &v) { vars[name] = v; }
+    void unbind(const std::string &name) { vars.erase(name); }
+    /// The current binding of `name`, or null.
+    const Value *find(const std::string &name) const {
+        auto it = vars.find(name);
+        return it == vars.end() ? nullptr : &it->second;
+    }
     void clear_flags() { int32_overflow = undefined = false; }
 
     static Value scalar_int(Type t, int64_t v) {

@@ -94,15 +94,17 @@ private:
     }
 
     /// Runs f with `name` bound to `iv`, restoring the previous binding after.
-    template<typename F>
+    template <typename F>
     void with_binding(const std::string &name, const Interval &iv, F f) {
         auto it = overlay.find(name);
         bool had = it != overlay.end();
         Interval old = had ? it->second : Interval();
         overlay[name] = iv;
         f();
-        if (had) overlay[name] = old;
-        else overlay.erase(name);
+        if (had)
+            overlay[name] = old;
+        else
+            overlay.erase(name);
     }
 
     /// Narrows the scope variables among x and y to where `x rel y` holds (rel: <, <= or ==).
@@ -122,7 +124,8 @@ private:
             if (rel == Cmp::EQ) {
                 nx.intersect(yb);
             } else if (yb.has_upper_bound()) {
-                Expr hi = strict_int ? simplify(Sub::make(yb.max, make_one(yb.max.type()))) : yb.max;
+                Expr hi =
+                    strict_int ? simplify(Sub::make(yb.max, make_one(yb.max.type()))) : yb.max;
                 nx.max = Interval::make_min(nx.max, hi);
             }
             overlay[vx->name] = nx;
@@ -131,7 +134,8 @@ private:
             if (rel == Cmp::EQ) {
                 ny.intersect(xb);
             } else if (xb.has_lower_bound()) {
-                Expr lo = strict_int ? simplify(Add::make(xb.min, make_one(xb.min.type()))) : xb.min;
+                Expr lo =
+                    strict_int ? simplify(Add::make(xb.min, make_one(xb.min.type()))) : xb.min;
                 ny.min = Interval::make_max(ny.min, lo);
             }
             overlay[vy->name] = ny;
@@ -155,8 +159,8 @@ private:
     }
 
     void visit(const Cast *op) override {
-        result = cast_interval(get(op->value), op->value.type().element_of(),
-                               op->type.element_of());
+        result =
+            cast_interval(get(op->value), op->value.type().element_of(), op->type.element_of());
     }
     void visit(const Reinterpret *op) override { result = bounds_of_type(op->type); }
 
@@ -182,11 +186,21 @@ private:
         result = max_intervals(get(op->a), get(op->b), op->type.element_of());
     }
 
-    void visit(const LT *op) override { result = compare_intervals(get(op->a), get(op->b), Cmp::LT); }
-    void visit(const LE *op) override { result = compare_intervals(get(op->a), get(op->b), Cmp::LE); }
-    void visit(const GT *op) override { result = compare_intervals(get(op->b), get(op->a), Cmp::LT); }
-    void visit(const GE *op) override { result = compare_intervals(get(op->b), get(op->a), Cmp::LE); }
-    void visit(const EQ *op) override { result = compare_intervals(get(op->a), get(op->b), Cmp::EQ); }
+    void visit(const LT *op) override {
+        result = compare_intervals(get(op->a), get(op->b), Cmp::LT);
+    }
+    void visit(const LE *op) override {
+        result = compare_intervals(get(op->a), get(op->b), Cmp::LE);
+    }
+    void visit(const GT *op) override {
+        result = compare_intervals(get(op->b), get(op->a), Cmp::LT);
+    }
+    void visit(const GE *op) override {
+        result = compare_intervals(get(op->b), get(op->a), Cmp::LE);
+    }
+    void visit(const EQ *op) override {
+        result = compare_intervals(get(op->a), get(op->b), Cmp::EQ);
+    }
     void visit(const NE *op) override {
         result = not_interval(compare_intervals(get(op->a), get(op->b), Cmp::EQ));
     }

@@ -45,20 +45,22 @@ private:
         }
     }
 
-    template<typename F>
+    template <typename F>
     void with_binding(const std::string &name, const Interval &iv, F f) {
         auto it = scope.find(name);
         bool had = it != scope.end();
         Interval old = had ? it->second : Interval();
         scope[name] = iv;
         f();
-        if (had) scope[name] = old;
-        else scope.erase(name);
+        if (had)
+            scope[name] = old;
+        else
+            scope.erase(name);
     }
 
     /// Visits `yes` where cond holds and `no` where it does not, each with the variables that
     /// cond compares narrowed accordingly.
-    template<typename Node>
+    template <typename Node>
     void visit_branches(const Expr &cond, const Node &yes, const Node &no) {
         dispatch(cond);
         Scope saved = scope;
@@ -116,7 +118,7 @@ private:
     }
 };
 
-template<typename Node>
+template <typename Node>
 std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope, bool calls, bool provides,
                                     const std::string &only = "") {
     BoxesTouched v(scope, calls, provides, only);

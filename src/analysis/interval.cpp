@@ -125,13 +125,19 @@ Interval Interval::make_intersection(const Interval &a, const Interval &b) {
 
 std::ostream &operator<<(std::ostream &os, const Interval &i) {
     os << "[";
-    if (Interval::is_neg_inf(i.min)) os << "-inf";
-    else if (Interval::is_pos_inf(i.min)) os << "+inf";
-    else os << i.min;
+    if (Interval::is_neg_inf(i.min))
+        os << "-inf";
+    else if (Interval::is_pos_inf(i.min))
+        os << "+inf";
+    else
+        os << i.min;
     os << ", ";
-    if (Interval::is_pos_inf(i.max)) os << "+inf";
-    else if (Interval::is_neg_inf(i.max)) os << "-inf";
-    else os << i.max;
+    if (Interval::is_pos_inf(i.max))
+        os << "+inf";
+    else if (Interval::is_neg_inf(i.max))
+        os << "-inf";
+    else
+        os << i.max;
     return os << "]";
 }
 

@@ -95,8 +95,8 @@ struct FloatEnds {
     double a0, a1, b0, b1;
 };
 bool float_ends(const Interval &a, const Interval &b, FloatEnds *c) {
-    return const_float(a.min, &c->a0) && const_float(a.max, &c->a1) &&
-           const_float(b.min, &c->b0) && const_float(b.max, &c->b1);
+    return const_float(a.min, &c->a0) && const_float(a.max, &c->a1) && const_float(b.min, &c->b0) &&
+           const_float(b.max, &c->b1);
 }
 
 /// An interval end combining finite ends x and y; an unbounded operand end leaves the result
@@ -110,11 +110,16 @@ Expr end_op(const Expr &x, const Expr &y, bool upper, MakeBinary make) {
         // that side (the simplifier would wrap it instead).
         i128 r = 0;
         bool known = true;
-        if (make == &Add::make) r = a + b;
-        else if (make == &Sub::make) r = a - b;
-        else if (make == &Mul::make) known = !__builtin_mul_overflow(a, b, &r);
-        else if (make == &Div::make) r = ediv(a, b);
-        else known = false;
+        if (make == &Add::make)
+            r = a + b;
+        else if (make == &Sub::make)
+            r = a - b;
+        else if (make == &Mul::make)
+            known = !__builtin_mul_overflow(a, b, &r);
+        else if (make == &Div::make)
+            r = ediv(a, b);
+        else
+            known = false;
         if (known && r >= type_min(t) && r <= type_max(t)) return int_const(t, r);
         if (make != &Min::make && make != &Max::make) return side_inf(upper);
     }
@@ -189,7 +194,6 @@ bool both_single(const Interval &a, const Interval &b) {
     return a.is_single_point() && b.is_single_point();
 }
 
-
 /// The smallest 2^n - 1 >= x (x >= 0): an upper bound of x | y and x ^ y for 0 <= y <= x.
 i128 ones_above(i128 x) {
     i128 r = 0;
@@ -200,7 +204,8 @@ i128 ones_above(i128 x) {
 /// Euclidean a / b for b > 0 (both bounds finite or not).
 Interval div_positive(const Interval &a, const Interval &b, Type t) {
     MakeBinary d = &Div::make;
-    if (b.is_single_point()) return Interval(end_op(a.min, b.min, false, d), end_op(a.max, b.min, true, d));
+    if (b.is_single_point())
+        return Interval(end_op(a.min, b.min, false, d), end_op(a.max, b.min, true, d));
     // An unbounded divisor brings the quotient to 0 (or -1 for a negative numerator).
     auto over_max = [&](const Expr &x, bool upper) {
         return is_inf(b.max) ? make_zero(t) : end_op(x, b.max, upper, d);
@@ -236,22 +241,26 @@ Interval add_intervals(const Interval &a, const Interval &b, Type t) {
     if (a.is_empty() || b.is_empty()) return Interval::nothing();
     IntEnds c;
     FloatEnds f;
-    if (t.is_int_or_uint() && int_ends(a, b, &c)) return const_interval(t, c.a0 + c.b0, c.a1 + c.b1);
+    if (t.is_int_or_uint() && int_ends(a, b, &c))
+        return const_interval(t, c.a0 + c.b0, c.a1 + c.b1);
     if (t.is_float() && float_ends(a, b, &f)) return float_interval(t, f.a0 + f.b0, f.a1 + f.b1);
     if (both_single(a, b)) return Interval::single_point(simplify(Add::make(a.min, b.min)));
     if (may_wrap(t)) return bounds_of_type(t);
-    return Interval(end_op(a.min, b.min, false, &Add::make), end_op(a.max, b.max, true, &Add::make));
+    return Interval(end_op(a.min, b.min, false, &Add::make),
+                    end_op(a.max, b.max, true, &Add::make));
 }
 
 Interval sub_intervals(const Interval &a, const Interval &b, Type t) {
     if (a.is_empty() || b.is_empty()) return Interval::nothing();
     IntEnds c;
     FloatEnds f;
-    if (t.is_int_or_uint() && int_ends(a, b, &c)) return const_interval(t, c.a0 - c.b1, c.a1 - c.b0);
+    if (t.is_int_or_uint() && int_ends(a, b, &c))
+        return const_interval(t, c.a0 - c.b1, c.a1 - c.b0);
     if (t.is_float() && float_ends(a, b, &f)) return float_interval(t, f.a0 - f.b1, f.a1 - f.b0);
     if (both_single(a, b)) return Interval::single_point(simplify(Sub::make(a.min, b.min)));
     if (may_wrap(t)) return bounds_of_type(t);
-    return Interval(end_op(a.min, b.max, false, &Sub::make), end_op(a.max, b.min, true, &Sub::make));
+    return Interval(end_op(a.min, b.max, false, &Sub::make),
+                    end_op(a.max, b.min, true, &Sub::make));
 }
 
 Interval mul_intervals(const Interval &a_in, const Interval &b_in, Type t) {
@@ -276,7 +285,8 @@ Interval mul_intervals(const Interval &a_in, const Interval &b_in, Type t) {
         double p[4] = {f.a0 * f.b0, f.a0 * f.b1, f.a1 * f.b0, f.a1 * f.b1};
         return float_interval(t, *std::min_element(p, p + 4), *std::max_element(p, p + 4));
     }
-    if (both_single(a_in, b_in)) return Interval::single_point(simplify(Mul::make(a_in.min, b_in.min)));
+    if (both_single(a_in, b_in))
+        return Interval::single_point(simplify(Mul::make(a_in.min, b_in.min)));
     if (t.is_int_or_uint() && ((a_in.is_single_point() && is_const_zero(a_in.min)) ||
                                (b_in.is_single_point() && is_const_zero(b_in.min)))) {
         return Interval::single_point(make_zero(t));
@@ -302,8 +312,10 @@ Interval mul_intervals(const Interval &a_in, const Interval &b_in, Type t) {
     auto min2 = [](const Expr &x, const Expr &y) { return Interval::make_min(x, y); };
     auto max2 = [](const Expr &x, const Expr &y) { return Interval::make_max(x, y); };
     if (sa == Sign::Unknown && sb == Sign::Unknown) {
-        return Interval(min2(min2(lo(a.min, b.min), lo(a.min, b.max)), min2(lo(a.max, b.min), lo(a.max, b.max))),
-                        max2(max2(hi(a.min, b.min), hi(a.min, b.max)), max2(hi(a.max, b.min), hi(a.max, b.max))));
+        return Interval(min2(min2(lo(a.min, b.min), lo(a.min, b.max)),
+                             min2(lo(a.max, b.min), lo(a.max, b.max))),
+                        max2(max2(hi(a.min, b.min), hi(a.min, b.max)),
+                             max2(hi(a.max, b.min), hi(a.max, b.max))));
     }
     if (sa == Sign::Unknown) {
         // By symmetry, put the operand of unknown sign in b.
@@ -312,10 +324,12 @@ Interval mul_intervals(const Interval &a_in, const Interval &b_in, Type t) {
     if (sb == Sign::Unknown) {
         // a * y is monotone in y (increasing for a >= 0, decreasing for a <= 0) and linear in a.
         if (sa == Sign::NonNeg) {
-            return Interval(min2(lo(a.min, b.min), lo(a.max, b.min)), max2(hi(a.min, b.max), hi(a.max, b.max)));
+            return Interval(min2(lo(a.min, b.min), lo(a.max, b.min)),
+                            max2(hi(a.min, b.max), hi(a.max, b.max)));
         }
         if (sa == Sign::NonPos) {
-            return Interval(min2(lo(a.min, b.max), lo(a.max, b.max)), max2(hi(a.min, b.min), hi(a.max, b.min)));
+            return Interval(min2(lo(a.min, b.max), lo(a.max, b.max)),
+                            max2(hi(a.min, b.min), hi(a.max, b.min)));
         }
         // A straddling a gives the same extremes whatever b's sign: the last case below.
     }
@@ -333,7 +347,8 @@ Interval mul_intervals(const Interval &a_in, const Interval &b_in, Type t) {
         if (sb == Sign::NonNeg) return Interval(lo(a.min, b.max), hi(a.max, b.max));
         if (sb == Sign::NonPos) return Interval(lo(a.max, b.min), hi(a.min, b.min));
         // The most negative product pairs opposite signs, the largest equal signs.
-        return Interval(min2(lo(a.min, b.max), lo(a.max, b.min)), max2(hi(a.min, b.min), hi(a.max, b.max)));
+        return Interval(min2(lo(a.min, b.max), lo(a.max, b.min)),
+                        max2(hi(a.min, b.min), hi(a.max, b.max)));
     }
 }
 
@@ -401,7 +416,8 @@ Interval div_intervals(const Interval &a, const Interval &b, Type t) {
     case Sign::NonPos:
         return Interval(a.min, neg(a.min));
     default:
-        return Interval(Interval::make_min(a.min, neg(a.max)), Interval::make_max(a.max, neg(a.min)));
+        return Interval(Interval::make_min(a.min, neg(a.max)),
+                        Interval::make_max(a.max, neg(a.min)));
     }
 }
 
@@ -499,11 +515,11 @@ Interval compare_intervals(const Interval &a, const Interval &b, Cmp cmp) {
     case Cmp::LE:
         return Interval(cmp_end(a.max, b.min, true), cmp_end(a.min, b.max, true));
     default: {
-        Expr lo = both_single(a, b) ? simplify(EQ::make(a.min, b.min))
-                                    : simplify(And::make(cmp_end(a.max, b.min, true),
-                                                         cmp_end(b.max, a.min, true)));
-        Expr hi = simplify(
-            And::make(cmp_end(a.min, b.max, true), cmp_end(b.min, a.max, true)));
+        Expr lo =
+            both_single(a, b)
+                ? simplify(EQ::make(a.min, b.min))
+                : simplify(And::make(cmp_end(a.max, b.min, true), cmp_end(b.max, a.min, true)));
+        Expr hi = simplify(And::make(cmp_end(a.min, b.max, true), cmp_end(b.min, a.max, true)));
         return Interval(lo, hi);
     }
     }
@@ -565,7 +581,8 @@ Interval cast_interval(const Interval &a, Type from, Type to) {
         if (!fits_above && !is_inf(a.max) && type_max(to) < type_max(from)) {
             fits_above = can_prove(LE::make(a.max, int_const(from, type_max(to))));
         }
-        if (fits_below && fits_above) return fit_to_type(Interval(cast_end(a.min), cast_end(a.max)), to);
+        if (fits_below && fits_above)
+            return fit_to_type(Interval(cast_end(a.min), cast_end(a.max)), to);
         return bounds_of_type(to);
     }
     if (from.is_float()) {
@@ -613,7 +630,8 @@ Interval promise_interval(const Interval &v, const Interval &clamp) {
         if (is_inf(own)) return promised;
         i128 x, y;
         double fx, fy;
-        if (const_int(own, &x) && const_int(promised, &y)) return (upper ? x < y : x > y) ? own : promised;
+        if (const_int(own, &x) && const_int(promised, &y))
+            return (upper ? x < y : x > y) ? own : promised;
         if (const_float(own, &fx) && const_float(promised, &fy)) {
             return (upper ? fx < fy : fx > fy) ? own : promised;
         }
@@ -651,7 +669,8 @@ Interval abs_interval(const Interval &a, Type arg, Type result) {
     case Sign::NonPos:
         return fit_to_type(Interval(to_result(neg(a.max)), to_result(neg(a.min))), result);
     default:
-        if (!a.is_bounded()) return fit_to_type(Interval(make_zero(result), Interval::pos_inf()), result);
+        if (!a.is_bounded())
+            return fit_to_type(Interval(make_zero(result), Interval::pos_inf()), result);
         // Take the max in the result type: -a.min may wrap in arg's type (abs(-128) == 128u).
         return Interval(make_zero(result),
                         Interval::make_max(to_result(neg(a.min)), to_result(a.max)));
@@ -776,8 +795,10 @@ Interval exact_wide_interval(const std::string &intrinsic, const Interval &a, co
     IntEnds c;
     if (int_ends(a, b, &c)) {
         auto sat = [&](i128 v) { return std::min(std::max(v, type_min(t)), type_max(t)); };
-        if (intrinsic == Call::saturating_add) return const_interval(t, sat(c.a0 + c.b0), sat(c.a1 + c.b1));
-        if (intrinsic == Call::saturating_sub) return const_interval(t, sat(c.a0 - c.b1), sat(c.a1 - c.b0));
+        if (intrinsic == Call::saturating_add)
+            return const_interval(t, sat(c.a0 + c.b0), sat(c.a1 + c.b1));
+        if (intrinsic == Call::saturating_sub)
+            return const_interval(t, sat(c.a0 - c.b1), sat(c.a1 - c.b0));
         i128 r = intrinsic == Call::rounding_halving_add ? 1 : 0;
         if (halving) return const_interval(t, ediv(c.a0 + c.b0 + r, 2), ediv(c.a1 + c.b1 + r, 2));
     }
@@ -795,13 +816,20 @@ Interval monotone_math_interval(const std::string &name, const Interval &a, Type
     if (fn == "sin" || fn == "cos") return Interval(make_const(t, -1.0), make_const(t, 1.0));
     double (*f)(double) = nullptr;
     bool needs_nonneg = false;
-    if (fn == "floor") f = [](double x) { return std::floor(x); };
-    else if (fn == "ceil") f = [](double x) { return std::ceil(x); };
-    else if (fn == "round") f = [](double x) { return std::nearbyint(x); };
-    else if (fn == "trunc") f = [](double x) { return std::trunc(x); };
-    else if (fn == "exp") f = [](double x) { return std::exp(x); };
-    else if (fn == "tanh") f = [](double x) { return std::tanh(x); };
-    else if (fn == "atan") f = [](double x) { return std::atan(x); };
+    if (fn == "floor")
+        f = [](double x) { return std::floor(x); };
+    else if (fn == "ceil")
+        f = [](double x) { return std::ceil(x); };
+    else if (fn == "round")
+        f = [](double x) { return std::nearbyint(x); };
+    else if (fn == "trunc")
+        f = [](double x) { return std::trunc(x); };
+    else if (fn == "exp")
+        f = [](double x) { return std::exp(x); };
+    else if (fn == "tanh")
+        f = [](double x) { return std::tanh(x); };
+    else if (fn == "atan")
+        f = [](double x) { return std::atan(x); };
     else if (fn == "sqrt") {
         f = [](double x) { return std::sqrt(x); };
         needs_nonneg = true;

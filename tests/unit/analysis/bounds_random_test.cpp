@@ -76,15 +76,18 @@ public:
         case 2:
             return Add::make(gen_vector(t, depth - 1), Broadcast::make(gen(t, depth - 1), lanes));
         case 3:
-            return Select::make(LT::make(gen_vector(t, depth - 1), Broadcast::make(constant(t), lanes)),
-                                gen_vector(t, depth - 1), gen_vector(t, depth - 1));
+            return Select::make(
+                LT::make(gen_vector(t, depth - 1), Broadcast::make(constant(t), lanes)),
+                gen_vector(t, depth - 1), gen_vector(t, depth - 1));
         default:
             return Max::make(gen_vector(t, depth - 1), gen_vector(t, depth - 1));
         }
     }
 
     int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
-    int64_t range(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
+    int64_t range(int64_t lo, int64_t hi) {
+        return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+    }
 
     void reset_uses() { used_x = used_y = false; }
 
@@ -148,30 +151,49 @@ private:
         auto b = [&]() { return gen(t, depth - 1); };
         if (t.is_float()) {
             switch (pick(9)) {
-            case 0: return Add::make(a, b());
-            case 1: return Sub::make(a, b());
-            case 2: return Mul::make(a, b());
+            case 0:
+                return Add::make(a, b());
+            case 1:
+                return Sub::make(a, b());
+            case 2:
+                return Mul::make(a, b());
             // Floats divide only by nonzero constants: a NaN (0 / 0) has no order, so no
             // interval describes what min/max/select make of it (Halide ignores NaN too).
-            case 3: return Div::make(a, make_const(t, (double)range(1, 4) * (pick(2) ? 1 : -1) / 2));
-            case 4: return Min::make(a, b());
-            case 5: return Max::make(a, b());
-            case 6: return Select::make(LT::make(a, b()), b(), b());
-            case 7: return Cast::make(t, gen(other_int_type(), depth - 1));
-            default: return intrin(t, Call::abs, {a});
+            case 3:
+                return Div::make(a, make_const(t, (double)range(1, 4) * (pick(2) ? 1 : -1) / 2));
+            case 4:
+                return Min::make(a, b());
+            case 5:
+                return Max::make(a, b());
+            case 6:
+                return Select::make(LT::make(a, b()), b(), b());
+            case 7:
+                return Cast::make(t, gen(other_int_type(), depth - 1));
+            default:
+                return intrin(t, Call::abs, {a});
             }
         }
         switch (pick(22)) {
-        case 0: return Add::make(a, b());
-        case 1: return Sub::make(a, b());
-        case 2: return Mul::make(a, b());
-        case 3: return Div::make(a, b());
-        case 4: return Mod::make(a, b());
-        case 5: return Div::make(a, constant(t));
-        case 6: return Mod::make(a, constant(t));
-        case 7: return Min::make(a, b());
-        case 8: return Max::make(a, b());
-        case 9: return Max::make(Min::make(a, constant(t)), constant(t));
+        case 0:
+            return Add::make(a, b());
+        case 1:
+            return Sub::make(a, b());
+        case 2:
+            return Mul::make(a, b());
+        case 3:
+            return Div::make(a, b());
+        case 4:
+            return Mod::make(a, b());
+        case 5:
+            return Div::make(a, constant(t));
+        case 6:
+            return Mod::make(a, constant(t));
+        case 7:
+            return Min::make(a, b());
+        case 8:
+            return Max::make(a, b());
+        case 9:
+            return Max::make(Min::make(a, constant(t)), constant(t));
         case 10: {
             Expr c = pick(2) ? LT::make(a, b()) : EQ::make(a, b());
             return Select::make(c, b(), b());
@@ -190,10 +212,14 @@ private:
             Expr r = intrin(u, Call::absd, {a, b()});
             return r.type() == t ? r : Cast::make(t, r);
         }
-        case 14: return intrin(t, Call::bitwise_and, {a, pick(2) ? constant(t) : b()});
-        case 15: return intrin(t, Call::bitwise_or, {a, pick(2) ? constant(t) : b()});
-        case 16: return intrin(t, Call::bitwise_xor, {a, b()});
-        case 17: return intrin(t, Call::bitwise_not, {a});
+        case 14:
+            return intrin(t, Call::bitwise_and, {a, pick(2) ? constant(t) : b()});
+        case 15:
+            return intrin(t, Call::bitwise_or, {a, pick(2) ? constant(t) : b()});
+        case 16:
+            return intrin(t, Call::bitwise_xor, {a, b()});
+        case 17:
+            return intrin(t, Call::bitwise_not, {a});
         case 18: {
             Expr k = make_const(t, range(0, t.bits() - 1 < 6 ? t.bits() - 1 : 6));
             // An int32 left shift that overflows is undefined like int32 multiplication (which
@@ -201,7 +227,8 @@ private:
             bool left = pick(2) && !(t.is_int() && t.bits() == 32);
             return intrin(t, left ? Call::shift_left : Call::shift_right, {a, k});
         }
-        case 19: return intrin(t, Call::likely, {a});
+        case 19:
+            return intrin(t, Call::likely, {a});
         case 20: {
             std::string name = "t" + std::to_string(let_counter++);
             lets.push_back({name, t});
@@ -244,8 +271,10 @@ std::string check(const Expr &e, Type vt, const Ranges &r, bool exact) {
     ExprEval ev;
     for (int64_t x = r.xlo; x <= r.xhi; x++) {
         for (int64_t y = r.ylo; y <= r.yhi; y++) {
-            ev.bind("x", vt.is_int() ? ExprEval::scalar_int(vt, x) : ExprEval::scalar_uint(vt, (uint64_t)x));
-            ev.bind("y", vt.is_int() ? ExprEval::scalar_int(vt, y) : ExprEval::scalar_uint(vt, (uint64_t)y));
+            ev.bind("x", vt.is_int() ? ExprEval::scalar_int(vt, x)
+                                     : ExprEval::scalar_uint(vt, (uint64_t)x));
+            ev.bind("y", vt.is_int() ? ExprEval::scalar_int(vt, y)
+                                     : ExprEval::scalar_uint(vt, (uint64_t)y));
             ev.clear_flags();
             Value v = ev.eval(e);
             if (ev.int32_overflow || ev.undefined) {
@@ -256,7 +285,8 @@ std::string check(const Expr &e, Type vt, const Ranges &r, bool exact) {
                 if (is_float) {
                     if (std::isnan(l.f)) continue;
                     if ((!lo_inf && l.f < lo) || (!hi_inf && l.f > hi)) {
-                        why << ": value " << l.f << " at x = " << x << ", y = " << y << " is outside";
+                        why << ": value " << l.f << " at x = " << x << ", y = " << y
+                            << " is outside";
                         return why.str();
                     }
                     fmn = seen ? std::min(fmn, l.f) : l.f;
@@ -352,8 +382,8 @@ TEST(BoundsRandom, ExactCastsAndSelects) {
         for (int64_t lo : {-300, -129, -128, -1, 0, 1, 100, 255, 256, 65535}) {
             for (int64_t len : {0, 1, 5, 200}) {
                 int64_t hi = lo + len;
-                Interval b = bounds_of_expr_in_scope(
-                    Cast::make(t, x), Scope({{"x", Interval(i32(lo), i32(hi))}}));
+                Interval b = bounds_of_expr_in_scope(Cast::make(t, x),
+                                                     Scope({{"x", Interval(i32(lo), i32(hi))}}));
                 bool fits = t.can_represent(lo) && t.can_represent(hi);
                 if (len == 0) {
                     // A constant converts exactly, wrapping or not.
@@ -445,10 +475,11 @@ TEST(BoundsRandom, SymbolicScopes) {
                         __int128 w = et.is_int() ? (__int128)l.i : (__int128)l.u;
                         if ((!lo_inf && w < lo) || (!hi_inf && w > hi)) {
                             if (failures++ < 20) {
-                                ADD_FAILURE() << why.str() << ": value " << (long long)w
-                                              << " at a = " << av << ", b = " << bv << ", c = " << cv
-                                              << ", x = " << x << ", y = " << y << " is outside ["
-                                              << (long long)lo << ", " << (long long)hi << "]";
+                                ADD_FAILURE()
+                                    << why.str() << ": value " << (long long)w << " at a = " << av
+                                    << ", b = " << bv << ", c = " << cv << ", x = " << x
+                                    << ", y = " << y << " is outside [" << (long long)lo << ", "
+                                    << (long long)hi << "]";
                             }
                             x = bv + 1;
                             break;

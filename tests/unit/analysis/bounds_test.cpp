@@ -3,8 +3,8 @@
 
 #include "unit/analysis/analysis_test_util.h"
 
-#include "common/expr_eval.h"
 #include "analysis/interval_arith.h"
+#include "common/expr_eval.h"
 #include "ir/ir_equality.h"
 #include "simplify/simplify.h"
 
@@ -22,9 +22,8 @@ Interval ci(int64_t lo, int64_t hi, Type t = Int(32)) { return Interval(cst(t, l
 #define EXPECT_INTERVAL(e, scope, lo, hi)                                                          \
     do {                                                                                           \
         Interval r_ = bounds(e, scope);                                                            \
-        EXPECT_TRUE(is_interval(r_, lo, hi))                                                       \
-            << "bounds of " << (e) << " are " << r_ << ", expected [" << (lo) << ", " << (hi)    \
-            << "]";                                                                                \
+        EXPECT_TRUE(is_interval(r_, lo, hi)) << "bounds of " << (e) << " are " << r_               \
+                                             << ", expected [" << (lo) << ", " << (hi) << "]";     \
     } while (0)
 
 /// Whether e - expected simplifies to zero (so the two are the same symbolic value).
@@ -122,7 +121,8 @@ TEST(Bounds, EuclideanDivMod) {
     EXPECT_TRUE(r.has_upper_bound()) << r;
     // Symbolic dividend staying within one period: x in [4a, 4a + 2] -> x % 4 in [0, 2].
     Expr a = var("a");
-    r = bounds(mod(x, i32(4)), Scope({{"x", Interval(mul(a, i32(4)), add(mul(a, i32(4)), i32(2)))}}));
+    r = bounds(mod(x, i32(4)),
+               Scope({{"x", Interval(mul(a, i32(4)), add(mul(a, i32(4)), i32(2)))}}));
     EXPECT_TRUE(is_interval(r, 0, 2)) << r;
 }
 
@@ -132,7 +132,8 @@ TEST(Bounds, MinMaxClampSelect) {
     EXPECT_INTERVAL(min(x, i32(10)), s, 0, 10);
     EXPECT_INTERVAL(max(x, y), s, 0, 20);
     EXPECT_INTERVAL(min(x, y), s, -5, 5);
-    EXPECT_INTERVAL(clamp(var("z"), i32(0), i32(99)), Scope({{"z", Interval::everything()}}), 0, 99);
+    EXPECT_INTERVAL(clamp(var("z"), i32(0), i32(99)), Scope({{"z", Interval::everything()}}), 0,
+                    99);
     EXPECT_INTERVAL(clamp(x, i32(3), i32(7)), s, 3, 7);
     EXPECT_INTERVAL(select(lt(y, i32(0)), y, x), s, -5, 20);
     EXPECT_INTERVAL(select(lt(y, i32(0)), x, y), s, 0, 20);
@@ -236,9 +237,12 @@ TEST(Bounds, Intrinsics) {
     // A bitwise and with a non-negative mask is within [0, mask].
     Expr g = image("g", Int(32), {x});
     EXPECT_INTERVAL(intrin(Int(32), Call::bitwise_and, {g, i32(15)}), Scope(), 0, 15);
-    EXPECT_INTERVAL(intrin(Int(32), Call::bitwise_and, {x, y}), Scope({{"x", ci(0, 9)}, {"y", ci(4, 6)}}), 0, 6);
-    EXPECT_INTERVAL(intrin(Int(32), Call::bitwise_or, {x, y}), Scope({{"x", ci(0, 9)}, {"y", ci(4, 6)}}), 4, 15);
-    EXPECT_INTERVAL(intrin(Int(32), Call::bitwise_xor, {x, y}), Scope({{"x", ci(0, 9)}, {"y", ci(4, 6)}}), 0, 15);
+    EXPECT_INTERVAL(intrin(Int(32), Call::bitwise_and, {x, y}),
+                    Scope({{"x", ci(0, 9)}, {"y", ci(4, 6)}}), 0, 6);
+    EXPECT_INTERVAL(intrin(Int(32), Call::bitwise_or, {x, y}),
+                    Scope({{"x", ci(0, 9)}, {"y", ci(4, 6)}}), 4, 15);
+    EXPECT_INTERVAL(intrin(Int(32), Call::bitwise_xor, {x, y}),
+                    Scope({{"x", ci(0, 9)}, {"y", ci(4, 6)}}), 0, 15);
     EXPECT_INTERVAL(intrin(Int(32), Call::bitwise_not, {x}), s, -4, 4);
     EXPECT_INTERVAL(intrin(UInt(8), Call::bitwise_not, {var("u", UInt(8))}),
                     Scope({{"u", ci(10, 20, UInt(8))}}), 235, 245);
@@ -247,8 +251,9 @@ TEST(Bounds, Intrinsics) {
     EXPECT_INTERVAL(intrin(Int(32), Call::shift_right, {x, i32(1)}), s, -3, 1);
     EXPECT_INTERVAL(intrin(Int(32), Call::shift_right, {x, i32(-1)}), s, -10, 6);
     EXPECT_INTERVAL(intrin(Int(32), Call::shift_right, {add(x, i32(5)), y}), s, 0, 2);
-    EXPECT_INTERVAL(intrin(UInt(8), Call::shift_right, {image("in", UInt(8), {x}), cst(UInt(8), 4)}),
-                    Scope(), 0, 15);
+    EXPECT_INTERVAL(
+        intrin(UInt(8), Call::shift_right, {image("in", UInt(8), {x}), cst(UInt(8), 4)}), Scope(),
+        0, 15);
     EXPECT_INTERVAL(intrin(Int(32), Call::count_leading_zeros, {g}), Scope(), 0, 32);
     EXPECT_INTERVAL(intrin(Int(32), Call::popcount, {g}), Scope(), 0, 32);
     // Transparent and clamp-like intrinsics.
@@ -288,7 +293,8 @@ TEST(Bounds, Floats) {
     expect_f(Call::make(Float(32), "sin_f32", {f}, Call::PureExtern), -1, 1);
     // Division by a range containing zero is unbounded.
     EXPECT_TRUE(bounds(div(f, g), s).is_everything());
-    EXPECT_TRUE(bounds(Call::make(Float(32), "sqrt_f32", {g}, Call::PureExtern), s).is_everything());
+    EXPECT_TRUE(
+        bounds(Call::make(Float(32), "sqrt_f32", {g}, Call::PureExtern), s).is_everything());
     EXPECT_TRUE(bounds(image("in", Float(32), {var("x")})).is_everything());
 }
 
@@ -366,8 +372,8 @@ TEST(Bounds, ScopeWithCondition) {
     EXPECT_TRUE(is_interval(both["x"], 5, 7));
     Scope neither = scope_with_condition(s, Or::make(lt(x, i32(4)), gt(x, i32(8))), false);
     EXPECT_TRUE(is_interval(neither["x"], 4, 8));
-    Scope unlikely = scope_with_condition(
-        s, intrin(Bool(), Call::likely, {Not::make(ge(x, i32(20)))}), true);
+    Scope unlikely =
+        scope_with_condition(s, intrin(Bool(), Call::likely, {Not::make(ge(x, i32(20)))}), true);
     EXPECT_TRUE(is_interval(unlikely["x"], 0, 19));
     // Conditions on expressions other than a variable leave the scope alone.
     EXPECT_TRUE(is_interval(scope_with_condition(s, lt(add(x, y), i32(3)), true)["x"], 0, 99));

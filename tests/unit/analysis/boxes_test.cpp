@@ -34,7 +34,8 @@ Stmt provide(const std::string &name, Expr value, const std::vector<Expr> &args)
 }
 
 /// Whether box b is exactly the constant box given as {lo, hi} pairs.
-::testing::AssertionResult is_box(const Box &b, const std::vector<std::pair<int64_t, int64_t>> &want) {
+::testing::AssertionResult is_box(const Box &b,
+                                  const std::vector<std::pair<int64_t, int64_t>> &want) {
     if (b.size() != want.size()) {
         return ::testing::AssertionFailure() << "box " << b << " has " << b.size() << " dims";
     }
@@ -56,10 +57,11 @@ bool same_value(const Expr &e, const Expr &expected) {
 TEST(Boxes, StencilInLoops) {
     // for y in [0, 10): for x in [0, 20): out(x, y) = f(x - 1, y) + f(x + 1, y)
     Expr x = var("x"), y = var("y");
-    Stmt s = loop("y", i32(0), i32(10),
-                  loop("x", i32(0), i32(20),
-                       provide("out", add(call("f", {sub(x, i32(1)), y}), call("f", {add(x, i32(1)), y})),
-                               {x, y})));
+    Stmt s = loop(
+        "y", i32(0), i32(10),
+        loop("x", i32(0), i32(20),
+             provide("out", add(call("f", {sub(x, i32(1)), y}), call("f", {add(x, i32(1)), y})),
+                     {x, y})));
     auto req = boxes_required(s);
     ASSERT_EQ(req.count("f"), 1u);
     EXPECT_EQ(req.count("out"), 0u);
@@ -106,8 +108,8 @@ TEST(Boxes, SymbolicLoopBounds) {
 TEST(Boxes, InnerLoopDependsOnOuter) {
     // for y in [0, 4): for x in [y, y + 3): out(x, y) = f(x, y)
     Expr x = var("x"), y = var("y");
-    Stmt s = loop("y", i32(0), i32(4),
-                  loop("x", y, i32(3), provide("out", call("f", {x, y}), {x, y})));
+    Stmt s =
+        loop("y", i32(0), i32(4), loop("x", y, i32(3), provide("out", call("f", {x, y}), {x, y})));
     EXPECT_TRUE(is_box(box_required(s, "f"), {{0, 5}, {0, 3}}));
 }
 
@@ -127,7 +129,8 @@ TEST(Boxes, ClampedDataDependentIndex) {
     Expr x = var("x");
     Expr idx = clamp(call("g", {x}), i32(0), i32(99));
     Expr lut = cast(Int(32), image("lut", UInt(8), {x}));
-    Stmt s = loop("x", i32(0), i32(10), provide("out", add(call("f", {idx}), call("h", {lut})), {x}));
+    Stmt s =
+        loop("x", i32(0), i32(10), provide("out", add(call("f", {idx}), call("h", {lut})), {x}));
     auto req = boxes_required(s);
     EXPECT_TRUE(is_box(req["f"], {{0, 99}}));
     EXPECT_TRUE(is_box(req["g"], {{0, 9}}));
@@ -145,8 +148,9 @@ TEST(Boxes, ClampedDataDependentIndex) {
 TEST(Boxes, LetsAndConditions) {
     Expr x = var("x"), t = var("t");
     // for x in [0, 20): let t = x * 2 in out(x) = f(t + 1)
-    Stmt s = loop("x", i32(0), i32(20),
-                  LetStmt::make("t", mul(x, i32(2)), provide("out", call("f", {add(t, i32(1))}), {x})));
+    Stmt s =
+        loop("x", i32(0), i32(20),
+             LetStmt::make("t", mul(x, i32(2)), provide("out", call("f", {add(t, i32(1))}), {x})));
     EXPECT_TRUE(is_box(box_required(s, "f"), {{1, 39}}));
     // A Let expression inside the value.
     Stmt l = loop("x", i32(0), i32(20),
@@ -163,8 +167,9 @@ TEST(Boxes, LetsAndConditions) {
     EXPECT_TRUE(is_box(box_provided(c, "out"), {{0, 99}}));
 
     // select(x < 5, f(x), f(5)) reads f over [0, 5] only.
-    Stmt sel = loop("x", i32(0), i32(100),
-                    provide("out", select(lt(x, i32(5)), call("f", {x}), call("f", {i32(5)})), {x}));
+    Stmt sel =
+        loop("x", i32(0), i32(100),
+             provide("out", select(lt(x, i32(5)), call("f", {x}), call("f", {i32(5)})), {x}));
     EXPECT_TRUE(is_box(box_required(sel, "f"), {{0, 5}}));
     // A likely() condition narrows the same way (loop partitioning produces these).
     Stmt lk = loop("x", i32(0), i32(100),

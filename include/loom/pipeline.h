@@ -63,7 +63,7 @@ public:
     void add_requirement(const Expr &condition, Args &&...error_args) {
         std::vector<Expr> collected;
         collect(collected, std::forward<Args>(error_args)...);
-        add_requirement(condition, collected);
+        add_requirement(condition, static_cast<const std::vector<Expr> &>(collected));
     }
 
     /// The internal state (a PipelineContents, src/driver/pipeline_contents.h).
@@ -76,6 +76,16 @@ private:
     template<typename... Args>
     static void collect(std::vector<Expr> &out, const char *s, Args &&...rest) {
         out.push_back(Expr(std::string(s)));
+        collect(out, std::forward<Args>(rest)...);
+    }
+    template<typename... Args>
+    static void collect(std::vector<Expr> &out, const std::vector<Expr> &v, Args &&...rest) {
+        out.insert(out.end(), v.begin(), v.end());
+        collect(out, std::forward<Args>(rest)...);
+    }
+    template<typename... Args>
+    static void collect(std::vector<Expr> &out, std::vector<Expr> &v, Args &&...rest) {
+        out.insert(out.end(), v.begin(), v.end());
         collect(out, std::forward<Args>(rest)...);
     }
     template<typename T, typename... Args>

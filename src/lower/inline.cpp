@@ -8,7 +8,9 @@
 #include "support/error.h"
 #include "support/util.h"
 
+#include <functional>
 #include <map>
+#include <utility>
 
 namespace loom {
 namespace internal {
@@ -66,23 +68,48 @@ private:
     std::vector<Expr> values;
 };
 
-/// A 32-bit integer mixing step (an avalanche hash: every input bit affects every output bit).
-Expr mix32(Expr x) {
-    Type u32 = UInt(32);
-    auto xor_ = [](Expr a, Expr b) {
-        return Call::make(a.type(), Call::bitwise_xor, {a, b}, Call::PureIntrinsic);
-    };
-    auto shr = [&](Expr a, int n) {
-        return Call::make(a.type(), Call::shift_right, {a, make_const(u32, (uint64_t)n)},
-                          Call::PureIntrinsic);
-    };
-    x = xor_(x, shr(x, 16));
-    x = Mul::make(x, make_const(u32, (uint64_t)0x7feb352dULL));
-    x = xor_(x, shr(x, 15));
-    x = Mul::make(x, make_const(u32, (uint64_t)0x846ca68bULL));
-    x = xor_(x, shr(x, 16));
-    return x;
-}
+/// Builds a chain of Lets computing a hash, each step naming its result so no subexpression is
+/// duplicated (the hash uses each intermediate value twice).
+class HashChain {
+public:
+    /// The current value (a Variable bound by the chain, or the start constant).
+    Expr value;
+    explicit HashChain(Expr start) : value(start) {}
+
+    /// value = f(value), named.
+    void step(const std::function<Expr(Expr)> &f) {
+        std::string n = unique_name(std::string("random.h"));
+        Expr v = f(value);
+        lets.emplace_back(n, v);
+        value = Variable::make(v.type(), n);
+    }
+    /// One round of a 32-bit avalanche mix (every input bit affects every output bit).
+    void mix() {
+        Type u32 = UInt(32);
+        auto xor_shr = [u32](int n) {
+            return [u32, n](Expr x) {
+                Expr sh = Call::make(u32, Call::shift_right, {x, make_const(u32, (uint64_t)n)},
+                                     Call::PureIntrinsic);
+                return Call::make(u32, Call::bitwise_xor, {x, sh}, Call::PureIntrinsic);
+            };
+        };
+        step(xor_shr(16));
+        step([u32](Expr x) { return Mul::make(x, make_const(u32, (uint64_t)0x7feb352dULL)); });
+        step(xor_shr(15));
+        step([u32](Expr x) { return Mul::make(x, make_const(u32, (uint64_t)0x846ca68bULL)); });
+        step(xor_shr(16));
+    }
+    /// Wraps `body` in the chain's Lets.
+    Expr wrap(Expr body) const {
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+            body = Let::make(it->first, it->second, body);
+        }
+        return body;
+    }
+
+private:
+    std::vector<std::pair<std::string, Expr>> lets;
+};
 
 } // namespace
 
@@ -94,24 +121,30 @@ Expr lower_random(const Expr &e, const std::vector<Expr> &coords) {
         const Call *c = x.as<Call>();
         if (!c || !c->is_intrinsic(Call::random)) return Expr();
         Type u32 = UInt(32);
-        Expr h = make_const(u32, (uint64_t)0x9e3779b9ULL);
+        HashChain h(make_const(u32, (uint64_t)0x9e3779b9ULL));
         auto absorb = [&](const Expr &v) {
             Expr w = v.type() == u32 ? v : Cast::make(u32, v);
-            h = mix32(Add::make(h, w));
+            h.step([&](Expr x) { return Add::make(x, w); });
+            h.mix();
         };
         for (const Expr &a : c->args) absorb(a);
         for (const Expr &a : coords) absorb(a);
         Type t = c->type;
+        Expr result;
         if (t.is_float()) {
             // The top 24 bits scaled to [0, 1): exactly representable in a float32.
-            Expr top = Call::make(u32, Call::shift_right, {h, make_const(u32, (uint64_t)8)},
+            Expr top = Call::make(u32, Call::shift_right, {h.value, make_const(u32, (uint64_t)8)},
                                   Call::PureIntrinsic);
-            Expr r = Mul::make(Cast::make(Float(32), top), make_const(Float(32), 1.0 / 16777216.0));
-            return t == Float(32) ? r : Cast::make(t, r);
+            result = Mul::make(Cast::make(Float(32), top), make_const(Float(32), 1.0 / 16777216.0));
+            if (t != Float(32)) result = Cast::make(t, result);
+        } else if (t == u32) {
+            result = h.value;
+        } else if (t.bits() == 32) {
+            result = Reinterpret::make(t, h.value);
+        } else {
+            result = Cast::make(t, h.value);
         }
-        if (t == u32) return h;
-        if (t.bits() == 32) return Reinterpret::make(t, h);
-        return Cast::make(t, h);
+        return h.wrap(result);
     });
 }
 

@@ -102,7 +102,7 @@ TEST(BoundsInference, UnboundedIndexIsACompileErrorNamingBothFuncs) {
     try {
         schedule_and_infer({out});
         FAIL() << "expected a CompileError";
-    } catch (const CompileError &e) {
+    } catch (const loom::CompileError &e) {
         std::string msg = e.what();
         EXPECT_NE(msg.find("producer"), std::string::npos) << msg;
         EXPECT_NE(msg.find("consumer"), std::string::npos) << msg;

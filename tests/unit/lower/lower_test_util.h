@@ -4,6 +4,7 @@
 // Helpers for the lowering pass tests: Functions built with the internal API, structural
 // comparison that prints both statements on failure, and evaluation of let-bound bounds.
 
+#include <loom/error.h>
 #include <loom/ir_operator.h>
 
 #include "ir/ir_equality.h"

@@ -3,6 +3,7 @@
 
 #include "lower/build_provide_loop_nest.h"
 #include "lower/default_schedule.h"
+#include "lower/lower.h"
 #include "lower/print_loop_nest.h"
 #include "lower/realization_order.h"
 #include "lower/schedule_functions.h"

@@ -5,6 +5,7 @@
 #include <loom/ir_operator.h>
 
 #include "ir/ir.h"
+#include "ir/ir_mutator.h"
 #include "support/error.h"
 #include "support/util.h"
 
@@ -160,7 +161,18 @@ void RDom::where(Expr predicate) {
     user_assert(predicate.type().is_bool())
         << "RDom::where needs a boolean condition, but was given one of type "
         << predicate.type() << ".\n";
-    d.where(predicate);
+    // The domain holds its predicate, so the predicate's RVars must not hold the domain (a
+    // reference cycle, never freed). As in Halide, they become plain Variables of the same
+    // names; definitions recognise them by name (Definition::predicate).
+    Expr stripped = internal::mutate_exprs_post(predicate, [&](const Expr &e) -> Expr {
+        const internal::Variable *v = e.as<internal::Variable>();
+        if (!v || !v->reduction_domain.defined()) return Expr();
+        user_assert(v->reduction_domain.same_as(d))
+            << "The predicate of an RDom may only use its own RVars; " << v->name
+            << " belongs to another RDom.\n";
+        return internal::Variable::make(v->type, v->name);
+    });
+    d.where(stripped);
 }
 
 std::ostream &operator<<(std::ostream &os, const RVar &v) {

@@ -185,6 +185,21 @@ TEST(RDom, WhereAccumulatesAndFreezes) {
         },
         {"boolean", "int32"});
     expect_error([] { RDom().where(Expr(true)); }, {"undefined RDom"});
+    expect_error(
+        [] {
+            RDom a(0, 4, "own"), b(0, 4, "other");
+            a.where(a.x < b.x);
+        },
+        {"other.x", "another RDom"});
+    // The stored predicate names the RVars without holding the domain (no reference cycle).
+    RDom c(0, 4, "plain");
+    c.where(c.x > 1);
+    const GT *gt = c.domain().predicate().as<GT>();
+    ASSERT_NE(gt, nullptr);
+    const Variable *pv = gt->a.as<Variable>();
+    ASSERT_NE(pv, nullptr);
+    EXPECT_EQ(pv->name, "plain.x");
+    EXPECT_FALSE(pv->reduction_domain.defined());
 }
 
 TEST(RDom, PrintsLikeHalide) {

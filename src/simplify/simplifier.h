@@ -15,6 +15,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace loom {
@@ -176,8 +177,22 @@ public:
     /// for the few rules that need the alignment of an operand's operand.
     ModulusRemainder alignment_of(const Expr &e);
 
+    /// Bumped whenever the facts change (a binding or fact scope begins or ends): results
+    /// simplified under other facts must not be reused.
+    void facts_changed() { epoch++; }
+
 private:
     int rewrite_depth = 0;
+    /// Expressions already simplified under the current facts, with their info. A rewrite
+    /// rebuilds its result from already simplified pieces and simplifies the result again; the
+    /// cache keeps that from re-walking the pieces (which would make long chains quadratic).
+    struct Simplified {
+        Expr keep; ///< holds the node alive so its address is not reused
+        ExprInfo info;
+        uint64_t epoch;
+    };
+    std::unordered_map<const IRNode *, Simplified> simplified;
+    uint64_t epoch = 0;
 };
 
 /// Canonical operand order for commutative operators: constants to the right, then broadcasts.
@@ -190,6 +205,10 @@ bool is_numeric_const(const Expr &e);
 /// Whether a Let value is cheap enough to substitute into the body: a constant or variable,
 /// possibly offset, scaled, converted, broadcast or ramped by constants.
 bool is_substitutable(const Expr &e);
+
+/// Whether evaluating e has no effect besides its value (no calls to externs or impure
+/// intrinsics). Loads count as effect-free: an unused load can be dropped.
+bool has_no_side_effects(const Expr &e);
 
 /// The names of the Variables in e (Let-bound names inside e included; used for capture
 /// checks, where over-approximating is safe).

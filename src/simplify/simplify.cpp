@@ -62,6 +62,11 @@ Expr Simplify::mutate(const Expr &e, ExprInfo *info) {
     ExprInfo *out = info ? info : &local;
     *out = ExprInfo();
     if (!e.defined()) return e;
+    auto cached = simplified.find(e.get());
+    if (cached != simplified.end() && cached->second.epoch == epoch) {
+        *out = cached->second.info;
+        return e;
+    }
     Expr r;
     switch (e.node_type()) {
 #define LOOM_IR_EXPR(N)                                                                            \
@@ -84,14 +89,14 @@ Expr Simplify::mutate(const Expr &e, ExprInfo *info) {
         out->bounds = b.is_empty() ? tb : b;
         if (out->bounds.is_single_point() && !is_numeric_const(r)) {
             // A value the facts pin down is that constant (if evaluating it has no effects).
-            if (is_pure(r)) {
+            if (has_no_side_effects(r)) {
                 r = make_const(t, out->bounds.min);
                 *out = const_info(r);
             }
         }
         if (!no_overflow(t.element_of()) && !is_numeric_const(r)) {
             out->alignment = ModulusRemainder(1, 0);
-        } else if (out->alignment.modulus == 0 && !is_numeric_const(r) && is_pure(r)) {
+        } else if (out->alignment.modulus == 0 && !is_numeric_const(r) && has_no_side_effects(r)) {
             // An exact alignment fact (x * 4 % 2 is 0k + 0) is a constant.
             r = make_const(t, out->alignment.remainder);
             *out = const_info(r);
@@ -109,6 +114,8 @@ Expr Simplify::mutate(const Expr &e, ExprInfo *info) {
             if (equal(f, r)) return const_false();
         }
     }
+    if (simplified.size() > 200000) simplified.clear();
+    simplified[r.get()] = Simplified{r, *out, epoch};
     return r;
 }
 
@@ -178,6 +185,20 @@ bool is_substitutable(const Expr &e) {
     return false;
 }
 
+bool has_no_side_effects(const Expr &e) {
+    bool effects = false;
+    visit_exprs(e, [&](const Expr &x) {
+        if (const Call *c = x.as<Call>()) {
+            if (c->call_type == Call::Extern || c->call_type == Call::ExternCPlusPlus ||
+                c->call_type == Call::Intrinsic) {
+                effects = true;
+            }
+        }
+        return !effects;
+    });
+    return !effects;
+}
+
 std::vector<std::string> free_vars(const Expr &e) {
     std::set<std::string> names;
     visit_exprs(e, [&](const Expr &x) {
@@ -211,7 +232,7 @@ Expr Simplify::visit(const Let *op, ExprInfo *info) {
     }
     // Counts can include uses that a later rule cancelled (x - x); check the result itself.
     if (uses > 0 && !expr_uses_var(body, op->name)) uses = 0;
-    if (uses == 0 && (binding.replacement.defined() || is_pure(value))) return body;
+    if (uses == 0 && (binding.replacement.defined() || has_no_side_effects(value))) return body;
     if (value.same_as(op->value) && body.same_as(op->body)) return op;
     return Let::make(op->name, value, body);
 }
@@ -250,6 +271,7 @@ Simplify::ScopedBinding::ScopedBinding(Simplify *s_, const std::string &n, const
     if (had) saved = it->second;
     s->vars[name] = vi;
     if (vi.replacement.defined()) s->live_replacements++;
+    s->facts_changed();
 }
 
 Simplify::VarInfo &Simplify::ScopedBinding::info() { return s->vars[name]; }
@@ -267,6 +289,7 @@ Simplify::ScopedBinding::~ScopedBinding() {
         s->truths = old_truths;
         s->falsehoods = old_falsehoods;
     }
+    s->facts_changed();
 }
 
 Simplify::FactScope::~FactScope() {
@@ -278,6 +301,9 @@ Simplify::FactScope::~FactScope() {
         } else {
             s->vars.erase(sv.name);
         }
+    }
+    if (!saved.empty() || s->truths.size() != n_truths || s->falsehoods.size() != n_false) {
+        s->facts_changed();
     }
     s->truths.resize(std::min(s->truths.size(), n_truths));
     s->falsehoods.resize(std::min(s->falsehoods.size(), n_false));
@@ -309,7 +335,23 @@ void Simplify::FactScope::set_alignment(const std::string &name, Type t,
     i.alignment = intersect(i.alignment, m);
 }
 
-void Simplify::FactScope::learn_true(const Expr &c) {
+namespace {
+
+/// likely(c) marks an expected branch; as a fact it is just c.
+const Expr &strip_likely(const Expr &c) {
+    if (const Call *call = c.as<Call>()) {
+        if ((call->is_intrinsic(Call::likely) || call->is_intrinsic(Call::likely_if_innermost)) &&
+            call->args.size() == 1) {
+            return call->args[0];
+        }
+    }
+    return c;
+}
+
+} // namespace
+
+void Simplify::FactScope::learn_true(const Expr &cond) {
+    const Expr &c = strip_likely(cond);
     if (!c.defined() || is_numeric_const(c) || !c.type().is_scalar()) return;
     if (const And *a = c.as<And>()) {
         learn_true(a->a);
@@ -321,6 +363,7 @@ void Simplify::FactScope::learn_true(const Expr &c) {
         return;
     }
     s->truths.push_back(c);
+    s->facts_changed();
     int64_t k;
     auto var_const = [&](const Expr &a, const Expr &b, const Variable **v) {
         *v = a.as<Variable>();
@@ -354,7 +397,8 @@ void Simplify::FactScope::learn_true(const Expr &c) {
     }
 }
 
-void Simplify::FactScope::learn_false(const Expr &c) {
+void Simplify::FactScope::learn_false(const Expr &cond) {
+    const Expr &c = strip_likely(cond);
     if (!c.defined() || is_numeric_const(c) || !c.type().is_scalar()) return;
     if (const Or *o = c.as<Or>()) {
         learn_false(o->a);
@@ -366,6 +410,7 @@ void Simplify::FactScope::learn_false(const Expr &c) {
         return;
     }
     s->falsehoods.push_back(c);
+    s->facts_changed();
     // The negations of integer comparisons are comparisons: learn them for their bounds.
     if (const LT *lt = c.as<LT>()) {
         if (lt->a.type().is_int_or_uint()) learn_true(LE::make(lt->b, lt->a));

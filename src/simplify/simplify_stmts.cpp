@@ -45,8 +45,8 @@ Stmt Simplify::visit(const LetStmt *op) {
         body = mutate(op->body);
         uses = scope.info().uses;
     }
-    if (uses == 0 && (substitute || is_pure(value))) return body;
-    if (is_no_op(body) && is_pure(value)) return body;
+    if (uses == 0 && (substitute || has_no_side_effects(value))) return body;
+    if (is_no_op(body) && has_no_side_effects(value)) return body;
     if (value.same_as(op->value) && body.same_as(op->body)) return op;
     return LetStmt::make(op->name, value, body);
 }
@@ -167,14 +167,8 @@ Stmt Simplify::visit(const IfThenElse *op) {
         if (cv.u) return mutate(op->then_case);
         return op->else_case.defined() ? mutate(op->else_case) : no_op();
     }
-    // likely() marks the expected branch; the facts are those of its argument.
-    Expr fact = cond;
-    if (const Call *c = cond.as<Call>()) {
-        if ((c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost)) &&
-            c->args.size() == 1) {
-            fact = c->args[0];
-        }
-    }
+    // (learn_true/learn_false see through likely().)
+    const Expr &fact = cond;
     Stmt then_case, else_case;
     {
         FactScope facts(this);
@@ -201,7 +195,7 @@ Stmt Simplify::visit(const Evaluate *op) {
     if (is_no_op(op)) return op;
     Expr v = mutate(op->value);
     // Evaluating a value without side effects does nothing.
-    if (is_numeric_const(v) || is_pure(v)) return no_op();
+    if (is_numeric_const(v) || has_no_side_effects(v)) return no_op();
     if (v.same_as(op->value)) return op;
     return Evaluate::make(v);
 }

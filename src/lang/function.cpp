@@ -40,6 +40,8 @@ protected:
 
     void visit(const Variable *op) override {
         if (op->param.defined()) return;
+        // The pipeline's user context is always in scope (print, require, extern calls).
+        if (op->name == "__user_context") return;
         if (std::find(bound.begin(), bound.end(), op->name) != bound.end()) return;
         if (op->reduction_domain.defined()) {
             user_assert(!pure) << where << "Can't use RVar " << op->name

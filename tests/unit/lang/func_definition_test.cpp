@@ -348,6 +348,17 @@ TEST(FuncDefinition, DeclaredTypesAllowCallsBeforeDefinition) {
     EXPECT_EQ(Expr(two(x, x)[1]).type(), Float(32));
 }
 
+TEST(FuncDefinition, DefinitionsMayUseTheUserContextAndLets) {
+    // print() passes the pipeline's user context; Let-bound names are in scope in their body.
+    Var x("x");
+    Func f("with_print");
+    f(x) = print(x * 2, "<- doubled");
+    EXPECT_TRUE(f.defined());
+    Func g("with_let");
+    g(x) = Let::make("t", x + 1, Variable::make(Int(32), "t") * 3);
+    EXPECT_TRUE(g.defined());
+}
+
 TEST(FuncDefinition, ArgumentsOfOtherIntegerTypesAreCast) {
     Var x("x");
     Func f("cast_args");

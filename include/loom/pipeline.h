@@ -59,7 +59,7 @@ public:
     /// A condition checked at the start of every run; when false the pipeline fails with
     /// halide_error_requirement_failed and the printed error arguments.
     void add_requirement(const Expr &condition, const std::vector<Expr> &error_args);
-    template<typename... Args>
+    template <typename... Args>
     void add_requirement(const Expr &condition, Args &&...error_args) {
         std::vector<Expr> collected;
         collect(collected, std::forward<Args>(error_args)...);
@@ -73,22 +73,22 @@ public:
 
 private:
     static void collect(std::vector<Expr> &) {}
-    template<typename... Args>
+    template <typename... Args>
     static void collect(std::vector<Expr> &out, const char *s, Args &&...rest) {
         out.push_back(Expr(std::string(s)));
         collect(out, std::forward<Args>(rest)...);
     }
-    template<typename... Args>
+    template <typename... Args>
     static void collect(std::vector<Expr> &out, const std::vector<Expr> &v, Args &&...rest) {
         out.insert(out.end(), v.begin(), v.end());
         collect(out, std::forward<Args>(rest)...);
     }
-    template<typename... Args>
+    template <typename... Args>
     static void collect(std::vector<Expr> &out, std::vector<Expr> &v, Args &&...rest) {
         out.insert(out.end(), v.begin(), v.end());
         collect(out, std::forward<Args>(rest)...);
     }
-    template<typename T, typename... Args>
+    template <typename T, typename... Args>
     static void collect(std::vector<Expr> &out, T &&x, Args &&...rest) {
         out.push_back(Expr(std::forward<T>(x)));
         collect(out, std::forward<Args>(rest)...);

@@ -21,14 +21,12 @@ namespace loom {
 class Realization {
 public:
     /// From a list of Buffers (one per output, at least one).
-    Realization(const std::vector<Buffer<void>> &buffers) : images(buffers) {
-        check_nonempty();
-    }
+    Realization(const std::vector<Buffer<void>> &buffers) : images(buffers) { check_nonempty(); }
     Realization(std::vector<Buffer<void>> &&buffers) : images(std::move(buffers)) {
         check_nonempty();
     }
     /// From one or more Buffers (the outputs of a realize into existing storage).
-    template<typename T, int Dims, typename... Args>
+    template <typename T, int Dims, typename... Args>
     Realization(Buffer<T, Dims> &first, Args &&...rest) {
         images.push_back(Buffer<void>(first));
         add(std::forward<Args>(rest)...);
@@ -48,12 +46,12 @@ public:
 
     /// A single-output Realization converts to a typed Buffer. Converting a Realization of
     /// several Buffers, or to the wrong element type, is a CompileError.
-    template<typename T, int Dims>
+    template <typename T, int Dims>
     operator Buffer<T, Dims>() const {
         if (images.size() != 1) {
             throw CompileError("Can only convert a Realization with one Buffer to a Buffer; this "
-                               "one has " + std::to_string(images.size()) +
-                               " (use operator[] to pick one)");
+                               "one has " +
+                               std::to_string(images.size()) + " (use operator[] to pick one)");
         }
         if constexpr (!std::is_void<T>::value) {
             if (images[0].defined() && Type(images[0].type()) != type_of<T>()) {
@@ -74,7 +72,7 @@ public:
 
 private:
     void add() {}
-    template<typename T, int Dims, typename... Args>
+    template <typename T, int Dims, typename... Args>
     void add(Buffer<T, Dims> &b, Args &&...rest) {
         images.push_back(Buffer<void>(b));
         add(std::forward<Args>(rest)...);
@@ -94,14 +92,14 @@ private:
 /// Where realize() writes: one or more existing buffers, given as a Buffer, a Runtime::Buffer,
 /// a raw halide_buffer_t*, a Realization, a std::vector of Buffers, or several Buffers.
 struct RealizationArg {
-    halide_buffer_t *buf = nullptr;                           ///< single raw buffer, or null
-    Realization *r = nullptr;                                 ///< a Realization, or null
-    std::unique_ptr<std::vector<Buffer<void>>> buffer_list;   ///< several Buffers, or null
+    halide_buffer_t *buf = nullptr;                         ///< single raw buffer, or null
+    Realization *r = nullptr;                               ///< a Realization, or null
+    std::unique_ptr<std::vector<Buffer<void>>> buffer_list; ///< several Buffers, or null
 
     RealizationArg(halide_buffer_t *b) : buf(b) {}
-    template<typename T, int Dims>
+    template <typename T, int Dims>
     RealizationArg(Runtime::Buffer<T, Dims> &dst) : buf(dst.raw_buffer()) {}
-    template<typename T, int Dims>
+    template <typename T, int Dims>
     RealizationArg(Buffer<T, Dims> &dst) : buffer_list(new std::vector<Buffer<void>>()) {
         // Kept as a Buffer (not only its raw pointer) so an undefined Buffer can be reported
         // by name and infer_input_bounds can work with it.
@@ -110,8 +108,8 @@ struct RealizationArg {
     RealizationArg(Realization &realization) : r(&realization) {}
     RealizationArg(std::vector<Buffer<void>> &dst)
         : buffer_list(new std::vector<Buffer<void>>(dst)) {}
-    template<typename T, int Dims, typename... Args,
-             typename = typename std::enable_if<(sizeof...(Args) > 0)>::type>
+    template <typename T, int Dims, typename... Args,
+              typename = typename std::enable_if<(sizeof...(Args) > 0)>::type>
     RealizationArg(Buffer<T, Dims> &first, Args &&...rest)
         : buffer_list(new std::vector<Buffer<void>>()) {
         buffer_list->push_back(Buffer<void>(first));
@@ -145,7 +143,7 @@ private:
         return const_cast<halide_buffer_t *>(b.raw_buffer());
     }
     void add() {}
-    template<typename T, int Dims, typename... Args>
+    template <typename T, int Dims, typename... Args>
     void add(Buffer<T, Dims> &b, Args &&...rest) {
         buffer_list->push_back(Buffer<void>(b));
         add(std::forward<Args>(rest)...);

@@ -78,8 +78,9 @@ void call(const PipelineContents::Compiled &compiled, std::vector<void *> &argv)
     int rc = compiled.module->argv_function()(argv.data());
     if (rc != 0) {
         std::string msg = loom_last_error_message();
-        if (msg.empty()) msg = "Pipeline " + compiled.lowered.name + " failed with error code " +
-                               std::to_string(rc);
+        if (msg.empty())
+            msg = "Pipeline " + compiled.lowered.name + " failed with error code " +
+                  std::to_string(rc);
         throw RuntimeError(msg);
     }
 }
@@ -301,13 +302,18 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename,
     if (fmt == StmtOutputFormat::HTML) {
         std::string escaped;
         for (char ch : text.str()) {
-            if (ch == '<') escaped += "&lt;";
-            else if (ch == '>') escaped += "&gt;";
-            else if (ch == '&') escaped += "&amp;";
-            else escaped += ch;
+            if (ch == '<')
+                escaped += "&lt;";
+            else if (ch == '>')
+                escaped += "&gt;";
+            else if (ch == '&')
+                escaped += "&amp;";
+            else
+                escaped += ch;
         }
         out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << f.name
-            << "</title></head><body><pre>\n" << escaped << "</pre></body></html>\n";
+            << "</title></head><body><pre>\n"
+            << escaped << "</pre></body></html>\n";
     } else {
         out << text.str();
     }

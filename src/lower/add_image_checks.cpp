@@ -50,16 +50,16 @@ void add_param_checks(const LoweredArgument &a, std::vector<Stmt> &checks) {
     if (Expr mn = p.min_value(); mn.defined()) {
         if (mn.type() != t) mn = Cast::make(t, mn);
         checks.push_back(AssertStmt::make(
-            value >= mn, runtime_error_call(std::string("halide_error_param_too_small_") + suffix,
-                                            {str(a.name), Cast::make(wide, value),
-                                             Cast::make(wide, mn)})));
+            value >= mn,
+            runtime_error_call(std::string("halide_error_param_too_small_") + suffix,
+                               {str(a.name), Cast::make(wide, value), Cast::make(wide, mn)})));
     }
     if (Expr mx = p.max_value(); mx.defined()) {
         if (mx.type() != t) mx = Cast::make(t, mx);
         checks.push_back(AssertStmt::make(
-            value <= mx, runtime_error_call(std::string("halide_error_param_too_large_") + suffix,
-                                            {str(a.name), Cast::make(wide, value),
-                                             Cast::make(wide, mx)})));
+            value <= mx,
+            runtime_error_call(std::string("halide_error_param_too_large_") + suffix,
+                               {str(a.name), Cast::make(wide, value), Cast::make(wide, mx)})));
     }
 }
 
@@ -86,10 +86,10 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
         }
     }
 
-    std::vector<Stmt> entry;    // 1: checks on the raw handles
+    std::vector<Stmt> entry;                                 // 1: checks on the raw handles
     std::vector<std::pair<std::string, Expr>> required_lets; // 2
-    std::vector<Stmt> query;    // 3
-    std::vector<Stmt> checks;   // 4
+    std::vector<Stmt> query;                                 // 3
+    std::vector<Stmt> checks;                                // 4
     Expr any_query;
 
     for (const auto &req : requirements) {
@@ -97,9 +97,8 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                            ? str("")
                            : Call::make(Handle(), Call::stringify, req.error_args, Call::Intrinsic);
         checks.push_back(AssertStmt::make(
-            req.condition,
-            runtime_error_call("halide_error_requirement_failed", {str(to_text(req.condition)),
-                                                                   message})));
+            req.condition, runtime_error_call("halide_error_requirement_failed",
+                                              {str(to_text(req.condition)), message})));
     }
 
     for (const LoweredArgument &a : args) {
@@ -109,9 +108,9 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
         }
         const std::string &b = a.name;
         Expr handle = buffer_handle(b);
-        entry.push_back(AssertStmt::make(
-            NE::make(Reinterpret::make(UInt(64), handle), make_zero(UInt(64))),
-            runtime_error_call("halide_error_buffer_argument_is_null", {str(b)})));
+        entry.push_back(
+            AssertStmt::make(NE::make(Reinterpret::make(UInt(64), handle), make_zero(UInt(64))),
+                             runtime_error_call("halide_error_buffer_argument_is_null", {str(b)})));
         Expr type = Call::make(UInt(32), Call::buffer_get_type, {handle}, Call::PureIntrinsic);
         entry.push_back(AssertStmt::make(
             type == packed_type(a.type),
@@ -121,8 +120,8 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
             dims == a.dimensions,
             runtime_error_call("halide_error_bad_dimensions", {str(b), dims, Expr(a.dimensions)})));
 
-        Expr is_query = Call::make(Bool(), Call::buffer_is_bounds_query, {handle},
-                                   Call::PureIntrinsic);
+        Expr is_query =
+            Call::make(Bool(), Call::buffer_is_bounds_query, {handle}, Call::PureIntrinsic);
         any_query = any_query.defined() ? Or::make(any_query, is_query) : is_query;
 
         const Box &region = regions.count(b) ? regions.at(b) : Box();
@@ -136,9 +135,9 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                 required_lets.emplace_back(base, region[d].min);
                 required_lets.emplace_back(ebase, (region[d].max + 1) - region[d].min);
                 Expr rmin = var(base), rext = var(ebase), rmax = rmin + rext - 1;
-                set_bounds.push_back(Evaluate::make(Call::make(
-                    Int(32), Call::buffer_set_bounds, {handle, Expr(d), rmin, rext},
-                    Call::Intrinsic)));
+                set_bounds.push_back(
+                    Evaluate::make(Call::make(Int(32), Call::buffer_set_bounds,
+                                              {handle, Expr(d), rmin, rext}, Call::Intrinsic)));
                 // An empty required region needs nothing of the buffer.
                 Expr ok = rext <= 0 || (mn <= rmin && rmax <= max);
                 checks.push_back(AssertStmt::make(
@@ -146,8 +145,8 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                                            {str(b), Expr(d), rmin, rmax, mn, max})));
             }
             checks.push_back(AssertStmt::make(
-                ext >= 0,
-                runtime_error_call("halide_error_buffer_extents_negative", {str(b), Expr(d), ext})));
+                ext >= 0, runtime_error_call("halide_error_buffer_extents_negative",
+                                             {str(b), Expr(d), ext})));
             const Parameter &p = buffer_params[b];
             if (p.defined()) {
                 const std::pair<Expr, Expr> constraints[] = {{mn, p.min_constraint(d)},
@@ -155,12 +154,12 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                                                              {st, p.stride_constraint(d)}};
                 for (const auto &c : constraints) {
                     if (!c.second.defined()) continue;
-                    Expr want = c.second.type() == Int(32) ? c.second : Cast::make(Int(32), c.second);
+                    Expr want =
+                        c.second.type() == Int(32) ? c.second : Cast::make(Int(32), c.second);
                     checks.push_back(AssertStmt::make(
-                        c.first == want,
-                        runtime_error_call("halide_error_constraint_violated",
-                                           {str(c.first.as<Variable>()->name), c.first,
-                                            str(to_text(want)), want})));
+                        c.first == want, runtime_error_call("halide_error_constraint_violated",
+                                                            {str(c.first.as<Variable>()->name),
+                                                             c.first, str(to_text(want)), want})));
                 }
             }
             // Sizes: the span of each dimension, and the element count, fit in 2^31 - 1.
@@ -168,10 +167,9 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
             Expr span = Cast::make(Int(64), ext) * Cast::make(Int(64), st);
             span = Select::make(span < make_zero(Int(64)), make_zero(Int(64)) - span, span);
             checks.push_back(AssertStmt::make(
-                span <= max_size,
-                runtime_error_call("halide_error_buffer_allocation_too_large",
-                                   {str(b), Cast::make(UInt(64), span),
-                                    Cast::make(UInt(64), max_size)})));
+                span <= max_size, runtime_error_call("halide_error_buffer_allocation_too_large",
+                                                     {str(b), Cast::make(UInt(64), span),
+                                                      Cast::make(UInt(64), max_size)})));
         }
         if (a.dimensions > 1) {
             Expr count = Cast::make(Int(64), field(b, "extent", 0));

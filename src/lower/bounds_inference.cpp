@@ -68,7 +68,8 @@ void check_bounded(const Box &b, const Stmt &context, const std::string &callee,
 
 class BoundsInference : public IRMutator {
 public:
-    BoundsInference(const std::vector<Function> &outputs, const std::map<std::string, Function> &env)
+    BoundsInference(const std::vector<Function> &outputs,
+                    const std::map<std::string, Function> &env)
         : env(env) {
         for (const Function &o : outputs) output_names.insert(o.name());
     }
@@ -119,8 +120,8 @@ protected:
         std::vector<const For *> nests(n);
         for (int k = 0; k < n; k++) {
             nests[k] = find_loop(produce->body, stage_prefix(f.name(), k) + "__outermost");
-            internal_assert(nests[k]) << "bounds_inference: no loop nest for stage " << k
-                                      << " of " << f.name() << "\n";
+            internal_assert(nests[k])
+                << "bounds_inference: no loop nest for stage " << k << " of " << f.name() << "\n";
         }
         for (int k = n - 1; k >= 0; k--) {
             const Definition &def = stage_definition(f, k);
@@ -165,8 +166,8 @@ protected:
                               simplify(touched[d].max + 1 - touched[d].min));
         }
 
-        Stmt result = Realize::make(op->name, op->types, op->memory_type, op->bounds,
-                                    op->condition, body);
+        Stmt result =
+            Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
         for (auto l = lets.rbegin(); l != lets.rend(); ++l) {
             result = LetStmt::make(l->first, simplify(l->second), result);
         }

@@ -179,15 +179,14 @@ Stmt build_provide_loop_nest(const Function &f, int stage) {
     for (size_t i = 0; i + 1 < def.schedule.dims.size(); i++) {
         const Dim &d = def.schedule.dims[i];
         const std::string n = prefix + d.var;
-        body = For::make(n, var(n + ".loop_min"), var(n + ".loop_extent"), d.for_type,
-                         d.device_api, body);
+        body = For::make(n, var(n + ".loop_min"), var(n + ".loop_extent"), d.for_type, d.device_api,
+                         body);
     }
     for (auto it = bound_lets.rbegin(); it != bound_lets.rend(); ++it) {
         body = LetStmt::make(it->first, it->second, body);
     }
     const Dim &outermost = def.schedule.dims.back();
-    return For::make(prefix + "__outermost", 0, 1, outermost.for_type, outermost.device_api,
-                     body);
+    return For::make(prefix + "__outermost", 0, 1, outermost.for_type, outermost.device_api, body);
 }
 
 } // namespace internal

@@ -3,8 +3,8 @@
 namespace loom {
 namespace internal {
 
-std::map<std::string, ComputePlacement> default_schedule(const std::vector<Function> &outputs,
-                                                         const std::map<std::string, Function> &env) {
+std::map<std::string, ComputePlacement>
+default_schedule(const std::vector<Function> &outputs, const std::map<std::string, Function> &env) {
     std::map<std::string, ComputePlacement> result;
     for (const auto &kv : env) {
         const Function &f = kv.second;
@@ -24,7 +24,8 @@ std::map<std::string, ComputePlacement> default_schedule(const std::vector<Funct
         result[kv.first] = p;
     }
     // Outputs write into the caller's buffers, computed once over their whole region.
-    for (const Function &o : outputs) result[o.name()] = ComputePlacement{ComputePlacement::Root, {}};
+    for (const Function &o : outputs)
+        result[o.name()] = ComputePlacement{ComputePlacement::Root, {}};
     return result;
 }
 

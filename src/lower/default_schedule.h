@@ -33,8 +33,8 @@ struct ComputePlacement {
 };
 
 /// The placement of every Func in `env`.
-std::map<std::string, ComputePlacement> default_schedule(const std::vector<Function> &outputs,
-                                                         const std::map<std::string, Function> &env);
+std::map<std::string, ComputePlacement>
+default_schedule(const std::vector<Function> &outputs, const std::map<std::string, Function> &env);
 
 } // namespace internal
 } // namespace loom

@@ -93,10 +93,11 @@ std::vector<LoweredArgument> infer_input_arguments(const std::vector<Function> &
             }
         }
     }
-    if (lowered.defined()) visit_exprs(lowered, [&](const Expr &e) {
-        c.add(e);
-        return false;
-    });
+    if (lowered.defined())
+        visit_exprs(lowered, [&](const Expr &e) {
+            c.add(e);
+            return false;
+        });
 
     std::vector<LoweredArgument> args;
     for (const auto &kv : c.found) {
@@ -110,10 +111,10 @@ std::vector<LoweredArgument> infer_input_arguments(const std::vector<Function> &
         args.push_back(a);
     }
     // Halide's order: buffers first, then scalars, each alphabetical (the map is by name).
-    std::stable_sort(args.begin(), args.end(), [](const LoweredArgument &a,
-                                                  const LoweredArgument &b) {
-        return a.is_buffer() && !b.is_buffer();
-    });
+    std::stable_sort(args.begin(), args.end(),
+                     [](const LoweredArgument &a, const LoweredArgument &b) {
+                         return a.is_buffer() && !b.is_buffer();
+                     });
     return args;
 }
 

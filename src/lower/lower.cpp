@@ -31,13 +31,14 @@ public:
         : fn(fn), debug(get_env("LOOM_DEBUG_LOWERING") == "1"),
           timing(get_env("LOOM_TIME_PASSES") == "1") {}
 
-    template<typename F>
+    template <typename F>
     Stmt operator()(const char *pass, const Stmt &before, F &&f) {
         auto start = std::chrono::steady_clock::now();
         Stmt after = f();
         if (timing) {
-            double ms = std::chrono::duration<double, std::milli>(
-                            std::chrono::steady_clock::now() - start).count();
+            double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count();
             std::cerr << "[lower " << fn << "] " << pass << ": " << ms << " ms\n";
         }
         if (debug && !after.same_as(before)) {
@@ -89,7 +90,8 @@ void check_no_free_variables(const Stmt &s, const std::vector<LoweredArgument> &
     }
     check.dispatch(s);
     internal_assert(check.free.empty())
-        << "Lowering left the variable " << check.free << " undefined in:\n" << s << "\n";
+        << "Lowering left the variable " << check.free << " undefined in:\n"
+        << s << "\n";
 }
 
 /// `undef` may only be a whole value of an update definition.

@@ -130,17 +130,16 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
         case ComputePlacement::At: {
             internal_assert(s.defined()) << f.name() << " placed at a loop but has no consumer\n";
             const Function &at = env.count(p.level.func) ? env.at(p.level.func) : Function();
-            user_assert(at.defined())
-                << "Func " << f.name() << " is computed at a loop of " << p.level.func
-                << ", which is not used in this pipeline.\n";
+            user_assert(at.defined()) << "Func " << f.name() << " is computed at a loop of "
+                                      << p.level.func << ", which is not used in this pipeline.\n";
             int stage = p.level.stage_index < 0 ? num_stages(at) - 1 : p.level.stage_index;
             std::string loop = stage_prefix(at.name(), stage) + p.level.var;
             InjectAt inject(f, loop);
             s = inject.mutate(s);
             user_assert(inject.injected > 0)
-                << "Func " << f.name() << " is computed at " << p.level.func << "."
-                << p.level.var << ", but " << p.level.func << " has no loop over "
-                << p.level.var << " where " << f.name() << " is used.\n";
+                << "Func " << f.name() << " is computed at " << p.level.func << "." << p.level.var
+                << ", but " << p.level.func << " has no loop over " << p.level.var << " where "
+                << f.name() << " is used.\n";
             break;
         }
         }

@@ -113,8 +113,8 @@ protected:
             std::vector<Expr> args = mutate(op->args);
             Type t = op->type;
             Expr index = buffer_index(op->name, args);
-            Expr load = Load::make(storage_type(t), op->name, index, const_true(t.lanes()),
-                                   op->param);
+            Expr load =
+                Load::make(storage_type(t), op->name, index, const_true(t.lanes()), op->param);
             if (t.is_bool()) load = NE::make(load, make_zero(load.type()));
             return load;
         }

@@ -51,8 +51,8 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
         if (!a.is_buffer()) continue;
         Expr buf = buffer_handle(a.name);
         if (used.names.count(a.name)) {
-            lets.emplace_back(a.name, Call::make(Handle(), Call::buffer_get_host, {buf},
-                                                 Call::PureIntrinsic));
+            lets.emplace_back(
+                a.name, Call::make(Handle(), Call::buffer_get_host, {buf}, Call::PureIntrinsic));
         }
         for (int d = 0; d < a.dimensions; d++) {
             std::string ds = std::to_string(d);
@@ -63,8 +63,8 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
             for (const auto &field : fields) {
                 std::string n = a.name + "." + field.first + "." + ds;
                 if (used.names.count(n)) {
-                    lets.emplace_back(n, Call::make(Int(32), field.second, {buf, Expr(d)},
-                                                    Call::PureIntrinsic));
+                    lets.emplace_back(
+                        n, Call::make(Int(32), field.second, {buf, Expr(d)}, Call::PureIntrinsic));
                 }
             }
         }
@@ -78,7 +78,8 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
     size_t first_rest = 0;
     while (first_rest < stmts.size()) {
         const AssertStmt *a = stmts[first_rest].as<AssertStmt>();
-        if (!a || expr_uses_vars(a->condition, let_names) || expr_uses_vars(a->message, let_names)) {
+        if (!a || expr_uses_vars(a->condition, let_names) ||
+            expr_uses_vars(a->message, let_names)) {
             break;
         }
         first_rest++;

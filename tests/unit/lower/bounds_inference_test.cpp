@@ -25,8 +25,8 @@ TEST(BoundsInference, StencilOfComputeRootProducer) {
     // out(x) = f(x - 1) + f(x + 1), f compute_root; out over [0, 10) needs f over [-1, 10].
     Function f = make_func("f", {"x"}, {ivar("x") * 2});
     f.schedule().compute_level = LoopLevelSpec::root();
-    Function out = make_func("out", {"x"}, {f.make_call({ivar("x") - 1}) +
-                                            f.make_call({ivar("x") + 1})});
+    Function out =
+        make_func("out", {"x"}, {f.make_call({ivar("x") - 1}) + f.make_call({ivar("x") + 1})});
     Stmt s = schedule_and_infer({out});
     auto lets = let_bindings(s);
     std::map<std::string, Expr> known{{"out.min.0", Expr(0)}, {"out.extent.0", Expr(10)}};
@@ -45,12 +45,12 @@ TEST(BoundsInference, StencilOfComputeRootProducer) {
 TEST(BoundsInference, ChainThroughTwoProducers) {
     // g(x) = f(2x) + f(2x+1), out(x) = g(x-1) + g(x+1): f needed over [2*(-1), 2*10 + 1].
     Function f = make_func("f", {"x"}, {ivar("x")});
-    Function g = make_func("g", {"x"}, {f.make_call({ivar("x") * 2}) +
-                                        f.make_call({ivar("x") * 2 + 1})});
+    Function g =
+        make_func("g", {"x"}, {f.make_call({ivar("x") * 2}) + f.make_call({ivar("x") * 2 + 1})});
     f.schedule().compute_level = LoopLevelSpec::root();
     g.schedule().compute_level = LoopLevelSpec::root();
-    Function out = make_func("out", {"x"}, {g.make_call({ivar("x") - 1}) +
-                                            g.make_call({ivar("x") + 1})});
+    Function out =
+        make_func("out", {"x"}, {g.make_call({ivar("x") - 1}) + g.make_call({ivar("x") + 1})});
     auto lets = let_bindings(schedule_and_infer({out}));
     std::map<std::string, Expr> known{{"out.min.0", Expr(0)}, {"out.extent.0", Expr(10)}};
     EXPECT_EQ(eval_let(lets, "g.s0.x.min", known), -1);

@@ -1,8 +1,8 @@
 // Inlining of pure Funcs and the lowering of random(): IR before -> IR expected.
 #include "lower_test_util.h"
 
-#include "lower/inline.h"
 #include "common/expr_eval.h"
+#include "lower/inline.h"
 
 #include <set>
 
@@ -12,8 +12,8 @@ using namespace loom::test;
 TEST(Inline, SubstitutesCheapArguments) {
     Function f = make_func("f", {"x"}, {ivar("x") * 2});
     Expr ox = ivar("out.s0.x");
-    Stmt before = Provide::make("out", {f.make_call({ox + 1}) + f.make_call({ox})}, {ox},
-                                const_true());
+    Stmt before =
+        Provide::make("out", {f.make_call({ox + 1}) + f.make_call({ox})}, {ox}, const_true());
     Stmt expected = Provide::make("out", {(ox + 1) * 2 + ox * 2}, {ox}, const_true());
     EXPECT_IR_EQ(inline_function(before, f), expected);
 }

@@ -9,9 +9,9 @@
 
 #include "ir/ir_equality.h"
 #include "ir/ir_printer.h"
+#include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
-#include "ir/ir_utils.h"
 #include "lang/function.h"
 #include "simplify/simplify.h"
 
@@ -48,8 +48,9 @@ inline std::string text(const Expr &e) {
 }
 
 #define EXPECT_IR_EQ(actual, expected)                                                             \
-    EXPECT_TRUE(::loom::internal::equal(actual, expected))                                        \
-        << "actual:\n" << ::loom::test::text(actual) << "\nexpected:\n"                           \
+    EXPECT_TRUE(::loom::internal::equal(actual, expected))                                         \
+        << "actual:\n"                                                                             \
+        << ::loom::test::text(actual) << "\nexpected:\n"                                           \
         << ::loom::test::text(expected)
 
 /// Every LetStmt binding in s (the first binding of each name).

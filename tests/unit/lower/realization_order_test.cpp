@@ -32,7 +32,8 @@ TEST(DefaultSchedule, OutputsRootPureInlineReductionsInnermost) {
     red.define_update({ivar("x")}, {red.make_call({ivar("x")}) + pure.make_call({ivar("x")})});
     Function root = make_func("root", {"x"}, {ivar("x") + 1});
     root.schedule().compute_level = LoopLevelSpec::root();
-    Function out = make_func("out", {"x"}, {red.make_call({ivar("x")}) + root.make_call({ivar("x")})});
+    Function out =
+        make_func("out", {"x"}, {red.make_call({ivar("x")}) + root.make_call({ivar("x")})});
     auto env = find_transitive_calls({out});
     auto p = default_schedule({out}, env);
     EXPECT_EQ(p.at("out").kind, ComputePlacement::Root);

@@ -14,11 +14,13 @@ using namespace loom::test;
 TEST(ScheduleFunctions, ComputeRootAndInline) {
     // blur_y(x, y) = blur_x(x, y - 1) + blur_x(x, y + 1), blur_x compute_root, in inlined.
     Function in = make_func("in", {"x", "y"}, {ivar("x") + ivar("y")});
-    Function bx = make_func("blur_x", {"x", "y"}, {in.make_call({ivar("x") - 1, ivar("y")}) +
-                                                   in.make_call({ivar("x") + 1, ivar("y")})});
+    Function bx = make_func(
+        "blur_x", {"x", "y"},
+        {in.make_call({ivar("x") - 1, ivar("y")}) + in.make_call({ivar("x") + 1, ivar("y")})});
     bx.schedule().compute_level = LoopLevelSpec::root();
-    Function by = make_func("blur_y", {"x", "y"}, {bx.make_call({ivar("x"), ivar("y") - 1}) +
-                                                   bx.make_call({ivar("x"), ivar("y") + 1})});
+    Function by = make_func(
+        "blur_y", {"x", "y"},
+        {bx.make_call({ivar("x"), ivar("y") - 1}) + bx.make_call({ivar("x"), ivar("y") + 1})});
     EXPECT_EQ(print_loop_nest({by}), "produce blur_x:\n"
                                      "  for y:\n"
                                      "    for x:\n"

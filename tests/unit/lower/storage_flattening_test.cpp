@@ -29,9 +29,8 @@ TEST(StorageFlattening, InternalFuncReadingAnInput) {
     Stmt after = storage_flattening(before, {out}, env);
 
     Expr in_index = (x + 1 - ivar("in.min.0")) * ivar("in.stride.0");
-    Stmt expected = Allocate::make(
-        "f", Int(32), MemoryType::Auto, {e}, const_true(),
-        store("f", load(Int(32), "in", in_index, in), (x - m) * 1));
+    Stmt expected = Allocate::make("f", Int(32), MemoryType::Auto, {e}, const_true(),
+                                   store("f", load(Int(32), "in", in_index, in), (x - m) * 1));
     EXPECT_IR_EQ(after, expected);
 }
 
@@ -48,12 +47,12 @@ TEST(StorageFlattening, TwoDimensionsDenseStrides) {
     Stmt after = storage_flattening(before, {out}, env);
 
     Expr stride1 = Expr(1) * ex;
-    Stmt expected_body = Block::make(
-        store("f", x + y, (x - mx) * 1 + (y - my) * stride1),
-        store("out", load(Int(32), "f", (x - mx) * 1 + (y + 1 - my) * stride1),
-              (x - ivar("out.min.0")) * ivar("out.stride.0")));
-    Stmt expected = Allocate::make("f", Int(32), MemoryType::Auto, {ex, ey}, const_true(),
-                                   expected_body);
+    Stmt expected_body =
+        Block::make(store("f", x + y, (x - mx) * 1 + (y - my) * stride1),
+                    store("out", load(Int(32), "f", (x - mx) * 1 + (y + 1 - my) * stride1),
+                          (x - ivar("out.min.0")) * ivar("out.stride.0")));
+    Stmt expected =
+        Allocate::make("f", Int(32), MemoryType::Auto, {ex, ey}, const_true(), expected_body);
     EXPECT_IR_EQ(after, expected);
 }
 
@@ -75,9 +74,9 @@ TEST(StorageFlattening, TupleOutputsUndefAndBool) {
     // The values are all computed before storing: x > 3 is bound first (x needs no binding).
     Stmt expected_first = LetStmt::make(
         "out.value.1", x > 3,
-        Block::make(store("out.0", x, idx0),
-                    store("out.1", Cast::make(UInt(8), Variable::make(Bool(), "out.value.1")),
-                          idx1)));
+        Block::make(
+            store("out.0", x, idx0),
+            store("out.1", Cast::make(UInt(8), Variable::make(Bool(), "out.value.1")), idx1)));
     Stmt expected_second = store("out.0", load(Int(32), "out.0", idx0) + 1, idx0);
     EXPECT_IR_EQ(after, Block::make(expected_first, expected_second));
 }
@@ -87,14 +86,13 @@ TEST(StorageFlattening, BoolInternalStorageLoadsCompare) {
     Function out = make_func("out", {"x"}, {ivar("x")});
     std::map<std::string, Function> env{{"f", f}, {"out", out}};
     Expr x = ivar("x"), m = ivar("m"), e = ivar("e");
-    Stmt before = Realize::make(
-        "f", {Bool()}, MemoryType::Auto, {Range(m, e)}, const_true(),
-        Provide::make("out", {select(f.make_call({x}), 1, 2)}, {x}, const_true()));
+    Stmt before =
+        Realize::make("f", {Bool()}, MemoryType::Auto, {Range(m, e)}, const_true(),
+                      Provide::make("out", {select(f.make_call({x}), 1, 2)}, {x}, const_true()));
     Stmt after = storage_flattening(before, {out}, env);
     Expr l = load(UInt(8), "f", (x - m) * 1);
-    Stmt expected = Allocate::make(
-        "f", UInt(8), MemoryType::Auto, {e}, const_true(),
-        store("out", select(NE::make(l, make_zero(UInt(8))), 1, 2),
-              (x - ivar("out.min.0")) * ivar("out.stride.0")));
+    Stmt expected = Allocate::make("f", UInt(8), MemoryType::Auto, {e}, const_true(),
+                                   store("out", select(NE::make(l, make_zero(UInt(8))), 1, 2),
+                                         (x - ivar("out.min.0")) * ivar("out.stride.0")));
     EXPECT_IR_EQ(after, expected);
 }

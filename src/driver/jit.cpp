@@ -43,8 +43,9 @@ Cache &cache() {
     return *c;
 }
 
-std::string cache_key(const LoweredFunc &f) {
+std::string cache_key(const LoweredFunc &f, const std::map<std::string, void *> &externs) {
     std::ostringstream os;
+    for (const auto &e : externs) os << e.first << "=" << e.second << ";";
     os << f.name << "(";
     for (const LoweredArgument &a : f.args) {
         os << a.name << ":" << (int)a.kind << ":" << a.type << ":" << a.dimensions << ",";
@@ -81,8 +82,9 @@ JITModule::JITModule(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 JITModule::~JITModule() = default;
 
-std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f) {
-    std::string key = cache_key(f);
+std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f,
+                                              const std::map<std::string, void *> &externs) {
+    std::string key = cache_key(f, externs);
     Cache &c = cache();
     std::promise<std::shared_ptr<JITModule>> promise;
     std::shared_future<std::shared_ptr<JITModule>> future;
@@ -122,6 +124,16 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f) {
                           "Cannot create the JIT");
         llvm::orc::JITDylib &jd = impl->jit->getMainJITDylib();
         char prefix = impl->jit->getDataLayout().getGlobalPrefix();
+        if (!externs.empty()) {
+            llvm::orc::SymbolMap symbols;
+            for (const auto &e : externs) {
+                symbols[impl->jit->mangleAndIntern(e.first)] = llvm::orc::ExecutorSymbolDef(
+                    llvm::orc::ExecutorAddr::fromPtr(e.second),
+                    llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+            }
+            check(jd.define(llvm::orc::absoluteSymbols(std::move(symbols))),
+                  "Cannot define the JIT externs");
+        }
         // The process (libc, and libloom's runtime when it is globally visible), libloom
         // itself by path (for hosts that load it RTLD_LOCAL), and libm.
         jd.addGenerator(
@@ -141,14 +153,27 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f) {
         else
             llvm::consumeError(libm.takeError());
 
+        // Materialization errors (an extern symbol missing from the process) go to the
+        // session's reporter, not to the lookup's result: keep them for the exception.
+        auto session_errors = std::make_shared<std::string>();
+        impl->jit->getExecutionSession().setErrorReporter([session_errors](llvm::Error e) {
+            *session_errors += llvm::toString(std::move(e)) + "\n";
+        });
         check(
             impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
             "Cannot add the module to the JIT");
-        llvm::orc::ExecutorAddr argv_addr =
-            check(impl->jit->lookup(f.name + "_argv"), "Cannot find the compiled function");
+        auto argv_addr = impl->jit->lookup(f.name + "_argv");
+        if (!argv_addr) {
+            // Linking failed: the code calls a function the process does not define.
+            std::string err = llvm::toString(argv_addr.takeError());
+            user_error << "JIT compilation of " << f.name << " failed to link: " << err << "\n"
+                       << *session_errors
+                       << "(An extern function it calls is not defined in this process, or "
+                          "not exported from the executable: link it with -rdynamic.)\n";
+        }
         llvm::orc::ExecutorAddr main_addr =
             check(impl->jit->lookup(f.name), "Cannot find the compiled function");
-        impl->argv = argv_addr.toPtr<ArgvFunction>();
+        impl->argv = argv_addr->toPtr<ArgvFunction>();
         impl->main = main_addr.toPtr<void *>();
         impl->seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

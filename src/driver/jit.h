@@ -12,6 +12,7 @@
 ///                                                      buffer, or points at a scalar's value
 /// Both return 0 on success or the (negative) error code of the first failed assertion.
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -29,8 +30,14 @@ public:
     /// Compiles f for the host CPU (all its features: AVX2/AVX-512/FMA...), optimizing at -O3.
     /// Identical LoweredFuncs (same printed body, args and name) share one compiled module
     /// through an in-memory cache, so compiling again costs only the key computation.
-    /// Throws InternalError (with the LLVM IR dumped) if the generated module fails to verify.
-    static std::shared_ptr<JITModule> compile(const LoweredFunc &f);
+    /// Throws InternalError (with the LLVM IR dumped) if the generated module fails to verify,
+    /// and CompileError if the code calls a C function that cannot be found.
+    ///
+    /// `externs` maps C function names to addresses that calls to those names resolve to,
+    /// ahead of the process's own symbols (for JIT externs defined in an executable that does
+    /// not export its symbols). They are part of the cache key.
+    static std::shared_ptr<JITModule> compile(const LoweredFunc &f,
+                                              const std::map<std::string, void *> &externs = {});
 
     /// The `<name>_argv` entry point (Halide's argv convention, see the file comment).
     ArgvFunction argv_function() const;

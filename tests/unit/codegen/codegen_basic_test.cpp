@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -566,6 +567,55 @@ TEST(CodegenBasic, NodesThatMustNotReachCodegenAreInternalErrors) {
     EXPECT_THROW(JITModule::compile(f3), InternalError);
     // A failed compile is not cached: compiling again throws again.
     EXPECT_THROW(JITModule::compile(f3), InternalError);
+}
+
+extern "C" int32_t codegen_test_mad(int32_t a, int32_t b, bool negate) {
+    return negate ? -(a * b + 1) : a * b + 1;
+}
+extern "C" bool codegen_test_is_even(int32_t a) { return a % 2 == 0; }
+
+TEST(CodegenBasic, RegisteredExternsWithBoolArgumentsAndResults) {
+    FuncBuilder fb("registered_externs");
+    fb.buffer("out", Int(32), 1, true);
+    Expr x = var("x");
+    Expr even = extern_call(Bool(), "codegen_test_is_even", {x});
+    Expr v = extern_call(Int(32), "codegen_test_mad", {x, Expr(10), even});
+    // An 8-lane call is scalarized per lane.
+    Expr r = Ramp::make(16, 1, 8);
+    Expr vv =
+        extern_call(Int(32, 8), "codegen_test_mad",
+                    {r, Broadcast::make(3, 8), extern_call(Bool(8), "codegen_test_is_even", {r})});
+    LoweredFunc f =
+        fb.finish(Block::make(loop("x", 0, 16, store("out", v, x)), store("out", vv, r)));
+    std::map<std::string, void *> externs = {
+        {"codegen_test_mad", (void *)&codegen_test_mad},
+        {"codegen_test_is_even", (void *)&codegen_test_is_even}};
+    auto m = JITModule::compile(f, externs);
+    TestBuffer out(Int(32), {24});
+    void *args[] = {nullptr, out.raw()};
+    ASSERT_EQ(m->argv_function()(args), 0);
+    for (int i = 0; i < 16; i++)
+        EXPECT_EQ(out.data<int32_t>()[i], codegen_test_mad(i, 10, i % 2 == 0));
+    for (int i = 16; i < 24; i++)
+        EXPECT_EQ(out.data<int32_t>()[i], codegen_test_mad(i, 3, i % 2 == 0));
+    // Without the externs, the symbols are not exported by the test executable.
+    EXPECT_THROW(JITModule::compile(f), CompileError);
+}
+
+TEST(CodegenBasic, MissingExternFunctionIsACompileError) {
+    FuncBuilder fb("missing_extern");
+    fb.buffer("out", Int(32), 1, true);
+    LoweredFunc f = fb.finish(
+        store("out", extern_call(Int(32), "loom_no_such_function_anywhere", {Expr(1)}), 0));
+    int before = JITModule::compilation_count();
+    try {
+        JITModule::compile(f);
+        FAIL() << "expected a CompileError";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("loom_no_such_function_anywhere"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(JITModule::compilation_count(), before);
 }
 
 } // namespace

@@ -36,7 +36,7 @@ struct Argument {
     /// The argument for a scalar or buffer parameter (the state behind Param and ImageParam).
     Argument(const internal::Parameter &p);
     /// A Buffer used as an input.
-    template<typename T, int Dims>
+    template <typename T, int Dims>
     Argument(const Buffer<T, Dims> &b)
         : name(b.name()), kind(InputBuffer), dimensions((uint8_t)b.dimensions()), type(b.type()) {}
 

@@ -38,9 +38,9 @@ class Function;
 struct Definition;
 
 /// True when every type in Args converts to T.
-template<typename T, typename... Args>
+template <typename T, typename... Args>
 struct all_convertible : std::true_type {};
-template<typename T, typename First, typename... Rest>
+template <typename T, typename First, typename... Rest>
 struct all_convertible<T, First, Rest...>
     : std::integral_constant<bool, std::is_convertible<First, T>::value &&
                                        all_convertible<T, Rest...>::value> {};
@@ -187,7 +187,7 @@ public:
     /// A handle to an existing Function.
     explicit Func(const internal::Function &f);
     /// A Func reading a Buffer: f(_0, _1, ...) = b(_0, _1, ...).
-    template<typename T, int Dims>
+    template <typename T, int Dims>
     explicit Func(const Buffer<T, Dims> &b) : Func() {
         std::vector<Var> vars;
         std::vector<Expr> coords;
@@ -199,7 +199,7 @@ public:
     }
 
     /// A definition site or call with Var arguments (`_` expands to implicit Vars).
-    template<typename... Args>
+    template <typename... Args>
     typename std::enable_if<internal::all_convertible<Var, Args...>::value, FuncRef>::type
     operator()(Args &&...args) const {
         std::vector<Var> collected{Var(std::forward<Args>(args))...};
@@ -207,7 +207,7 @@ public:
     }
     FuncRef operator()(std::vector<Var> args) const;
     /// A call or update site with Expr arguments (Vars, RVars, ints, any Int(32) Expr).
-    template<typename... Args>
+    template <typename... Args>
     typename std::enable_if<internal::all_convertible<Expr, Args...>::value, FuncRef>::type
     operator()(const Expr &first, Args &&...rest) const {
         std::vector<Expr> collected{first, Expr(std::forward<Args>(rest))...};
@@ -288,7 +288,7 @@ public:
 
 private:
     /// Expands `_`, checks the argument count; returns the FuncRef.
-    template<typename T>
+    template <typename T>
     FuncRef make_ref(std::vector<T> args) const;
 
     internal::IntrusivePtr<internal::RefCounted> func;      ///< a FunctionContents

@@ -59,7 +59,7 @@ public:
     /// A domain over `region` (one RVar per Range). An empty name gets a unique one ("r<n>").
     RDom(const Region &region, std::string name = "");
     /// `RDom(min0, extent0, min1, extent1, ..., [name])`: one RVar per (min, extent) pair.
-    template<typename... Args>
+    template <typename... Args>
     RDom(const Expr &min, const Expr &extent, Args &&...rest) {
         Region region{Range(min, extent)};
         std::string name;
@@ -68,7 +68,7 @@ public:
     }
     /// A domain over the whole shape of a Buffer: dimension i spans [b.dim(i).min(), +extent).
     RDom(const Buffer<void> &b);
-    template<typename T, int Dims>
+    template <typename T, int Dims>
     RDom(const Buffer<T, Dims> &b) : RDom(Buffer<void>(b)) {}
     /// A domain over the symbolic shape of an ImageParam or output buffer.
     RDom(const OutputImageParam &p);
@@ -101,7 +101,7 @@ public:
 private:
     static void collect(Region &, std::string &) {}
     static void collect(Region &, std::string &name, const std::string &n) { name = n; }
-    template<typename... Args>
+    template <typename... Args>
     static void collect(Region &region, std::string &name, const Expr &min, const Expr &extent,
                         Args &&...rest) {
         region.emplace_back(min, extent);

@@ -187,7 +187,7 @@ struct Target {
     /// The number of lanes of type t that fit the widest natural vector register: 64 bytes
     /// with AVX-512, 32 with AVX2 (or AVX for floats), else 16.
     int natural_vector_size(const Type &t) const;
-    template<typename T>
+    template <typename T>
     int natural_vector_size() const {
         return natural_vector_size(type_of<T>());
     }

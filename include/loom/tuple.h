@@ -20,7 +20,7 @@ public:
     /// A one-element Tuple.
     explicit Tuple(const Expr &e) : exprs{e} {}
     /// A Tuple of two or more elements (also what a brace list `{a, b, ...}` builds).
-    template<typename... Args>
+    template <typename... Args>
     Tuple(const Expr &a, const Expr &b, Args &&...rest)
         : exprs{a, b, Expr(std::forward<Args>(rest))...} {}
     /// A Tuple of the given elements (at least one; an empty list is a CompileError).

@@ -40,17 +40,15 @@ const Variable *as_pure_var(const Expr &e) {
 void check_arg_types(const std::string &func, std::vector<Expr> &args) {
     for (size_t i = 0; i < args.size(); i++) {
         user_assert(args[i].defined())
-            << "Argument " << i + 1 << " in a reference to Func \"" << func
-            << "\" is undefined.\n";
+            << "Argument " << i + 1 << " in a reference to Func \"" << func << "\" is undefined.\n";
         Type t = args[i].type();
         user_assert(t.is_scalar() && !t.is_handle())
             << "Argument " << i + 1 << " in a reference to Func \"" << func << "\" has type " << t
             << "; coordinates must be scalar integers.\n";
-        user_assert(!(t.is_float() || (t.is_uint() && t.bits() >= 32) ||
-                      (t.is_int() && t.bits() > 32)))
+        user_assert(
+            !(t.is_float() || (t.is_uint() && t.bits() >= 32) || (t.is_int() && t.bits() > 32)))
             << "Implicit cast from " << t << " to int in argument " << i + 1
-            << " in a reference to Func \"" << func
-            << "\" is not allowed. Use an explicit cast.\n";
+            << " in a reference to Func \"" << func << "\" is not allowed. Use an explicit cast.\n";
         if (t != Int(32)) args[i] = cast(Int(32), args[i]);
     }
 }
@@ -149,8 +147,8 @@ Stage FuncRef::define(const std::vector<Expr> &a, const std::vector<Expr> &value
         std::vector<std::string> names;
         for (size_t i = 0; i < a.size(); i++) {
             const Variable *v = as_pure_var(a[i]);
-            user_assert(v) << "In the definition of Func \"" << f.name() << "\": argument "
-                           << i + 1 << " (" << a[i] << ") is not a Var. The first definition "
+            user_assert(v) << "In the definition of Func \"" << f.name() << "\": argument " << i + 1
+                           << " (" << a[i] << ") is not a Var. The first definition "
                            << "of a Func is its pure definition, over distinct Vars (e.g. "
                            << f.name() << "(x, y) = ...); update definitions, whose arguments "
                            << "may be any expressions, come after it.\n";
@@ -199,10 +197,18 @@ Stage FuncRef::update_with(UpdateOp op, const std::vector<Expr> &rhs, int identi
         Expr current = f.make_call(a, (int)i);
         Expr r = cast(t, rhs[i]);
         switch (op) {
-        case UpdateOp::Add: values.push_back(current + r); break;
-        case UpdateOp::Sub: values.push_back(current - r); break;
-        case UpdateOp::Mul: values.push_back(current * r); break;
-        case UpdateOp::Div: values.push_back(current / r); break;
+        case UpdateOp::Add:
+            values.push_back(current + r);
+            break;
+        case UpdateOp::Sub:
+            values.push_back(current - r);
+            break;
+        case UpdateOp::Mul:
+            values.push_back(current * r);
+            break;
+        case UpdateOp::Div:
+            values.push_back(current / r);
+            break;
         }
     }
     f.define_update(a, values);
@@ -228,8 +234,8 @@ FuncRef::operator Expr() const {
         << "Can't call Func \"" << f.name() << "\" because it has not yet been defined.\n";
     user_assert(f.call_types().size() == 1)
         << "Can't convert a reference to Func \"" << f.name() << "\" to an Expr, because "
-        << f.name() << " returns a Tuple of " << f.call_types().size()
-        << " values. Use " << f.name() << "(...)[i] to read one of them.\n";
+        << f.name() << " returns a Tuple of " << f.call_types().size() << " values. Use "
+        << f.name() << "(...)[i] to read one of them.\n";
     return f.make_call(args, 0);
 }
 
@@ -240,8 +246,9 @@ FuncTupleElementRef FuncRef::operator[](int i) const {
                        << "\" because it has not yet been defined.\n";
     user_assert(n != 1) << "Can't index into a reference to Func \"" << f.name()
                         << "\", because it does not return a Tuple.\n";
-    user_assert(i >= 0 && i < n) << "Tuple index " << i << " is out of range in a reference to Func \""
-                                 << f.name() << "\", which has " << n << " values.\n";
+    user_assert(i >= 0 && i < n) << "Tuple index " << i
+                                 << " is out of range in a reference to Func \"" << f.name()
+                                 << "\", which has " << n << " values.\n";
     return FuncTupleElementRef(*this, i);
 }
 
@@ -314,7 +321,7 @@ Func::Func(const Function &f) : func(f.get_contents()) {
     internal_assert(f.defined()) << "Func from an undefined Function\n";
 }
 
-template<typename T>
+template <typename T>
 FuncRef Func::make_ref(std::vector<T> args) const {
     Function f = function();
     int dims = f.has_pure_definition() ? f.dimensions() : f.required_dimensions();
@@ -379,8 +386,7 @@ const std::vector<Type> &Func::types() const {
     user_assert(!f.call_types().empty())
         << "Can't ask for the type of Func \"" << name()
         << "\" because it is undefined and was not declared with a type.\n";
-    return f.contents->init_def.defined() ? f.contents->output_types
-                                          : f.contents->required_types;
+    return f.contents->init_def.defined() ? f.contents->output_types : f.contents->required_types;
 }
 
 int Func::outputs() const { return (int)function().call_types().size(); }

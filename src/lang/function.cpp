@@ -72,8 +72,8 @@ protected:
             args << (args.tellp() > 0 ? ", " : "") << pure_args[i];
         }
         user_error << where << "Undefined variable \"" << op->name << "\" in definition of Func \""
-                   << func << "\". The variables it may use are its pure arguments ("
-                   << args.str() << "), RVars, and parameters.\n";
+                   << func << "\". The variables it may use are its pure arguments (" << args.str()
+                   << "), RVars, and parameters.\n";
     }
 
 private:
@@ -95,8 +95,8 @@ Expr weaken_self_calls(const Expr &e, FunctionContents *self) {
             self->weak_self = new WeakFunctionRef;
             self->weak_self->target = self;
         }
-        return Call::make(c->type, c->name, c->args, Call::Halide, self->weak_self,
-                          c->value_index, c->param);
+        return Call::make(c->type, c->name, c->args, Call::Halide, self->weak_self, c->value_index,
+                          c->param);
     });
 }
 
@@ -229,8 +229,7 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
     internal_assert(defined()) << "define_update on an undefined Function\n";
     const std::string &fn = name();
     size_t idx = contents->updates.size();
-    std::string where =
-        "In update definition " + std::to_string(idx) + " of Func \"" + fn + "\": ";
+    std::string where = "In update definition " + std::to_string(idx) + " of Func \"" + fn + "\": ";
     user_assert(has_pure_definition())
         << where << "Func \"" << fn << "\" has no pure definition yet. Give it one first, over "
         << "distinct Vars (e.g. " << fn << "(x, y) = 0).\n";
@@ -255,8 +254,7 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
             << (values.size() > 1 ? "Tuple element " + std::to_string(i) + " of the value"
                                   : std::string("The value"))
             << " has type " << values[i].type() << ", but the pure definition of " << fn
-            << " has type " << pure_type << ". Cast the right-hand side to " << pure_type
-            << ".\n";
+            << " has type " << pure_type << ". Cast the right-hand side to " << pure_type << ".\n";
     }
 
     // An argument is a pure Var of the update when it is the same Var as in the same position
@@ -304,8 +302,8 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
 Expr Function::make_call(const std::vector<Expr> &args, int index) const {
     internal_assert(defined()) << "make_call on an undefined Function\n";
     const std::vector<Type> &types = call_types();
-    user_assert(!types.empty())
-        << "Can't call Func \"" << name() << "\" because it has not yet been defined.\n";
+    user_assert(!types.empty()) << "Can't call Func \"" << name()
+                                << "\" because it has not yet been defined.\n";
     internal_assert(index >= 0 && index < (int)types.size())
         << "value index " << index << " out of range in a call to " << name() << "\n";
     return Call::make(types[index], name(), args, Call::Halide, contents, index);
@@ -342,7 +340,7 @@ std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDoma
 namespace {
 
 /// Calls `f` on every Expr a Function's algorithm and schedule hold.
-template<typename F>
+template <typename F>
 void for_each_expr(const Function &func, F f) {
     auto def_exprs = [&](const Definition &d) {
         for (const Expr &e : d.args) f(e);

@@ -21,8 +21,8 @@ struct FunctionContents;
 /// `var` of stage `stage_index` of the function `func`.
 struct LoopLevelSpec {
     enum Kind { Inlined, Root, At } kind = Inlined;
-    std::string func;    ///< for At
-    std::string var;     ///< for At: the loop variable's name (a Var, RVar or split product)
+    std::string func;     ///< for At
+    std::string var;      ///< for At: the loop variable's name (a Var, RVar or split product)
     int stage_index = -1; ///< for At: -1 means the last stage of `func`
     bool is_inlined() const { return kind == Inlined; }
     bool is_root() const { return kind == Root; }
@@ -32,8 +32,15 @@ struct LoopLevelSpec {
 
 /// Tail handling of a split (Halide's TailStrategy).
 enum class TailStrategy : uint8_t {
-    RoundUp, GuardWithIf, Predicate, PredicateLoads, PredicateStores, ShiftInwards, Auto,
-    RoundUpAndBlend, ShiftInwardsAndBlend
+    RoundUp,
+    GuardWithIf,
+    Predicate,
+    PredicateLoads,
+    PredicateStores,
+    ShiftInwards,
+    Auto,
+    RoundUpAndBlend,
+    ShiftInwardsAndBlend
 };
 
 /// One loop transformation, applied in order: split old into outer*factor+inner, rename old to
@@ -118,7 +125,7 @@ struct WeakFunctionRef : RefCounted {
 struct FunctionContents : RefCounted {
     ~FunctionContents() override;
     std::string name;
-    std::vector<std::string> args; ///< names of the pure dimensions, outermost last
+    std::vector<std::string> args;  ///< names of the pure dimensions, outermost last
     std::vector<Type> output_types; ///< one per Tuple element
     Definition init_def;
     std::vector<Definition> updates;

@@ -49,9 +49,7 @@ RVar::RVar(const ReductionDomain &domain, int index) : dom_(domain.contents), in
         << "RVar index " << index << " out of range\n";
 }
 
-Expr RVar::min() const {
-    return dom_.defined() ? as_domain(dom_).domain()[index_].min : Expr();
-}
+Expr RVar::min() const { return dom_.defined() ? as_domain(dom_).domain()[index_].min : Expr(); }
 
 Expr RVar::extent() const {
     return dom_.defined() ? as_domain(dom_).domain()[index_].extent : Expr();
@@ -133,8 +131,8 @@ int RDom::dimensions() const { return dom_.defined() ? (int)domain().domain().si
 
 RVar RDom::operator[](int i) const {
     user_assert(i >= 0 && i < dimensions())
-        << "Index " << i << " is out of range for RDom " << *this << ", which has "
-        << dimensions() << " dimension(s).\n";
+        << "Index " << i << " is out of range for RDom " << *this << ", which has " << dimensions()
+        << " dimension(s).\n";
     return RVar(domain(), i);
 }
 
@@ -159,8 +157,8 @@ void RDom::where(Expr predicate) {
            "definition. Call where() before using the RDom.\n";
     user_assert(predicate.defined()) << "RDom::where was given an undefined predicate.\n";
     user_assert(predicate.type().is_bool())
-        << "RDom::where needs a boolean condition, but was given one of type "
-        << predicate.type() << ".\n";
+        << "RDom::where needs a boolean condition, but was given one of type " << predicate.type()
+        << ".\n";
     // The domain holds its predicate, so the predicate's RVars must not hold the domain (a
     // reference cycle, never freed). As in Halide, they become plain Variables of the same
     // names; definitions recognise them by name (Definition::predicate).

@@ -15,20 +15,28 @@ namespace {
 // names, as Halide does, so the maps are keyed by name.
 const std::map<std::string, Target::OS> &os_names() {
     static const std::map<std::string, Target::OS> m = {
-        {"os_unknown", Target::OSUnknown}, {"linux", Target::Linux},
-        {"windows", Target::Windows},      {"osx", Target::OSX},
-        {"android", Target::Android},      {"ios", Target::IOS},
-        {"qurt", Target::QuRT},            {"noos", Target::NoOS},
-        {"fuchsia", Target::Fuchsia},      {"wasmrt", Target::WebAssemblyRuntime},
+        {"os_unknown", Target::OSUnknown},
+        {"linux", Target::Linux},
+        {"windows", Target::Windows},
+        {"osx", Target::OSX},
+        {"android", Target::Android},
+        {"ios", Target::IOS},
+        {"qurt", Target::QuRT},
+        {"noos", Target::NoOS},
+        {"fuchsia", Target::Fuchsia},
+        {"wasmrt", Target::WebAssemblyRuntime},
     };
     return m;
 }
 
 const std::map<std::string, Target::Arch> &arch_names() {
     static const std::map<std::string, Target::Arch> m = {
-        {"arch_unknown", Target::ArchUnknown}, {"x86", Target::X86},
-        {"arm", Target::ARM},                  {"hexagon", Target::Hexagon},
-        {"powerpc", Target::POWERPC},          {"wasm", Target::WebAssembly},
+        {"arch_unknown", Target::ArchUnknown},
+        {"x86", Target::X86},
+        {"arm", Target::ARM},
+        {"hexagon", Target::Hexagon},
+        {"powerpc", Target::POWERPC},
+        {"wasm", Target::WebAssembly},
         {"riscv", Target::RISCV},
     };
     return m;
@@ -140,7 +148,7 @@ const std::map<std::string, Target::Feature> &feature_names() {
     return m;
 }
 
-template<typename E>
+template <typename E>
 std::string name_of(const std::map<std::string, E> &m, E value) {
     for (const auto &kv : m) {
         if (kv.second == value) return kv.first;
@@ -179,8 +187,7 @@ Target calculate_host_target() {
             features.push_back(Target::AVX512_Skylake);
             if (__builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vbmi")) {
                 features.push_back(Target::AVX512_Cannonlake);
-                if (__builtin_cpu_supports("avx512bf16") &&
-                    __builtin_cpu_supports("avx512vnni")) {
+                if (__builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vnni")) {
                     features.push_back(Target::AVX512_SapphireRapids);
                 }
             }
@@ -348,8 +355,8 @@ int Target::natural_vector_size(const Type &t) const {
     int bytes = std::max(1, t.bytes());
     bool is_integer = t.is_int() || t.is_uint();
     if (arch == X86) {
-        bool avx512_int = features_any_of({AVX512_Skylake, AVX512_Cannonlake,
-                                           AVX512_SapphireRapids, AVX512_Zen4, AVX512_Zen5});
+        bool avx512_int = features_any_of(
+            {AVX512_Skylake, AVX512_Cannonlake, AVX512_SapphireRapids, AVX512_Zen4, AVX512_Zen5});
         bool avx512_float = avx512_int || features_any_of({AVX512, AVX512_KNL});
         if ((is_integer && avx512_int) || (!is_integer && avx512_float)) return 64 / bytes;
         if (has_feature(AVX2) || (!is_integer && has_feature(AVX))) return 32 / bytes;
@@ -362,8 +369,8 @@ int Target::natural_vector_size(const Type &t) const {
 }
 
 std::string Target::to_string() const {
-    std::string s = name_of(arch_names(), arch) + "-" + std::to_string(bits) + "-" +
-                    name_of(os_names(), os);
+    std::string s =
+        name_of(arch_names(), arch) + "-" + std::to_string(bits) + "-" + name_of(os_names(), os);
     for (const auto &kv : feature_names()) {
         if (has_feature(kv.second)) s += "-" + kv.first;
     }

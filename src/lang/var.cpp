@@ -30,7 +30,7 @@ bool Var::is_implicit(const std::string &name) { return implicit_index(name) >= 
 Var Var::outermost() { return Var("__outermost"); }
 
 const Var _("_");
-const Var _0("_0"), _1("_1"), _2("_2"), _3("_3"), _4("_4"), _5("_5"), _6("_6"), _7("_7"),
-    _8("_8"), _9("_9");
+const Var _0("_0"), _1("_1"), _2("_2"), _3("_3"), _4("_4"), _5("_5"), _6("_6"), _7("_7"), _8("_8"),
+    _9("_9");
 
 } // namespace loom

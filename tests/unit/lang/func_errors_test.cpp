@@ -14,7 +14,7 @@ using namespace loom;
 namespace {
 
 // Runs f, expecting a CompileError whose message contains every string in `parts`.
-template<typename F>
+template <typename F>
 void expect_error(F f, std::initializer_list<std::string> parts) {
     try {
         f();

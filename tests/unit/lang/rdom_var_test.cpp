@@ -18,7 +18,7 @@ using namespace loom::internal;
 
 namespace {
 
-template<typename F>
+template <typename F>
 void expect_error(F f, std::initializer_list<std::string> parts) {
     try {
         f();
@@ -215,7 +215,12 @@ TEST(RDom, UndefinedAndOutOfRange) {
     RDom none;
     EXPECT_FALSE(none.defined());
     EXPECT_EQ(none.dimensions(), 0);
-    expect_error([] { RDom r(0, 4, "oor"); r[1]; }, {"Index 1", "1 dimension(s)"});
+    expect_error(
+        [] {
+            RDom r(0, 4, "oor");
+            r[1];
+        },
+        {"Index 1", "1 dimension(s)"});
     expect_error(
         [] {
             RDom r(0, 4, "undim");

@@ -15,7 +15,7 @@ using namespace loom;
 
 namespace {
 
-template<typename F>
+template <typename F>
 void expect_error(F f, std::initializer_list<std::string> parts) {
     try {
         f();
@@ -136,8 +136,8 @@ TEST(Target, HostDetection) {
     EXPECT_EQ(host.has_feature(Target::AVX2), (bool)__builtin_cpu_supports("avx2"));
     EXPECT_EQ(host.has_feature(Target::SSE41), (bool)__builtin_cpu_supports("sse4.1"));
     EXPECT_EQ(host.has_feature(Target::FMA), (bool)__builtin_cpu_supports("fma"));
-    EXPECT_EQ(host.has_feature(Target::AVX512), __builtin_cpu_supports("avx512f") &&
-                                                    __builtin_cpu_supports("avx512cd"));
+    EXPECT_EQ(host.has_feature(Target::AVX512),
+              __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"));
     EXPECT_EQ(host.to_string().substr(0, 12), "x86-64-linux");
 #endif
     Target more("host-debug-no_asserts");
@@ -157,7 +157,8 @@ TEST(Target, Environment) {
     EXPECT_EQ(jit.without_feature(Target::JIT), get_host_target());
     {
         ScopedEnv e("HL_JIT_TARGET", "arm-32-android");
-        expect_error([] { get_jit_target_from_environment(); }, {"HL_JIT_TARGET", "arm-32-android"});
+        expect_error([] { get_jit_target_from_environment(); },
+                     {"HL_JIT_TARGET", "arm-32-android"});
     }
 #if defined(__x86_64__) && defined(__linux__)
     {
@@ -170,9 +171,9 @@ TEST(Target, Environment) {
 
 TEST(Target, BadStrings) {
     expect_error([] { Target t("x86-64-linux-avx2-nonsense"); }, {"nonsense", "avx2"});
-    expect_error([] { Target t("x86-linux"); }, {"x86-linux"});      // arch without bits
-    expect_error([] { Target t("x86-64-arm-linux"); }, {"arm"});     // two architectures
-    expect_error([] { Target t("x86-64-linux-host"); }, {"host"});   // host only first
+    expect_error([] { Target t("x86-linux"); }, {"x86-linux"});    // arch without bits
+    expect_error([] { Target t("x86-64-arm-linux"); }, {"arm"});   // two architectures
+    expect_error([] { Target t("x86-64-linux-host"); }, {"host"}); // host only first
     EXPECT_TRUE(Target::validate_target_string("x86-64-linux-avx2"));
     EXPECT_TRUE(Target::validate_target_string("host-cuda"));
     EXPECT_FALSE(Target::validate_target_string("x86-64-linux-avx3"));

@@ -98,8 +98,9 @@ ConstantInterval div_positive(const ConstantInterval &a, int64_t b0, Ext b1) {
 }
 
 int64_t type_max_int64(Type t) {
-    if (t.is_int()) return t.bits() >= 64 ? std::numeric_limits<int64_t>::max()
-                                          : (int64_t(1) << (t.bits() - 1)) - 1;
+    if (t.is_int())
+        return t.bits() >= 64 ? std::numeric_limits<int64_t>::max()
+                              : (int64_t(1) << (t.bits() - 1)) - 1;
     return t.bits() >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << t.bits()) - 1;
 }
 
@@ -138,7 +139,8 @@ void ConstantInterval::include(const ConstantInterval &o) { *this = make_union(*
 
 void ConstantInterval::include(int64_t v) { include(single_point(v)); }
 
-ConstantInterval ConstantInterval::make_union(const ConstantInterval &a, const ConstantInterval &b) {
+ConstantInterval ConstantInterval::make_union(const ConstantInterval &a,
+                                              const ConstantInterval &b) {
     return from_ext(ext_min(lo_of(a), lo_of(b)), ext_max(hi_of(a), hi_of(b)));
 }
 
@@ -185,7 +187,9 @@ ConstantInterval operator-(const ConstantInterval &a) {
     return from_ext(ext_neg(hi_of(a)), ext_neg(lo_of(a)));
 }
 
-ConstantInterval operator-(const ConstantInterval &a, const ConstantInterval &b) { return a + (-b); }
+ConstantInterval operator-(const ConstantInterval &a, const ConstantInterval &b) {
+    return a + (-b);
+}
 
 ConstantInterval operator*(const ConstantInterval &a, const ConstantInterval &b) {
     Ext p[4] = {ext_mul(lo_of(a), lo_of(b)), ext_mul(lo_of(a), hi_of(b)),
@@ -216,8 +220,8 @@ ConstantInterval operator/(const ConstantInterval &a, const ConstantInterval &b)
         int64_t hi = b.max_defined ? std::min<int64_t>(b.max, -1) : -1;
         Ext nb1 = ext_neg(lo_of(b)); // the largest |b|
         // A smaller smallest-|b| only widens the result, so INT64_MIN may use INT64_MAX.
-        int64_t b0 = hi == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max()
-                                                               : -hi;
+        int64_t b0 =
+            hi == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max() : -hi;
         add_part(-div_positive(a, b0, nb1));
     }
     return result;
@@ -264,11 +268,15 @@ ConstantInterval abs(const ConstantInterval &a) {
 
 std::ostream &operator<<(std::ostream &os, const ConstantInterval &i) {
     os << "[";
-    if (i.min_defined) os << i.min;
-    else os << "-inf";
+    if (i.min_defined)
+        os << i.min;
+    else
+        os << "-inf";
     os << ", ";
-    if (i.max_defined) os << i.max;
-    else os << "inf";
+    if (i.max_defined)
+        os << i.max;
+    else
+        os << "inf";
     return os << "]";
 }
 
@@ -438,8 +446,10 @@ private:
             ConstantInterval saved = had ? old->second : ConstantInterval();
             scope[op->name] = v;
             ConstantInterval r = bounds(op->body);
-            if (had) scope[op->name] = saved;
-            else scope.erase(op->name);
+            if (had)
+                scope[op->name] = saved;
+            else
+                scope.erase(op->name);
             return r;
         }
         case IRNodeType::Call:

@@ -59,8 +59,7 @@ struct ConstantInterval {
     void include(const ConstantInterval &o);
     void include(int64_t v);
     static ConstantInterval make_union(const ConstantInterval &a, const ConstantInterval &b);
-    static ConstantInterval make_intersection(const ConstantInterval &a,
-                                              const ConstantInterval &b);
+    static ConstantInterval make_intersection(const ConstantInterval &a, const ConstantInterval &b);
 
     /// The interval of the values after conversion to integer type t: unchanged when it fits,
     /// else t's full range (wrap-around can produce any value). For a non-integer t returns

@@ -67,8 +67,10 @@ ModulusRemainder operator-(const ModulusRemainder &a, const ModulusRemainder &b)
 }
 
 ModulusRemainder operator*(const ModulusRemainder &a, const ModulusRemainder &b) {
-    if (a.modulus == 0) return make_mr((i128)a.remainder * b.modulus, (i128)a.remainder * b.remainder);
-    if (b.modulus == 0) return make_mr((i128)b.remainder * a.modulus, (i128)b.remainder * a.remainder);
+    if (a.modulus == 0)
+        return make_mr((i128)a.remainder * b.modulus, (i128)a.remainder * b.remainder);
+    if (b.modulus == 0)
+        return make_mr((i128)b.remainder * a.modulus, (i128)b.remainder * a.remainder);
     // (m1 k + r1)(m2 j + r2) = m1 m2 kj + m1 r2 k + m2 r1 j + r1 r2.
     i128 p1 = (i128)a.modulus * b.modulus, p2 = (i128)a.modulus * b.remainder,
          p3 = (i128)b.modulus * a.remainder;
@@ -183,8 +185,10 @@ public:
             ModulusRemainder saved = had ? old->second : unknown;
             scope[op->name] = v;
             ModulusRemainder r = get(op->body);
-            if (had) scope[op->name] = saved;
-            else scope.erase(op->name);
+            if (had)
+                scope[op->name] = saved;
+            else
+                scope.erase(op->name);
             return r;
         }
         case IRNodeType::Min:

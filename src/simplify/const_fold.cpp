@@ -16,9 +16,7 @@ int64_t wrap_i(int64_t v, int bits) {
     uint64_t u = (uint64_t)v << (64 - bits);
     return (int64_t)u >> (64 - bits);
 }
-uint64_t wrap_u(uint64_t v, int bits) {
-    return bits >= 64 ? v : (v & ((uint64_t(1) << bits) - 1));
-}
+uint64_t wrap_u(uint64_t v, int bits) { return bits >= 64 ? v : (v & ((uint64_t(1) << bits) - 1)); }
 
 bool foldable_type(Type t) {
     if (t.is_int_or_uint()) return true;
@@ -59,10 +57,18 @@ bool fold_scalar(IRNodeType op, const ConstVal &x, const ConstVal &y, ConstVal *
         bool is32 = t.bits() == 32;
         double a = x.f, b = y.f;
         switch (op) {
-        case IRNodeType::Add: r = is32 ? (double)((float)a + (float)b) : a + b; break;
-        case IRNodeType::Sub: r = is32 ? (double)((float)a - (float)b) : a - b; break;
-        case IRNodeType::Mul: r = is32 ? (double)((float)a * (float)b) : a * b; break;
-        case IRNodeType::Div: r = is32 ? (double)((float)a / (float)b) : a / b; break;
+        case IRNodeType::Add:
+            r = is32 ? (double)((float)a + (float)b) : a + b;
+            break;
+        case IRNodeType::Sub:
+            r = is32 ? (double)((float)a - (float)b) : a - b;
+            break;
+        case IRNodeType::Mul:
+            r = is32 ? (double)((float)a * (float)b) : a * b;
+            break;
+        case IRNodeType::Div:
+            r = is32 ? (double)((float)a / (float)b) : a / b;
+            break;
         case IRNodeType::Mod:
             // a - b * floor(a / b), each step rounded to the type.
             if (is32) {
@@ -75,15 +81,32 @@ bool fold_scalar(IRNodeType op, const ConstVal &x, const ConstVal &y, ConstVal *
                 r = a - p;
             }
             break;
-        case IRNodeType::Min: r = a < b ? a : b; break;
-        case IRNodeType::Max: r = a > b ? a : b; break;
-        case IRNodeType::EQ: *out = from_bool(a == b); return true;
-        case IRNodeType::NE: *out = from_bool(a != b); return true;
-        case IRNodeType::LT: *out = from_bool(a < b); return true;
-        case IRNodeType::LE: *out = from_bool(a <= b); return true;
-        case IRNodeType::GT: *out = from_bool(a > b); return true;
-        case IRNodeType::GE: *out = from_bool(a >= b); return true;
-        default: return false;
+        case IRNodeType::Min:
+            r = a < b ? a : b;
+            break;
+        case IRNodeType::Max:
+            r = a > b ? a : b;
+            break;
+        case IRNodeType::EQ:
+            *out = from_bool(a == b);
+            return true;
+        case IRNodeType::NE:
+            *out = from_bool(a != b);
+            return true;
+        case IRNodeType::LT:
+            *out = from_bool(a < b);
+            return true;
+        case IRNodeType::LE:
+            *out = from_bool(a <= b);
+            return true;
+        case IRNodeType::GT:
+            *out = from_bool(a > b);
+            return true;
+        case IRNodeType::GE:
+            *out = from_bool(a >= b);
+            return true;
+        default:
+            return false;
         }
         out->type = t;
         out->f = round_to(t, r);
@@ -91,8 +114,12 @@ bool fold_scalar(IRNodeType op, const ConstVal &x, const ConstVal &y, ConstVal *
     }
     i128 a = wide(x), b = wide(y);
     switch (op) {
-    case IRNodeType::Add: *out = from_wide(t, a + b, overflow); return true;
-    case IRNodeType::Sub: *out = from_wide(t, a - b, overflow); return true;
+    case IRNodeType::Add:
+        *out = from_wide(t, a + b, overflow);
+        return true;
+    case IRNodeType::Sub:
+        *out = from_wide(t, a - b, overflow);
+        return true;
     case IRNodeType::Mul:
         if (t.is_int() && t.bits() <= 32) {
             *out = from_wide(t, a * b, overflow);
@@ -121,17 +148,38 @@ bool fold_scalar(IRNodeType op, const ConstVal &x, const ConstVal &y, ConstVal *
         *out = from_wide(t, op == IRNodeType::Div ? q : r, overflow);
         return true;
     }
-    case IRNodeType::Min: *out = from_wide(t, a < b ? a : b, overflow); return true;
-    case IRNodeType::Max: *out = from_wide(t, a > b ? a : b, overflow); return true;
-    case IRNodeType::EQ: *out = from_bool(a == b); return true;
-    case IRNodeType::NE: *out = from_bool(a != b); return true;
-    case IRNodeType::LT: *out = from_bool(a < b); return true;
-    case IRNodeType::LE: *out = from_bool(a <= b); return true;
-    case IRNodeType::GT: *out = from_bool(a > b); return true;
-    case IRNodeType::GE: *out = from_bool(a >= b); return true;
-    case IRNodeType::And: *out = from_bool(a && b); return true;
-    case IRNodeType::Or: *out = from_bool(a || b); return true;
-    default: return false;
+    case IRNodeType::Min:
+        *out = from_wide(t, a < b ? a : b, overflow);
+        return true;
+    case IRNodeType::Max:
+        *out = from_wide(t, a > b ? a : b, overflow);
+        return true;
+    case IRNodeType::EQ:
+        *out = from_bool(a == b);
+        return true;
+    case IRNodeType::NE:
+        *out = from_bool(a != b);
+        return true;
+    case IRNodeType::LT:
+        *out = from_bool(a < b);
+        return true;
+    case IRNodeType::LE:
+        *out = from_bool(a <= b);
+        return true;
+    case IRNodeType::GT:
+        *out = from_bool(a > b);
+        return true;
+    case IRNodeType::GE:
+        *out = from_bool(a >= b);
+        return true;
+    case IRNodeType::And:
+        *out = from_bool(a && b);
+        return true;
+    case IRNodeType::Or:
+        *out = from_bool(a || b);
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -199,9 +247,12 @@ bool as_const_val(const Expr &e, ConstVal *v) {
 Expr make_const_val(Type t, const ConstVal &v) {
     Type e = t.element_of();
     Expr c;
-    if (e.is_int()) c = IntImm::make(e, v.type.is_int() ? v.i : (int64_t)v.u);
-    else if (e.is_uint()) c = UIntImm::make(e, v.type.is_int() ? (uint64_t)v.i : v.u);
-    else c = FloatImm::make(e, v.f);
+    if (e.is_int())
+        c = IntImm::make(e, v.type.is_int() ? v.i : (int64_t)v.u);
+    else if (e.is_uint())
+        c = UIntImm::make(e, v.type.is_int() ? (uint64_t)v.i : v.u);
+    else
+        c = FloatImm::make(e, v.f);
     return t.is_vector() ? Broadcast::make(c, t.lanes()) : c;
 }
 
@@ -232,21 +283,28 @@ Expr fold_cast(Type t, const Expr &a) {
         r.u = from.is_float() ? (x.f != 0) : from.is_int() ? (x.i != 0) : (x.u != 0);
     } else if (to.is_float()) {
         // Convert in one rounding step directly to the target precision.
-        if (from.is_float()) r.f = round_to(to, x.f);
-        else if (from.is_int()) r.f = to.bits() == 32 ? (double)(float)x.i : (double)x.i;
-        else r.f = to.bits() == 32 ? (double)(float)x.u : (double)x.u;
+        if (from.is_float())
+            r.f = round_to(to, x.f);
+        else if (from.is_int())
+            r.f = to.bits() == 32 ? (double)(float)x.i : (double)x.i;
+        else
+            r.f = to.bits() == 32 ? (double)(float)x.u : (double)x.u;
     } else if (from.is_float()) {
         double v = std::trunc(x.f);
         double lo = to.is_int() ? -std::ldexp(1.0, to.bits() - 1) : 0.0;
         double hi = to.is_int() ? std::ldexp(1.0, to.bits() - 1) : std::ldexp(1.0, to.bits());
         // Out-of-range conversions are undefined behaviour: leave them to run time.
         if (std::isnan(v) || v < lo || v >= hi) return Expr();
-        if (to.is_int()) r.i = (int64_t)v;
-        else r.u = (uint64_t)v;
+        if (to.is_int())
+            r.i = (int64_t)v;
+        else
+            r.u = (uint64_t)v;
     } else {
         uint64_t bits = from.is_int() ? (uint64_t)x.i : x.u;
-        if (to.is_int()) r.i = wrap_i((int64_t)bits, to.bits());
-        else r.u = wrap_u(bits, to.bits());
+        if (to.is_int())
+            r.i = wrap_i((int64_t)bits, to.bits());
+        else
+            r.u = wrap_u(bits, to.bits());
     }
     return make_const_val(t, r);
 }
@@ -303,8 +361,10 @@ Expr fold_intrinsic(const Call *op, const std::vector<Expr> &args) {
         if (left) return result(from_bits(st, bits_of(v[0]) << amount));
         ConstVal r;
         r.type = st;
-        if (st.is_int()) r.i = v[0].i >> amount;
-        else r.u = v[0].u >> amount;
+        if (st.is_int())
+            r.i = v[0].i >> amount;
+        else
+            r.u = v[0].u >> amount;
         return result(r);
     }
     if (op->is_intrinsic(Call::abs)) {
@@ -314,8 +374,10 @@ Expr fold_intrinsic(const Call *op, const std::vector<Expr> &args) {
             r.f = std::fabs(v[0].f);
         } else if (at.is_int()) {
             uint64_t m = v[0].i < 0 ? (uint64_t)0 - (uint64_t)v[0].i : (uint64_t)v[0].i;
-            if (st.is_int()) r.i = wrap_i((int64_t)m, st.bits());
-            else r.u = wrap_u(m, st.bits());
+            if (st.is_int())
+                r.i = wrap_i((int64_t)m, st.bits());
+            else
+                r.u = wrap_u(m, st.bits());
         } else {
             r.u = v[0].u;
         }

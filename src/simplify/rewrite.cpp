@@ -55,11 +55,12 @@ bool matches_literal(const Expr &e, int64_t v) {
     if (const IntImm *i = s->as<IntImm>()) return i->value == v;
     if (const UIntImm *u = s->as<UIntImm>()) return v >= 0 && u->value == (uint64_t)v;
     // -0.0 is not the literal 0: x - -0.0 is not x.
-    if (const FloatImm *f = s->as<FloatImm>()) return f->value == (double)v && !std::signbit(f->value);
+    if (const FloatImm *f = s->as<FloatImm>())
+        return f->value == (double)v && !std::signbit(f->value);
     return false;
 }
 
-template<typename T>
+template <typename T>
 bool match_binary(const PatNode *p, const Expr &e, Bindings &b);
 
 bool match(const PatNode *p, const Expr &e, Bindings &b) {
@@ -233,8 +234,8 @@ Expr build(const PatNode *p, const Bindings &b, Type hint, bool has_hint) {
     case PatKind::IsConst: {
         Expr a = build(p->a.get(), b, Type(), false);
         if (!a.defined()) return Expr();
-        return make_bool(is_scalar_const(a) || (a.as<Broadcast>() &&
-                                                is_scalar_const(a.as<Broadcast>()->value)));
+        return make_bool(is_scalar_const(a) ||
+                         (a.as<Broadcast>() && is_scalar_const(a.as<Broadcast>()->value)));
     }
     case PatKind::Not: {
         Expr a = build(p->a.get(), b, hint, has_hint);

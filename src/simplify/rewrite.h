@@ -31,9 +31,9 @@ namespace internal {
 namespace rewrite {
 
 enum TypeMask : uint8_t {
-    INT32 = 1,       ///< Int(32)
-    INT_OTHER = 2,   ///< other signed widths (wrap around)
-    UINT = 4,        ///< unsigned, not bool (wrap around)
+    INT32 = 1,     ///< Int(32)
+    INT_OTHER = 2, ///< other signed widths (wrap around)
+    UINT = 4,      ///< unsigned, not bool (wrap around)
     FLOAT = 8,
     BOOL = 16,
     RING = INT32 | INT_OTHER | UINT, ///< every integer type
@@ -124,10 +124,10 @@ Expr apply_rules(const RuleList &rules, const Expr &e, Type operand_type);
 /// Declares the pattern variables x, y, z, w, u, v and c0..c4 in the current scope.
 #define LOOM_PATTERN_VARS                                                                          \
     using namespace ::loom::internal::rewrite;                                                     \
-    const Pat x = wild(0), y = wild(1), z = wild(2), w = wild(3), u = wild(4), v = wild(5);       \
+    const Pat x = wild(0), y = wild(1), z = wild(2), w = wild(3), u = wild(4), v = wild(5);        \
     const Pat c0 = const_wild(0), c1 = const_wild(1), c2 = const_wild(2), c3 = const_wild(3),      \
               c4 = const_wild(4);                                                                  \
-    (void)x, (void)y, (void)z, (void)w, (void)u, (void)v, (void)c0, (void)c1, (void)c2, (void)c3, \
+    (void)x, (void)y, (void)z, (void)w, (void)u, (void)v, (void)c0, (void)c1, (void)c2, (void)c3,  \
         (void)c4
 
 } // namespace rewrite

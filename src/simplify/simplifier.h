@@ -25,8 +25,8 @@ class Simplify : public IRMutator {
 public:
     /// Facts about the value of an expression (every lane, for vectors).
     struct ExprInfo {
-        ConstantInterval bounds;                 ///< integer types only
-        ModulusRemainder alignment{1, 0};        ///< Int(32) only (other types wrap)
+        ConstantInterval bounds;          ///< integer types only
+        ModulusRemainder alignment{1, 0}; ///< Int(32) only (other types wrap)
     };
 
     Simplify(const std::map<std::string, ConstantInterval> &bounds,
@@ -138,7 +138,8 @@ public:
     /// Facts learned from a condition, undone when the object is destroyed.
     class FactScope {
     public:
-        explicit FactScope(Simplify *s) : s(s), n_truths(s->truths.size()), n_false(s->falsehoods.size()) {}
+        explicit FactScope(Simplify *s)
+            : s(s), n_truths(s->truths.size()), n_false(s->falsehoods.size()) {}
         ~FactScope();
         /// Record that cond (simplified) holds / does not hold within this scope.
         void learn_true(const Expr &cond);

@@ -180,8 +180,10 @@ bool is_substitutable(const Expr &e) {
     }
     if (const Mul *m = e.as<Mul>()) return is_numeric_const(m->b) && is_substitutable(m->a);
     if (const Broadcast *b = e.as<Broadcast>()) return is_substitutable(b->value);
-    if (const Ramp *r = e.as<Ramp>()) return is_numeric_const(r->stride) && is_substitutable(r->base);
-    if (const Cast *c = e.as<Cast>()) return c->type.can_represent(c->value.type()) && is_substitutable(c->value);
+    if (const Ramp *r = e.as<Ramp>())
+        return is_numeric_const(r->stride) && is_substitutable(r->base);
+    if (const Cast *c = e.as<Cast>())
+        return c->type.can_represent(c->value.type()) && is_substitutable(c->value);
     return false;
 }
 
@@ -218,8 +220,8 @@ Expr Simplify::visit(const Let *op, ExprInfo *info) {
         binding.replacement_vars = free_vars(value);
         // let x = x + 1 in ...: the replacement's x is the outer one, which the body cannot
         // name; keep the Let.
-        if (std::find(binding.replacement_vars.begin(), binding.replacement_vars.end(),
-                      op->name) != binding.replacement_vars.end()) {
+        if (std::find(binding.replacement_vars.begin(), binding.replacement_vars.end(), op->name) !=
+            binding.replacement_vars.end()) {
             binding.replacement = Expr();
         }
     }
@@ -262,9 +264,8 @@ Simplify::ScopedBinding::ScopedBinding(Simplify *s_, const std::string &n, const
         old_falsehoods = s->falsehoods;
         s->truths.erase(std::remove_if(s->truths.begin(), s->truths.end(), mentions),
                         s->truths.end());
-        s->falsehoods.erase(
-            std::remove_if(s->falsehoods.begin(), s->falsehoods.end(), mentions),
-            s->falsehoods.end());
+        s->falsehoods.erase(std::remove_if(s->falsehoods.begin(), s->falsehoods.end(), mentions),
+                            s->falsehoods.end());
     }
     auto it = s->vars.find(name);
     had = it != s->vars.end();
@@ -279,8 +280,10 @@ Simplify::VarInfo &Simplify::ScopedBinding::info() { return s->vars[name]; }
 Simplify::ScopedBinding::~ScopedBinding() {
     auto it = s->vars.find(name);
     if (it != s->vars.end() && it->second.replacement.defined()) s->live_replacements--;
-    if (had) s->vars[name] = saved;
-    else s->vars.erase(name);
+    if (had)
+        s->vars[name] = saved;
+    else
+        s->vars.erase(name);
     for (const std::string &n : blocked) {
         auto j = s->vars.find(n);
         if (j != s->vars.end()) j->second.blocked--;

@@ -34,8 +34,10 @@ Expr Simplify::visit(const Call *op, ExprInfo *info) {
         args[0] = c;
         for (size_t i = 1; i < op->args.size(); i++) {
             FactScope facts(this);
-            if (i == 1) facts.learn_true(c);
-            else facts.learn_false(c);
+            if (i == 1)
+                facts.learn_true(c);
+            else
+                facts.learn_false(c);
             args[i] = mutate(op->args[i], &infos[i]);
         }
     } else {
@@ -72,8 +74,9 @@ Expr Simplify::visit(const Call *op, ExprInfo *info) {
         info->alignment = infos[0].alignment;
         return rebuild();
     }
-    if (ints && (is_call(op, Call::bitwise_and) || is_call(op, Call::bitwise_or) ||
-                 is_call(op, Call::bitwise_xor)) &&
+    if (ints &&
+        (is_call(op, Call::bitwise_and) || is_call(op, Call::bitwise_or) ||
+         is_call(op, Call::bitwise_xor)) &&
         args.size() == 2 && args[0].type() == t && args[1].type() == t) {
         // Constants on the right.
         if (is_numeric_const(args[0]) && !is_numeric_const(args[1])) {

@@ -21,8 +21,8 @@ Expr Simplify::visit(const Cast *op, ExprInfo *info) {
         return f;
     }
     if (t.is_int_or_uint()) {
-        info->bounds = from.is_int_or_uint() ? vi.bounds.cast_to(t)
-                                             : ConstantInterval::bounds_of_type(t);
+        info->bounds =
+            from.is_int_or_uint() ? vi.bounds.cast_to(t) : ConstantInterval::bounds_of_type(t);
         // A conversion that keeps every value keeps the alignment.
         if (from.is_int_or_uint() && !t.is_bool() && t.can_represent(from)) {
             info->alignment = vi.alignment;
@@ -30,9 +30,9 @@ Expr Simplify::visit(const Cast *op, ExprInfo *info) {
     }
     Type te = t.element_of(), fe = from.element_of();
     if (const Broadcast *b = v.as<Broadcast>()) {
-        return mutate(Broadcast::make(Cast::make(te.with_lanes(b->value.type().lanes()), b->value),
-                                      b->lanes),
-                      info);
+        return mutate(
+            Broadcast::make(Cast::make(te.with_lanes(b->value.type().lanes()), b->value), b->lanes),
+            info);
     }
     if (const Ramp *r = v.as<Ramp>()) {
         // Integer casts are ring homomorphisms modulo 2^bits: narrowing (or same-width) casts

@@ -47,12 +47,12 @@ const rewrite::RuleList &lt_rules() {
             {INT32, x - y < 0, x < y},
             {INT32, 0 < x - y, y < x},
             // Scaled and divided operands.
-            {INT32, x * c0 < c1, x < fold((c1 + c0 - 1) / c0), c0 > 0},
-            {INT32, c1 < x * c0, fold(c1 / c0) < x, c0 > 0},
-            {INT32, x * c0 < y * c0, x < y, c0 > 0},
+            {INT32, x * c0 < c1, x<fold((c1 + c0 - 1) / c0), c0> 0},
+            {INT32, c1<x * c0, fold(c1 / c0) < x, c0> 0},
+            {INT32, x * c0 < y * c0, x<y, c0> 0},
             {INT32, x * c0 < y * c0, y < x, c0 < 0},
-            {INT32, x / c0 < c1, x < fold(c1 * c0), c0 > 0},
-            {INT32, c1 < x / c0, fold((c1 + 1) * c0 - 1) < x, c0 > 0},
+            {INT32, x / c0 < c1, x<fold(c1 * c0), c0> 0},
+            {INT32, c1<x / c0, fold((c1 + 1) * c0 - 1) < x, c0> 0},
             // min/max against one of their operands or a constant.
             {RING, min(x, y) < x, y < x},
             {RING, min(y, x) < x, y < x},
@@ -121,7 +121,7 @@ const rewrite::RuleList &eq_rules() {
 }
 
 /// The single handle for an unchanged binary node.
-template<typename T>
+template <typename T>
 Expr reuse(const T *op, const Expr &r) {
     const T *n = r.as<T>();
     if (n && n->a.same_as(op->a) && n->b.same_as(op->b)) return op;

@@ -105,8 +105,7 @@ Expr Simplify::negate(const Expr &e) {
 Expr Simplify::visit(const Not *op, ExprInfo *info) {
     Expr a = mutate(op->a);
     if (a.same_as(op->a) && !a.as<Not>() && !a.as<LT>() && !a.as<LE>() && !a.as<EQ>() &&
-        !a.as<NE>() && !a.as<And>() && !a.as<Or>() && !a.as<Broadcast>() &&
-        !is_numeric_const(a)) {
+        !a.as<NE>() && !a.as<And>() && !a.as<Or>() && !a.as<Broadcast>() && !is_numeric_const(a)) {
         return op;
     }
     return negate(a);

@@ -131,7 +131,8 @@ ModulusRemainder Simplify::alignment_of(const Expr &e) {
         return unify(alignment_of(op->true_value), alignment_of(op->false_value));
     }
     if (const Broadcast *op = e.as<Broadcast>()) return alignment_of(op->value);
-    if (const Ramp *op = e.as<Ramp>()) return alignment_of(op->base) + alignment_of(op->stride) * unknown;
+    if (const Ramp *op = e.as<Ramp>())
+        return alignment_of(op->base) + alignment_of(op->stride) * unknown;
     return unknown;
 }
 

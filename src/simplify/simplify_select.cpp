@@ -67,8 +67,7 @@ Expr Simplify::visit(const Select *op, ExprInfo *info) {
     }
     info->bounds = ConstantInterval::make_union(it.bounds, ifalse.bounds);
     info->alignment = unify(it.alignment, ifalse.alignment);
-    Expr e = (c.same_as(op->condition) && t.same_as(op->true_value) &&
-              f.same_as(op->false_value))
+    Expr e = (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value))
                  ? Expr(op)
                  : Select::make(c, t, f);
     Expr r;

@@ -79,8 +79,8 @@ Stmt Simplify::visit(const For *op) {
     VarInfo binding;
     // Within the body, min <= name <= min + extent - 1.
     ConstantInterval last = imin.bounds + iext.bounds - ConstantInterval::single_point(1);
-    binding.info.bounds = ConstantInterval(imin.bounds.min, imin.bounds.min_defined, last.max,
-                                           last.max_defined);
+    binding.info.bounds =
+        ConstantInterval(imin.bounds.min, imin.bounds.min_defined, last.max, last.max_defined);
     if (is_const(ext, 1)) binding.info.alignment = imin.alignment;
     Stmt body;
     {

@@ -41,8 +41,10 @@ Expr Simplify::visit(const Shuffle *op, ExprInfo *info) {
         ExprInfo vi;
         vecs.push_back(mutate(op->vectors[i], &vi));
         changed = changed || !vecs.back().same_as(op->vectors[i]);
-        if (i == 0) *info = vi;
-        else info->bounds.include(vi.bounds), info->alignment = unify(info->alignment, vi.alignment);
+        if (i == 0)
+            *info = vi;
+        else
+            info->bounds.include(vi.bounds), info->alignment = unify(info->alignment, vi.alignment);
     }
     const std::vector<int> &idx = op->indices;
     int n = (int)idx.size();

@@ -169,7 +169,8 @@ public:
             Value a = is_and ? eval(e.as<And>()->a) : eval(e.as<Or>()->a);
             Value b = is_and ? eval(e.as<And>()->b) : eval(e.as<Or>()->b);
             for (size_t k = 0; k < a.lanes.size(); k++) {
-                a.lanes[k].u = is_and ? (a.lanes[k].u & b.lanes[k].u) : (a.lanes[k].u | b.lanes[k].u);
+                a.lanes[k].u =
+                    is_and ? (a.lanes[k].u & b.lanes[k].u) : (a.lanes[k].u | b.lanes[k].u);
             }
             return a;
         }
@@ -235,8 +236,10 @@ public:
             Value saved = had ? it->second : Value();
             vars[op->name] = v;
             Value r = eval(op->body);
-            if (had) vars[op->name] = saved;
-            else vars.erase(op->name);
+            if (had)
+                vars[op->name] = saved;
+            else
+                vars.erase(op->name);
             return r;
         }
         case IRNodeType::Call:
@@ -263,11 +266,11 @@ public:
                 for (int j = 1; j < factor; j++) {
                     Value x{st, {v.lanes[i * factor + j]}};
                     char c = op->op == VectorReduce::Add   ? '+'
-                              : op->op == VectorReduce::Mul ? '*'
-                              : op->op == VectorReduce::Min ? 'm'
-                              : op->op == VectorReduce::Max ? 'M'
-                              : op->op == VectorReduce::And ? '&'
-                                                            : '|';
+                             : op->op == VectorReduce::Mul ? '*'
+                             : op->op == VectorReduce::Min ? 'm'
+                             : op->op == VectorReduce::Max ? 'M'
+                             : op->op == VectorReduce::And ? '&'
+                                                           : '|';
                     acc = arith(st, acc, x, c);
                 }
                 r.lanes.push_back(acc.lanes[0]);
@@ -321,37 +324,63 @@ private:
             if (t.bits() == 32) {
                 float a = (float)x.f, b = (float)y.f, v = 0;
                 switch (op) {
-                case '+': v = a + b; break;
-                case '-': v = a - b; break;
-                case '*': v = a * b; break;
-                case '/': v = a / b; break;
+                case '+':
+                    v = a + b;
+                    break;
+                case '-':
+                    v = a - b;
+                    break;
+                case '*':
+                    v = a * b;
+                    break;
+                case '/':
+                    v = a / b;
+                    break;
                 case '%': {
                     float q = std::floor(a / b);
                     float p = b * q;
                     v = a - p;
                     break;
                 }
-                case 'm': v = a < b ? a : b; break;
-                case 'M': v = a > b ? a : b; break;
-                default: throw std::runtime_error("bad float op");
+                case 'm':
+                    v = a < b ? a : b;
+                    break;
+                case 'M':
+                    v = a > b ? a : b;
+                    break;
+                default:
+                    throw std::runtime_error("bad float op");
                 }
                 r.f = (double)v;
             } else {
                 double a = x.f, b = y.f, v = 0;
                 switch (op) {
-                case '+': v = a + b; break;
-                case '-': v = a - b; break;
-                case '*': v = a * b; break;
-                case '/': v = a / b; break;
+                case '+':
+                    v = a + b;
+                    break;
+                case '-':
+                    v = a - b;
+                    break;
+                case '*':
+                    v = a * b;
+                    break;
+                case '/':
+                    v = a / b;
+                    break;
                 case '%': {
                     double q = std::floor(a / b);
                     double p = b * q;
                     v = a - p;
                     break;
                 }
-                case 'm': v = a < b ? a : b; break;
-                case 'M': v = a > b ? a : b; break;
-                default: throw std::runtime_error("bad float op");
+                case 'm':
+                    v = a < b ? a : b;
+                    break;
+                case 'M':
+                    v = a > b ? a : b;
+                    break;
+                default:
+                    throw std::runtime_error("bad float op");
                 }
                 r.f = v;
             }
@@ -362,8 +391,12 @@ private:
         __int128 b = t.is_int() ? (__int128)y.i : (__int128)y.u;
         __int128 v = 0;
         switch (op) {
-        case '+': v = a + b; break;
-        case '-': v = a - b; break;
+        case '+':
+            v = a + b;
+            break;
+        case '-':
+            v = a - b;
+            break;
         case '*': {
             // Avoid signed 128-bit overflow for 64-bit operands: multiply as unsigned.
             unsigned __int128 p = (unsigned __int128)a * (unsigned __int128)b;
@@ -381,11 +414,20 @@ private:
                 v = op == '/' ? q : rem;
             }
             break;
-        case 'm': v = a < b ? a : b; break;
-        case 'M': v = a > b ? a : b; break;
-        case '&': v = a & b; break;
-        case '|': v = a | b; break;
-        default: throw std::runtime_error("bad int op");
+        case 'm':
+            v = a < b ? a : b;
+            break;
+        case 'M':
+            v = a > b ? a : b;
+            break;
+        case '&':
+            v = a & b;
+            break;
+        case '|':
+            v = a | b;
+            break;
+        default:
+            throw std::runtime_error("bad int op");
         }
         if (t.is_int()) {
             int64_t w = wrap_i((int64_t)(uint64_t)(unsigned __int128)v, t.bits());
@@ -400,7 +442,8 @@ private:
     Value arith(Type t, const Value &a, const Value &b, char op) {
         Value r{t, {}};
         Type st = t.element_of();
-        for (size_t k = 0; k < a.lanes.size(); k++) r.lanes.push_back(lane_op(st, a.lanes[k], b.lanes[k], op));
+        for (size_t k = 0; k < a.lanes.size(); k++)
+            r.lanes.push_back(lane_op(st, a.lanes[k], b.lanes[k], op));
         return r;
     }
 
@@ -459,20 +502,25 @@ private:
                 undefined = true;
                 return r;
             }
-            if (to.is_int()) r.i = (int64_t)v;
-            else r.u = (uint64_t)v;
+            if (to.is_int())
+                r.i = (int64_t)v;
+            else
+                r.u = (uint64_t)v;
             return r;
         }
         // Integer to integer: take the value modulo 2^bits.
         uint64_t bits = from.is_int() ? (uint64_t)x.i : x.u;
-        if (to.is_int()) r.i = wrap_i((int64_t)bits, to.bits());
-        else r.u = wrap_u(bits, to.bits());
+        if (to.is_int())
+            r.i = wrap_i((int64_t)bits, to.bits());
+        else
+            r.u = wrap_u(bits, to.bits());
         return r;
     }
 
     Value cast(Type t, const Value &v) {
         Value r{t, {}};
-        for (const Lane &l : v.lanes) r.lanes.push_back(cast_lane(t.element_of(), v.type.element_of(), l));
+        for (const Lane &l : v.lanes)
+            r.lanes.push_back(cast_lane(t.element_of(), v.type.element_of(), l));
         return r;
     }
 
@@ -513,7 +561,8 @@ private:
         // Only same-lane-count reinterprets are supported (the common case).
         if (t.lanes() != v.type.lanes()) throw std::runtime_error("lane-changing reinterpret");
         Value r{t, {}};
-        for (const Lane &l : v.lanes) r.lanes.push_back(lane_from_bits(t.element_of(), lane_bits(v.type.element_of(), l)));
+        for (const Lane &l : v.lanes)
+            r.lanes.push_back(lane_from_bits(t.element_of(), lane_bits(v.type.element_of(), l)));
         return r;
     }
 
@@ -585,8 +634,10 @@ private:
                     Lane d = lane_op(at, a[0].lanes[k], a[1].lanes[k], '-');
                     l.f = std::fabs(d.f);
                 } else {
-                    __int128 x = at.is_int() ? (__int128)a[0].lanes[k].i : (__int128)a[0].lanes[k].u;
-                    __int128 y = at.is_int() ? (__int128)a[1].lanes[k].i : (__int128)a[1].lanes[k].u;
+                    __int128 x =
+                        at.is_int() ? (__int128)a[0].lanes[k].i : (__int128)a[0].lanes[k].u;
+                    __int128 y =
+                        at.is_int() ? (__int128)a[1].lanes[k].i : (__int128)a[1].lanes[k].u;
                     __int128 d = x > y ? x - y : y - x;
                     l.u = wrap_u((uint64_t)d, st.bits());
                 }
@@ -601,14 +652,18 @@ private:
                 } else {
                     for (int i = 0; i < w && !((b >> i) & 1); i++) c++;
                 }
-                if (st.is_int()) l.i = c;
-                else l.u = c;
+                if (st.is_int())
+                    l.i = c;
+                else
+                    l.u = c;
             } else if (is(Call::div_round_to_zero) || is(Call::mod_round_to_zero)) {
                 __int128 x = at.is_int() ? (__int128)a[0].lanes[k].i : (__int128)a[0].lanes[k].u;
                 __int128 y = at.is_int() ? (__int128)a[1].lanes[k].i : (__int128)a[1].lanes[k].u;
                 __int128 v = y == 0 ? 0 : is(Call::div_round_to_zero) ? x / y : x % y;
-                if (st.is_int()) l.i = wrap_i((int64_t)v, st.bits());
-                else l.u = wrap_u((uint64_t)v, st.bits());
+                if (st.is_int())
+                    l.i = wrap_i((int64_t)v, st.bits());
+                else
+                    l.u = wrap_u((uint64_t)v, st.bits());
             } else {
                 throw std::runtime_error("eval: unsupported call " + n);
             }

@@ -42,11 +42,16 @@ struct Op {
 
 const std::vector<Op> &ops() {
     static const std::vector<Op> v = {
-        {"+", [](const CI &a, const CI &b) { return a + b; }, [](int64_t x, int64_t y) { return x + y; }, true},
-        {"-", [](const CI &a, const CI &b) { return a - b; }, [](int64_t x, int64_t y) { return x - y; }, true},
-        {"*", [](const CI &a, const CI &b) { return a * b; }, [](int64_t x, int64_t y) { return x * y; }, true},
-        {"min", [](const CI &a, const CI &b) { return min(a, b); }, [](int64_t x, int64_t y) { return std::min(x, y); }, true},
-        {"max", [](const CI &a, const CI &b) { return max(a, b); }, [](int64_t x, int64_t y) { return std::max(x, y); }, true},
+        {"+", [](const CI &a, const CI &b) { return a + b; },
+         [](int64_t x, int64_t y) { return x + y; }, true},
+        {"-", [](const CI &a, const CI &b) { return a - b; },
+         [](int64_t x, int64_t y) { return x - y; }, true},
+        {"*", [](const CI &a, const CI &b) { return a * b; },
+         [](int64_t x, int64_t y) { return x * y; }, true},
+        {"min", [](const CI &a, const CI &b) { return min(a, b); },
+         [](int64_t x, int64_t y) { return std::min(x, y); }, true},
+        {"max", [](const CI &a, const CI &b) { return max(a, b); },
+         [](int64_t x, int64_t y) { return std::max(x, y); }, true},
         {"/", [](const CI &a, const CI &b) { return a / b; }, euclid_div, false},
         {"%", [](const CI &a, const CI &b) { return a % b; }, euclid_mod, false},
     };
@@ -62,15 +67,16 @@ TEST(ConstantInterval, BruteForceSmallRanges) {
         CI a = CI::bounded(a0, a1), b = CI::bounded(b0, b1);
         for (const Op &op : ops()) {
             CI res = op.interval(a, b);
-            int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+            int64_t lo = std::numeric_limits<int64_t>::max(),
+                    hi = std::numeric_limits<int64_t>::min();
             for (int x = a0; x <= a1; x++) {
                 for (int y = b0; y <= b1; y++) {
                     int64_t v = op.value(x, y);
                     lo = std::min(lo, v);
                     hi = std::max(hi, v);
-                    ASSERT_TRUE(res.contains(v)) << a << " " << op.name << " " << b << " = " << res
-                                                 << " misses " << x << " " << op.name << " " << y
-                                                 << " = " << v;
+                    ASSERT_TRUE(res.contains(v))
+                        << a << " " << op.name << " " << b << " = " << res << " misses " << x << " "
+                        << op.name << " " << y << " = " << v;
                 }
             }
             bool tight_div = (op.name[0] == '/') && b.is_single_point() && b0 != 0;

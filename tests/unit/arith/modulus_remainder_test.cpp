@@ -52,7 +52,8 @@ TEST(ModulusRemainder, OperatorsBruteForce) {
         for (int k = -6; k <= 6; k++) {
             for (int j = -6; j <= 6; j++) {
                 int64_t va = a.modulus * k + a.remainder, vb = b.modulus * j + b.remainder;
-                int64_t vals[] = {va + vb, va - vb, va * vb, euclid_div(va, vb), euclid_mod(va, vb)};
+                int64_t vals[] = {va + vb, va - vb, va * vb, euclid_div(va, vb),
+                                  euclid_mod(va, vb)};
                 for (int o = 0; o < 5; o++) {
                     ASSERT_TRUE(satisfies(results[o], vals[o]))
                         << "op " << o << " of " << a << " and " << b << " gave " << results[o]
@@ -104,13 +105,20 @@ TEST(ModulusRemainder, OfExpressions) {
     std::function<Expr(int)> gen = [&](int d) -> Expr {
         if (d == 0) return r(0, 2) == 0 ? Expr(r(-9, 9)) : (r(0, 1) ? x : y);
         switch (r(0, 6)) {
-        case 0: return gen(d - 1) + gen(d - 1);
-        case 1: return gen(d - 1) - gen(d - 1);
-        case 2: return gen(d - 1) * gen(d - 1);
-        case 3: return gen(d - 1) / Expr(r(1, 6));
-        case 4: return gen(d - 1) % Expr(r(1, 6));
-        case 5: return max(gen(d - 1), gen(d - 1));
-        default: return gen(d - 1) * Expr(r(-4, 4)) + Expr(r(-5, 5));
+        case 0:
+            return gen(d - 1) + gen(d - 1);
+        case 1:
+            return gen(d - 1) - gen(d - 1);
+        case 2:
+            return gen(d - 1) * gen(d - 1);
+        case 3:
+            return gen(d - 1) / Expr(r(1, 6));
+        case 4:
+            return gen(d - 1) % Expr(r(1, 6));
+        case 5:
+            return max(gen(d - 1), gen(d - 1));
+        default:
+            return gen(d - 1) * Expr(r(-4, 4)) + Expr(r(-5, 5));
         }
     };
     for (int iter = 0; iter < 500; iter++) {
@@ -123,8 +131,8 @@ TEST(ModulusRemainder, OfExpressions) {
                 ev.bind("y", ExprEval::scalar_int(Int(32), 6 * j + 3));
                 int64_t v = ev.eval(e).as_int();
                 if (ev.int32_overflow) continue;
-                ASSERT_TRUE(satisfies(m, v)) << e << " is " << m << " but is " << v << " at x = "
-                                             << 4 * k + 1 << ", y = " << 6 * j + 3;
+                ASSERT_TRUE(satisfies(m, v)) << e << " is " << m << " but is " << v
+                                             << " at x = " << 4 * k + 1 << ", y = " << 6 * j + 3;
             }
         }
     }

@@ -21,8 +21,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <random>
@@ -39,8 +39,9 @@ using loom::test::Value;
 namespace {
 
 const std::vector<Type> &scalar_types() {
-    static const std::vector<Type> ts = {Int(8),  Int(16),  Int(32),  Int(64),   UInt(8), UInt(16),
-                                         UInt(32), UInt(64), Float(32), Float(64), Bool()};
+    static const std::vector<Type> ts = {Int(8),    Int(16),   Int(32),  Int(64),
+                                         UInt(8),   UInt(16),  UInt(32), UInt(64),
+                                         Float(32), Float(64), Bool()};
     return ts;
 }
 
@@ -64,13 +65,16 @@ public:
         if (s.is_bool()) {
             c = make_bool(coin(50));
         } else if (s.is_float()) {
-            static const double specials[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -7.25, 1e10,
-                                              -1e-3, 1e30, INFINITY, -INFINITY, NAN};
+            static const double specials[] = {0.0,   -0.0, 1.0,   -1.0, 0.5,      2.0,       3.0,
+                                              -7.25, 1e10, -1e-3, 1e30, INFINITY, -INFINITY, NAN};
             int k = rand_int(0, 99);
             double v;
-            if (k < 60) v = rand_int(-16, 16);
-            else if (k < 95) v = specials[rand_int(0, 10)];
-            else v = specials[rand_int(11, 13)];
+            if (k < 60)
+                v = rand_int(-16, 16);
+            else if (k < 95)
+                v = specials[rand_int(0, 10)];
+            else
+                v = specials[rand_int(11, 13)];
             c = make_const(s, v);
         } else {
             int k = rand_int(0, 99);
@@ -83,7 +87,10 @@ public:
                 // Edge values: min, max and their neighbours.
                 Expr lo = s.min(), hi = s.max();
                 int e = rand_int(0, 3);
-                c = e == 0 ? lo : e == 1 ? hi : e == 2 ? simplify(Add::make(lo, make_one(s))) : simplify(Sub::make(hi, make_one(s)));
+                c = e == 0   ? lo
+                    : e == 1 ? hi
+                    : e == 2 ? simplify(Add::make(lo, make_one(s)))
+                             : simplify(Sub::make(hi, make_one(s)));
             }
         }
         return t.is_vector() ? Broadcast::make(c, t.lanes()) : c;
@@ -122,42 +129,66 @@ public:
                 Type o = other_numeric(lanes);
                 Expr a = gen(o, d), b = gen(o, d);
                 switch (rand_int(0, 5)) {
-                case 0: return LT::make(a, b);
-                case 1: return LE::make(a, b);
-                case 2: return GT::make(a, b);
-                case 3: return GE::make(a, b);
-                case 4: return EQ::make(a, b);
-                default: return NE::make(a, b);
+                case 0:
+                    return LT::make(a, b);
+                case 1:
+                    return LE::make(a, b);
+                case 2:
+                    return GT::make(a, b);
+                case 3:
+                    return GE::make(a, b);
+                case 4:
+                    return EQ::make(a, b);
+                default:
+                    return NE::make(a, b);
                 }
             }
             case 3:
-            case 4: return And::make(gen(t, d), gen(t, d));
+            case 4:
+                return And::make(gen(t, d), gen(t, d));
             case 5:
-            case 6: return Or::make(gen(t, d), gen(t, d));
-            case 7: return Not::make(gen(t, d));
-            case 8: return select(t, d);
-            case 9: return let(t, d);
-            case 10: return Cast::make(t, gen(other_numeric(lanes), d));
-            default: return vector_node(t, d);
+            case 6:
+                return Or::make(gen(t, d), gen(t, d));
+            case 7:
+                return Not::make(gen(t, d));
+            case 8:
+                return select(t, d);
+            case 9:
+                return let(t, d);
+            case 10:
+                return Cast::make(t, gen(other_numeric(lanes), d));
+            default:
+                return vector_node(t, d);
             }
         }
         int k = rand_int(0, 21);
         if (s.is_float() && k >= 14 && k <= 17) k = rand_int(0, 6);
         switch (k) {
         case 0:
-        case 1: return Add::make(gen(t, d), gen(t, d));
+        case 1:
+            return Add::make(gen(t, d), gen(t, d));
         case 2:
-        case 3: return Sub::make(gen(t, d), gen(t, d));
-        case 4: return Mul::make(gen(t, d), coin(60) ? constant(t) : gen(t, d));
-        case 5: return Div::make(gen(t, d), coin(70) ? constant(t) : gen(t, d));
-        case 6: return Mod::make(gen(t, d), coin(70) ? constant(t) : gen(t, d));
-        case 7: return Min::make(gen(t, d), gen(t, d));
-        case 8: return Max::make(gen(t, d), gen(t, d));
+        case 3:
+            return Sub::make(gen(t, d), gen(t, d));
+        case 4:
+            return Mul::make(gen(t, d), coin(60) ? constant(t) : gen(t, d));
+        case 5:
+            return Div::make(gen(t, d), coin(70) ? constant(t) : gen(t, d));
+        case 6:
+            return Mod::make(gen(t, d), coin(70) ? constant(t) : gen(t, d));
+        case 7:
+            return Min::make(gen(t, d), gen(t, d));
+        case 8:
+            return Max::make(gen(t, d), gen(t, d));
         case 9:
-        case 10: return select(t, d);
-        case 11: return let(t, d);
-        case 12: return Cast::make(t, gen(other_numeric(lanes), d));
-        case 13: return vector_node(t, d);
+        case 10:
+            return select(t, d);
+        case 11:
+            return let(t, d);
+        case 12:
+            return Cast::make(t, gen(other_numeric(lanes), d));
+        case 13:
+            return vector_node(t, d);
         case 14: {
             const char *ops[] = {Call::bitwise_and, Call::bitwise_or, Call::bitwise_xor};
             Expr b = coin(60) ? constant(t) : gen(t, d);
@@ -180,8 +211,10 @@ public:
         case 17: {
             // Index-like expressions: x * c + c, / c, % c.
             Expr e = Add::make(Mul::make(gen(t, d), constant(t)), constant(t));
-            if (coin(50)) e = Div::make(e, constant(t));
-            else if (coin(50)) e = Mod::make(e, constant(t));
+            if (coin(50))
+                e = Div::make(e, constant(t));
+            else if (coin(50))
+                e = Mod::make(e, constant(t));
             return e;
         }
         default:
@@ -199,8 +232,10 @@ public:
         Expr value = gen(vt, d);
         std::string name;
         // Sometimes shadow an outer variable of the same type.
-        if (coin(20)) name = var_name(vt, rand_int(0, 1));
-        else name = "t" + std::to_string(let_counter++);
+        if (coin(20))
+            name = var_name(vt, rand_int(0, 1));
+        else
+            name = "t" + std::to_string(let_counter++);
         lets.push_back({name, vt});
         Expr body = gen(t, d);
         lets.pop_back();
@@ -223,7 +258,8 @@ public:
         case 0:
             if (!s.is_bool()) return Ramp::make(gen(s, d), gen(s, d), lanes);
             return Broadcast::make(gen(s, d), lanes);
-        case 1: return Broadcast::make(gen(s, d), lanes);
+        case 1:
+            return Broadcast::make(gen(s, d), lanes);
         case 2: {
             // A slice of a wider vector.
             Expr wide = gen(t.with_lanes(lanes * 2), d);
@@ -231,7 +267,8 @@ public:
             if (stride == 2) return Shuffle::make_slice(wide, 0, 2, lanes);
             return Shuffle::make_slice(wide, start, 1, lanes);
         }
-        default: return gen(t, d);
+        default:
+            return gen(t, d);
         }
     }
 
@@ -242,9 +279,12 @@ public:
             Lane l;
             int k = rand_int(0, 99);
             if (s.is_float()) {
-                if (k < 60) l.f = rand_int(-20, 20);
-                else if (k < 80) l.f = rand_int(-2000, 2000) / 8.0;
-                else if (k < 95) l.f = std::ldexp((double)rand_int(1, 1000), rand_int(-30, 30));
+                if (k < 60)
+                    l.f = rand_int(-20, 20);
+                else if (k < 80)
+                    l.f = rand_int(-2000, 2000) / 8.0;
+                else if (k < 95)
+                    l.f = std::ldexp((double)rand_int(1, 1000), rand_int(-30, 30));
                 else {
                     static const double sp[] = {0.0, -0.0, INFINITY, -INFINITY, NAN};
                     l.f = sp[rand_int(0, 4)];
@@ -261,9 +301,12 @@ public:
                 } else {
                     // Any bit pattern, including the extremes.
                     x = (int64_t)std::uniform_int_distribution<uint64_t>()(rng);
-                    if (coin(30)) x = coin(50) ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+                    if (coin(30))
+                        x = coin(50) ? std::numeric_limits<int64_t>::max()
+                                     : std::numeric_limits<int64_t>::min();
                 }
-                Value one = s.is_int() ? ExprEval::scalar_int(s, x) : ExprEval::scalar_uint(s, (uint64_t)x);
+                Value one =
+                    s.is_int() ? ExprEval::scalar_int(s, x) : ExprEval::scalar_uint(s, (uint64_t)x);
                 l = one.lanes[0];
             }
             v.lanes.push_back(l);
@@ -343,8 +386,8 @@ void check(Generator &g, const Expr &e, int samples, Stats &st) {
             ADD_FAILURE() << "simplify changed the value\n  expr:       " << e
                           << "\n  simplified: " << s << "\n  expr value:       " << a.to_string()
                           << "\n  simplified value: " << b.to_string()
-                          << (ev.undefined ? " (undefined behaviour)" : "")
-                          << "\n  inputs:\n" << inputs.str();
+                          << (ev.undefined ? " (undefined behaviour)" : "") << "\n  inputs:\n"
+                          << inputs.str();
             return;
         }
     }
@@ -391,8 +434,8 @@ TEST(SimplifyRandom, DeepInt32) {
         EXPECT_GT(st.compared, 2000 * 4);
         EXPECT_LT(st.introduced_overflow, st.compared / 100 + 5);
         std::cout << "int32 seed " << seed << ": " << st.compared << " compared samples, "
-                  << st.skipped_overflow << " skipped (int32 overflow), "
-                  << st.introduced_overflow << " with overflow only after simplification\n";
+                  << st.skipped_overflow << " skipped (int32 overflow), " << st.introduced_overflow
+                  << " with overflow only after simplification\n";
     }
 }
 

@@ -29,7 +29,7 @@ std::string str(const Expr &e) {
         Expr in_ = (in), ex_ = (expected);                                                         \
         Expr out_ = simplify(in_);                                                                 \
         EXPECT_TRUE(equal(out_, ex_))                                                              \
-            << "simplify(" << in_ << ")\n  gave     " << out_ << "\n  expected " << ex_;       \
+            << "simplify(" << in_ << ")\n  gave     " << out_ << "\n  expected " << ex_;           \
     } while (0)
 
 const Expr x = var("x"), y = var("y"), z = var("z");
@@ -222,12 +222,14 @@ TEST(SimplifyRules, WrapAroundTypes) {
 }
 
 TEST(SimplifyRules, BitOps) {
-    EXPECT_SIMPLIFIES(Call::make(Int(32), Call::bitwise_and, {x, Expr(7)}, Call::PureIntrinsic), x % 8);
-    EXPECT_SIMPLIFIES(Call::make(Int(32), Call::shift_right, {x, Expr(2)}, Call::PureIntrinsic), x / 4);
-    EXPECT_SIMPLIFIES(Call::make(Int(32), Call::bitwise_xor, {Expr(12), Expr(10)}, Call::PureIntrinsic),
-                      Expr(6));
-    EXPECT_SIMPLIFIES(Call::make(Int(32), Call::shift_left, {Expr(3), Expr(4)}, Call::PureIntrinsic),
-                      Expr(48));
+    EXPECT_SIMPLIFIES(Call::make(Int(32), Call::bitwise_and, {x, Expr(7)}, Call::PureIntrinsic),
+                      x % 8);
+    EXPECT_SIMPLIFIES(Call::make(Int(32), Call::shift_right, {x, Expr(2)}, Call::PureIntrinsic),
+                      x / 4);
+    EXPECT_SIMPLIFIES(
+        Call::make(Int(32), Call::bitwise_xor, {Expr(12), Expr(10)}, Call::PureIntrinsic), Expr(6));
+    EXPECT_SIMPLIFIES(
+        Call::make(Int(32), Call::shift_left, {Expr(3), Expr(4)}, Call::PureIntrinsic), Expr(48));
     EXPECT_SIMPLIFIES(Call::make(UInt(8), Call::abs, {Expr((int8_t)-128)}, Call::PureIntrinsic),
                       Expr((uint8_t)128));
     EXPECT_SIMPLIFIES(Call::make(UInt(8), Call::absd, {Expr((int8_t)-100), Expr((int8_t)100)},
@@ -245,8 +247,7 @@ TEST(SimplifyRules, Vectors) {
     // All lanes of ramp(x, 1, 4) are below x + 4.
     EXPECT_SIMPLIFIES(LT::make(Ramp::make(x, Expr(1), 4), Broadcast::make(x + 4, 4)),
                       const_true(4));
-    EXPECT_SIMPLIFIES(LT::make(Ramp::make(x, Expr(1), 4), Broadcast::make(x, 4)),
-                      const_false(4));
+    EXPECT_SIMPLIFIES(LT::make(Ramp::make(x, Expr(1), 4), Broadcast::make(x, 4)), const_false(4));
     Expr undecided = LT::make(Ramp::make(x, Expr(1), 4), Broadcast::make(y, 4));
     EXPECT_TRUE(equal(simplify(undecided), undecided));
     // Dividing a ramp that stays within one multiple: x = 8k.

@@ -126,13 +126,16 @@ struct Machine {
         } else if (const LetStmt *l = s.as<LetStmt>()) {
             scoped(l->name, ev.eval(l->value), [&] { exec(l->body); });
         } else if (const IfThenElse *c = s.as<IfThenElse>()) {
-            if (ev.eval(c->condition).lanes[0].u) exec(c->then_case);
-            else if (c->else_case.defined()) exec(c->else_case);
+            if (ev.eval(c->condition).lanes[0].u)
+                exec(c->then_case);
+            else if (c->else_case.defined())
+                exec(c->else_case);
         } else if (const Store *st = s.as<Store>()) {
             int64_t idx = ev.eval(st->index).as_int();
             buf.at((size_t)idx) = ev.eval(st->value).as_int();
         } else if (const AssertStmt *a = s.as<AssertStmt>()) {
-            if (!ev.eval(a->condition).lanes[0].u) asserts.push_back((int)ev.eval(a->message).as_int());
+            if (!ev.eval(a->condition).lanes[0].u)
+                asserts.push_back((int)ev.eval(a->message).as_int());
         } else if (!s.as<Evaluate>()) {
             FAIL() << "unexpected statement";
         }
@@ -144,8 +147,10 @@ struct Machine {
         if (had) saved = *old;
         ev.bind(name, v);
         f();
-        if (had) ev.bind(name, saved);
-        else ev.unbind(name);
+        if (had)
+            ev.bind(name, saved);
+        else
+            ev.unbind(name);
     }
 };
 
@@ -161,25 +166,40 @@ public:
     Expr expr(int d) {
         if (d == 0) return leaf();
         switch (r(0, 8)) {
-        case 0: return expr(d - 1) + expr(d - 1);
-        case 1: return expr(d - 1) - expr(d - 1);
-        case 2: return expr(d - 1) * Expr(r(-3, 4));
-        case 3: return expr(d - 1) / Expr(r(1, 5));
-        case 4: return expr(d - 1) % Expr(r(1, 5));
-        case 5: return min(expr(d - 1), expr(d - 1));
-        case 6: return max(expr(d - 1), expr(d - 1));
-        case 7: return select(cond(d - 1), expr(d - 1), expr(d - 1));
-        default: return leaf();
+        case 0:
+            return expr(d - 1) + expr(d - 1);
+        case 1:
+            return expr(d - 1) - expr(d - 1);
+        case 2:
+            return expr(d - 1) * Expr(r(-3, 4));
+        case 3:
+            return expr(d - 1) / Expr(r(1, 5));
+        case 4:
+            return expr(d - 1) % Expr(r(1, 5));
+        case 5:
+            return min(expr(d - 1), expr(d - 1));
+        case 6:
+            return max(expr(d - 1), expr(d - 1));
+        case 7:
+            return select(cond(d - 1), expr(d - 1), expr(d - 1));
+        default:
+            return leaf();
         }
     }
     Expr cond(int d) {
         switch (r(0, 5)) {
-        case 0: return expr(d) < expr(d);
-        case 1: return expr(d) <= expr(d);
-        case 2: return expr(d) == expr(d);
-        case 3: return cond(d > 0 ? d - 1 : 0) && cond(d > 0 ? d - 1 : 0);
-        case 4: return cond(d > 0 ? d - 1 : 0) || cond(d > 0 ? d - 1 : 0);
-        default: return !(expr(d) < expr(d));
+        case 0:
+            return expr(d) < expr(d);
+        case 1:
+            return expr(d) <= expr(d);
+        case 2:
+            return expr(d) == expr(d);
+        case 3:
+            return cond(d > 0 ? d - 1 : 0) && cond(d > 0 ? d - 1 : 0);
+        case 4:
+            return cond(d > 0 ? d - 1 : 0) || cond(d > 0 ? d - 1 : 0);
+        default:
+            return !(expr(d) < expr(d));
         }
     }
     Stmt stmt(int d) {
@@ -194,7 +214,8 @@ public:
             vars.pop_back();
             return loop(name, mn, ext, body);
         }
-        case 2: return IfThenElse::make(cond(1), stmt(d - 1), r(0, 1) ? stmt(d - 1) : Stmt());
+        case 2:
+            return IfThenElse::make(cond(1), stmt(d - 1), r(0, 1) ? stmt(d - 1) : Stmt());
         case 3: {
             std::string name = "t" + std::to_string(counter++);
             Expr v = expr(2);
@@ -203,9 +224,12 @@ public:
             vars.pop_back();
             return LetStmt::make(name, v, body);
         }
-        case 4: return Block::make(stmt(d - 1), stmt(d - 1));
-        case 6: return AssertStmt::make(cond(1), Expr(counter++));
-        default: return store(expr(2), expr(2) % 16);
+        case 4:
+            return Block::make(stmt(d - 1), stmt(d - 1));
+        case 6:
+            return AssertStmt::make(cond(1), Expr(counter++));
+        default:
+            return store(expr(2), expr(2) % 16);
         }
     }
 
@@ -231,14 +255,17 @@ TEST(SimplifyStmt, RandomLoopNests) {
             Machine m1, m2;
             for (Machine *m : {&m1, &m2}) {
                 std::mt19937 vr(seed * 31 + sample);
-                m->ev.bind("x", ExprEval::scalar_int(Int(32), std::uniform_int_distribution<int>(-20, 20)(vr)));
-                m->ev.bind("y", ExprEval::scalar_int(Int(32), std::uniform_int_distribution<int>(-20, 20)(vr)));
+                m->ev.bind("x", ExprEval::scalar_int(
+                                    Int(32), std::uniform_int_distribution<int>(-20, 20)(vr)));
+                m->ev.bind("y", ExprEval::scalar_int(
+                                    Int(32), std::uniform_int_distribution<int>(-20, 20)(vr)));
             }
             m1.exec(s);
             m2.exec(simp);
             compared++;
-            EXPECT_TRUE(m1.buf == m2.buf && m1.asserts == m2.asserts)
-                << "statement:\n" << s << "simplified:\n" << simp;
+            EXPECT_TRUE(m1.buf == m2.buf && m1.asserts == m2.asserts) << "statement:\n"
+                                                                      << s << "simplified:\n"
+                                                                      << simp;
             if (m1.buf != m2.buf) break;
         }
         if (HasFailure()) break;

@@ -8,6 +8,7 @@
 #include "ir/ir_printer.h"
 #include "lower/infer_arguments.h"
 #include "lower/lower.h"
+#include "lower/output_buffers.h"
 #include "lower/print_loop_nest.h"
 #include "support/error.h"
 
@@ -60,6 +61,35 @@ bool same_snapshot(const std::vector<std::pair<Function, uint64_t>> &a,
     return true;
 }
 
+/// The buffer constraints and scalar ranges of the parameters `f` takes (and of the outputs'
+/// buffers), printed: the compiled code checks them, so a change needs a recompile.
+std::string constraints_key(const PipelineContents &c, const LoweredFunc &f) {
+    std::ostringstream key;
+    auto add_buffer = [&](const Parameter &p) {
+        key << p.name() << ":";
+        for (int d = 0; d < p.dimensions(); d++) {
+            key << "[" << p.min_constraint(d) << "," << p.extent_constraint(d) << ","
+                << p.stride_constraint(d) << "]";
+        }
+        key << ";";
+    };
+    for (const LoweredArgument &a : f.args) {
+        if (!a.param.defined()) continue;
+        if (a.param.is_buffer()) {
+            add_buffer(a.param);
+        } else {
+            key << a.name << ":" << a.param.min_value() << "," << a.param.max_value() << ";";
+        }
+    }
+    for (const Function &o : c.outputs) {
+        for (int i = 0; i < o.outputs(); i++) {
+            Parameter p = find_output_buffer_parameter(o, i);
+            if (p.defined()) add_buffer(p);
+        }
+    }
+    return key.str();
+}
+
 /// A bounds-query halide_buffer_t (null host) with its own dimension array.
 struct QueryBuffer {
     halide_buffer_t buf{};
@@ -109,7 +139,8 @@ void Pipeline::compile_jit(const Target &target) {
     PipelineContents &c = contents_of(contents);
     check_outputs_defined(c);
     auto funcs = snapshot(c);
-    if (c.compiled && c.compiled->target == target && same_snapshot(c.compiled->funcs, funcs)) {
+    if (c.compiled && c.compiled->target == target && same_snapshot(c.compiled->funcs, funcs) &&
+        constraints_key(c, c.compiled->lowered) == c.compiled->constraints) {
         return;
     }
     auto compiled = std::make_unique<PipelineContents::Compiled>();
@@ -117,6 +148,7 @@ void Pipeline::compile_jit(const Target &target) {
     compiled->funcs = funcs;
     compiled->lowered = lower(c.outputs, function_name(c), target, c.requirements);
     compiled->module = JITModule::compile(compiled->lowered);
+    compiled->constraints = constraints_key(c, compiled->lowered);
     c.compiled = std::move(compiled);
 }
 

@@ -28,6 +28,8 @@ struct PipelineContents : RefCounted {
         Target target;
         /// Every Func the code was compiled from, and its version at the time.
         std::vector<std::pair<Function, uint64_t>> funcs;
+        /// The parameters' constraints and ranges at the time (they are compiled in too).
+        std::string constraints;
         LoweredFunc lowered;
         std::shared_ptr<JITModule> module;
     };

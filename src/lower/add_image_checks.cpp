@@ -3,6 +3,8 @@
 #include <loom/ir_operator.h>
 
 #include "ir/ir_printer.h"
+#include "ir/ir_utils.h"
+#include "ir/substitute.h"
 #include "lower/bounds_inference.h"
 #include "lower/output_buffers.h"
 #include "lower/unpack_buffers.h"
@@ -91,6 +93,7 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
     std::vector<Stmt> query;                                 // 3
     std::vector<Stmt> checks;                                // 4
     Expr any_query;
+    std::map<std::string, Expr> facts; // constrained buffer fields and their values
 
     for (const auto &req : requirements) {
         Expr message = req.error_args.empty()
@@ -148,18 +151,28 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                 ext >= 0, runtime_error_call("halide_error_buffer_extents_negative",
                                              {str(b), Expr(d), ext})));
             const Parameter &p = buffer_params[b];
-            if (p.defined()) {
-                const std::pair<Expr, Expr> constraints[] = {{mn, p.min_constraint(d)},
-                                                             {ext, p.extent_constraint(d)},
-                                                             {st, p.stride_constraint(d)}};
+            // Halide's default: an output's innermost dimension is dense unless the user's
+            // output_buffer() says otherwise (inputs: their ImageParam decides).
+            Expr default_stride =
+                (!p.defined() && a.kind == LoweredArgument::OutputBuffer && d == 0) ? Expr(1)
+                                                                                    : Expr();
+            if (p.defined() || default_stride.defined()) {
+                const std::pair<Expr, Expr> constraints[] = {
+                    {mn, p.defined() ? p.min_constraint(d) : Expr()},
+                    {ext, p.defined() ? p.extent_constraint(d) : Expr()},
+                    {st, p.defined() ? p.stride_constraint(d) : default_stride}};
                 for (const auto &c : constraints) {
                     if (!c.second.defined()) continue;
                     Expr want =
                         c.second.type() == Int(32) ? c.second : Cast::make(Int(32), c.second);
+                    const std::string &name = c.first.as<Variable>()->name;
                     checks.push_back(AssertStmt::make(
-                        c.first == want, runtime_error_call("halide_error_constraint_violated",
-                                                            {str(c.first.as<Variable>()->name),
-                                                             c.first, str(to_text(want)), want})));
+                        c.first == want,
+                        runtime_error_call("halide_error_constraint_violated",
+                                           {str(name), c.first, str(to_text(want)), want})));
+                    // Checked at entry, so the body may rely on it (a constant stride of 1
+                    // makes loads dense).
+                    if (!expr_uses_var(want, name)) facts[name] = want;
                 }
             }
             // Sizes: the span of each dimension, and the element count, fit in 2^31 - 1.
@@ -188,7 +201,7 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
         }
     }
 
-    Stmt body = s;
+    Stmt body = options.asserts ? substitute(facts, s) : s;
     if (options.asserts) {
         checks.push_back(body);
         body = Block::make(checks);

@@ -37,6 +37,9 @@ Parameter output_buffer_parameter(const Function &f, int i) {
         for (int k = 0; k < f.outputs(); k++) {
             e.params.emplace_back(f.output_types()[k], true, f.dimensions(),
                                   output_buffer_name(f, k));
+            // Halide's default: outputs are dense in their innermost dimension
+            // (output_buffer().dim(0).set_stride(Expr()) lifts it).
+            if (f.dimensions() > 0) e.params.back().set_stride_constraint(0, Expr(1));
         }
     }
     return e.params[i];

@@ -314,3 +314,77 @@ TEST(Introspection, CompileToLoweredStmt) {
     EXPECT_NE(t.find("stmt_out["), std::string::npos) << t;
     std::remove(path.c_str());
 }
+
+TEST(Errors, ParamOutOfRange) {
+    Param<int> p("bounded_p", 5, 0, 10);
+    Func f("f");
+    Var x("x");
+    f(x) = x * p;
+    Buffer<int32_t> ok = f.realize({4});
+    EXPECT_EQ(ok(3), 15);
+    p.set(11);
+    try {
+        f.realize({4});
+        FAIL() << "expected a RuntimeError";
+    } catch (const RuntimeError &e) {
+        EXPECT_NE(std::string(e.what()).find("bounded_p"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Constraints, OutputBufferConstraintsAreChecked) {
+    Func f("constrained_out");
+    Var x("x"), y("y");
+    f(x, y) = x + y;
+    f.output_buffer().dim(0).set_min(0).dim(1).set_extent(3);
+    Buffer<int32_t> good(5, 3);
+    f.realize(good);
+    EXPECT_EQ(good(4, 2), 6);
+    Buffer<int32_t> bad(5, 4);
+    EXPECT_THROW(f.realize(bad), RuntimeError);
+    Buffer<int32_t> shifted(5, 3);
+    shifted.set_min(1, 0);
+    EXPECT_THROW(f.realize(shifted), RuntimeError);
+}
+
+TEST(Constraints, OutputsAreDenseByDefault) {
+    Func f("dense_out");
+    Var x("x"), y("y");
+    f(x, y) = x * 10 + y;
+    // A transposed view has a non-unit innermost stride: refused, as in Halide...
+    Buffer<int32_t> base(4, 6);
+    Buffer<int32_t> t = base.transposed(0, 1);
+    EXPECT_THROW(f.realize(t), RuntimeError);
+    // ...unless the output buffer's stride constraint is lifted.
+    f.output_buffer().dim(0).set_stride(Expr());
+    f.realize(t);
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 6; i++) EXPECT_EQ(t(i, j), i * 10 + j);
+}
+
+TEST(Realize, BoolOutput) {
+    Func f("flags");
+    Var x("x");
+    f(x) = (x % 3) == 0;
+    Buffer<bool> out = f.realize({7});
+    for (int i = 0; i < 7; i++) EXPECT_EQ(out(i), i % 3 == 0) << i;
+}
+
+TEST(BoundsQuery, OutputQueryGetsItsRegionAndInputsTheirs) {
+    // A raw bounds query through realize: the compiled code fills the shapes, runs nothing.
+    ImageParam im(Float(32), 1, "q_in");
+    Func f("q_out");
+    Var x("x");
+    f(x) = im(x * 2) + im(x * 2 + 1);
+    Buffer<float> in(20);
+    in.fill(1.0f);
+    im.set(in);
+    halide_dimension_t dim(3, 5, 1);
+    halide_buffer_t query{};
+    query.type = halide_type_t(halide_type_float, 32);
+    query.dimensions = 1;
+    query.dim = &dim;
+    f.realize(&query);
+    EXPECT_EQ(query.host, nullptr);
+    EXPECT_EQ(dim.min, 3);
+    EXPECT_EQ(dim.extent, 5);
+}

@@ -138,9 +138,26 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                 required_lets.emplace_back(base, region[d].min);
                 required_lets.emplace_back(ebase, (region[d].max + 1) - region[d].min);
                 Expr rmin = var(base), rext = var(ebase), rmax = rmin + rext - 1;
+                // A query answers the required region, adjusted to the buffer's constraints
+                // (a fixed min or extent), so the answer passes the checks below.
+                Expr qmin = rmin, qext = rext;
+                const Parameter &qp = buffer_params[b];
+                auto usable = [&](const Expr &c) {
+                    return c.defined() && !expr_uses_var(c, b + ".min." + std::to_string(d)) &&
+                           !expr_uses_var(c, b + ".extent." + std::to_string(d));
+                };
+                if (qp.defined() && usable(qp.min_constraint(d))) {
+                    Expr c = qp.min_constraint(d);
+                    qmin = c.type() == Int(32) ? c : Cast::make(Int(32), c);
+                    qext = rmax + 1 - qmin;
+                }
+                if (qp.defined() && usable(qp.extent_constraint(d))) {
+                    Expr c = qp.extent_constraint(d);
+                    qext = c.type() == Int(32) ? c : Cast::make(Int(32), c);
+                }
                 set_bounds.push_back(
                     Evaluate::make(Call::make(Int(32), Call::buffer_set_bounds,
-                                              {handle, Expr(d), rmin, rext}, Call::Intrinsic)));
+                                              {handle, Expr(d), qmin, qext}, Call::Intrinsic)));
                 // An empty required region needs nothing of the buffer.
                 Expr ok = rext <= 0 || (mn <= rmin && rmax <= max);
                 checks.push_back(AssertStmt::make(

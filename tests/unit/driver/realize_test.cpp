@@ -388,3 +388,20 @@ TEST(BoundsQuery, OutputQueryGetsItsRegionAndInputsTheirs) {
     EXPECT_EQ(dim.min, 3);
     EXPECT_EQ(dim.extent, 5);
 }
+
+TEST(InferInputBounds, HonoursMinConstraints) {
+    ImageParam im(Int(32), 1, "cmin");
+    im.dim(0).set_min(0);
+    Func f("f");
+    Var x("x");
+    f(x) = im(x + 3);
+    f.infer_input_bounds({5});
+    Buffer<void> b = im.get();
+    ASSERT_TRUE(b.defined());
+    EXPECT_EQ(b.min(0), 0);
+    EXPECT_EQ(b.extent(0), 8);
+    Buffer<int32_t> in = b;
+    for (int i = 0; i < 8; i++) in(i) = i * i;
+    Buffer<int32_t> out = f.realize({5});
+    EXPECT_EQ(out(4), 49);
+}

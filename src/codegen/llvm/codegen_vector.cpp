@@ -1,5 +1,5 @@
-// CodeGenLLVM: memory access and vector nodes (Load, Store, Ramp, Broadcast, Shuffle,
-// VectorReduce). Dense accesses become single vector loads/stores, small constant strides
+// CodeGenLLVM: memory (Load, Store, Allocate, Free) and vector nodes (Ramp, Broadcast,
+// Shuffle, VectorReduce). Dense accesses become single vector loads/stores, small constant strides
 // become a dense load plus a shuffle, everything else gathers/scatters.
 #include "codegen/llvm/codegen_llvm.h"
 
@@ -397,6 +397,103 @@ void CodeGenLLVM::visit(const VectorReduce *op) {
         acc = acc ? combine(acc, slice) : slice;
     }
     value_ = acc;
+}
+
+void CodeGenLLVM::visit(const Allocate *op) {
+    Type et = op->type.element_of();
+    int64_t bytes_per = et.bytes();
+    // The constant element count, if every extent is a constant (and it does not overflow).
+    int64_t count = 1;
+    bool constant = true;
+    for (const Expr &e : op->extents) {
+        int64_t v;
+        if (!constant_int_value(e, &v) || v < 0 || (v > 0 && count > (INT64_MAX / 2) / v)) {
+            constant = false;
+            break;
+        }
+        count *= v;
+    }
+    const int64_t stack_limit = 64 * 1024;
+    if (constant && count * bytes_per <= stack_limit && op->memory_type != MemoryType::Heap) {
+        // Over-align so vector loads and stores of any width are aligned.
+        llvm::AllocaInst *a = create_entry_alloca(
+            llvm_storage_type_of(et), (uint64_t)std::max<int64_t>(count, 1), 64, op->name);
+        sym_push(op->name, a);
+        codegen(op->body);
+        sym_pop(op->name);
+        return;
+    }
+
+    // Heap: bytes = product of extents in 64 bits.
+    Value *bytes = llvm::ConstantInt::get(i64_t, bytes_per);
+    for (const Expr &e : op->extents) {
+        Value *v = codegen(e);
+        v = e.type().is_int() ? builder_->CreateSExtOrTrunc(v, i64_t)
+                              : builder_->CreateZExtOrTrunc(v, i64_t);
+        bytes = builder_->CreateMul(bytes, v);
+    }
+    Value *cond = codegen(op->condition);
+    llvm::Value *slot = create_entry_alloca(ptr_t, 1, 8, op->name + ".slot");
+    llvm::BasicBlock *pre = builder_->GetInsertBlock();
+    llvm::BasicBlock *do_alloc =
+        llvm::BasicBlock::Create(context_, "malloc " + op->name, function_);
+    llvm::BasicBlock *oom = llvm::BasicBlock::Create(context_, "out of memory", function_);
+    llvm::BasicBlock *ok = llvm::BasicBlock::Create(context_, "malloc ok", function_);
+    llvm::BasicBlock *after =
+        llvm::BasicBlock::Create(context_, "allocated " + op->name, function_);
+    builder_->CreateCondBr(cond, do_alloc, after);
+    builder_->SetInsertPoint(do_alloc);
+    Value *p = call_c("halide_malloc", ptr_t, {user_context_, bytes});
+    Value *failed = builder_->CreateAnd(
+        builder_->CreateIsNull(p), builder_->CreateICmpNE(bytes, llvm::ConstantInt::get(i64_t, 0)));
+    llvm::MDBuilder md(context_);
+    builder_->CreateCondBr(failed, oom, ok, md.createBranchWeights(1, 1 << 20));
+    builder_->SetInsertPoint(oom);
+    emit_error_return(call_c("halide_error_out_of_memory", i32_t, {user_context_}));
+    builder_->SetInsertPoint(ok);
+    builder_->CreateBr(after);
+    builder_->SetInsertPoint(after);
+    llvm::PHINode *ptr = builder_->CreatePHI(ptr_t, 2, op->name);
+    ptr->addIncoming(p, ok);
+    ptr->addIncoming(llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0)), pre);
+    builder_->CreateStore(ptr, slot);
+
+    heap_allocations_.push_back({op->name, slot});
+    sym_push(op->name, ptr);
+    codegen(op->body);
+    sym_pop(op->name);
+    heap_allocations_.pop_back();
+
+    // End of scope: free unless a Free node already did (it nulls the slot).
+    Value *cur = builder_->CreateLoad(ptr_t, slot);
+    llvm::BasicBlock *do_free = llvm::BasicBlock::Create(context_, "free " + op->name, function_);
+    llvm::BasicBlock *done =
+        llvm::BasicBlock::Create(context_, "end allocate " + op->name, function_);
+    builder_->CreateCondBr(builder_->CreateIsNotNull(cur), do_free, done);
+    builder_->SetInsertPoint(do_free);
+    call_c("halide_free", void_t, {user_context_, cur});
+    builder_->CreateBr(done);
+    builder_->SetInsertPoint(done);
+}
+
+void CodeGenLLVM::visit(const Free *op) {
+    for (auto it = heap_allocations_.rbegin(); it != heap_allocations_.rend(); ++it) {
+        if (it->name != op->name) continue;
+        Value *cur = builder_->CreateLoad(ptr_t, it->slot);
+        llvm::BasicBlock *do_free =
+            llvm::BasicBlock::Create(context_, "free " + op->name, function_);
+        llvm::BasicBlock *done = llvm::BasicBlock::Create(context_, "freed " + op->name, function_);
+        builder_->CreateCondBr(builder_->CreateIsNotNull(cur), do_free, done);
+        builder_->SetInsertPoint(do_free);
+        call_c("halide_free", void_t, {user_context_, cur});
+        builder_->CreateBr(done);
+        builder_->SetInsertPoint(done);
+        builder_->CreateStore(llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0)),
+                              it->slot);
+        return;
+    }
+    // A stack allocation: nothing to do.
+    internal_assert(sym_exists(op->name)) << "Free of unknown allocation " << op->name << "\n";
 }
 
 } // namespace internal

@@ -161,8 +161,17 @@ Stmt build_provide_loop_nest(const Function &f, int stage) {
             bound_lets.emplace_back(fused + ".loop_min", 0);
             bound_lets.emplace_back(fused + ".loop_max", fused_extent - 1);
             bound_lets.emplace_back(fused + ".loop_extent", fused_extent);
-            var_lets.emplace_back(inner, var(fused) % inner_extent + var(inner + ".loop_min"));
-            var_lets.emplace_back(outer, var(fused) / inner_extent + var(outer + ".loop_min"));
+            // Interval analysis can't see that fused % e and fused / e stay within the fused
+            // variables' ranges (the divisor is symbolic), so the ranges are promised.
+            auto promise = [&](const std::string &v, Expr value) {
+                return Call::make(Int(32), Call::promise_clamped,
+                                  {value, var(v + ".loop_min"), var(v + ".loop_max")},
+                                  Call::PureIntrinsic);
+            };
+            var_lets.emplace_back(
+                inner, promise(inner, var(fused) % inner_extent + var(inner + ".loop_min")));
+            var_lets.emplace_back(
+                outer, promise(outer, var(fused) / inner_extent + var(outer + ".loop_min")));
         }
     }
 

@@ -43,7 +43,8 @@ public:
     ArgvFunction argv_function() const;
     /// The `<name>` entry point with typed arguments; cast it to the matching C signature.
     void *main_function() const;
-    /// The address of any symbol defined by the compiled module (null when absent).
+    /// The address of a symbol as the compiled code sees it: the module's own definitions, then
+    /// the externs and the process's symbols (null when none resolves).
     void *get_symbol(const std::string &name) const;
     /// The LoweredFunc's name.
     const std::string &name() const;

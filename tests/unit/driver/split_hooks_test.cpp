@@ -87,3 +87,29 @@ TEST(SplitHooks, FuseTwoDimensions) {
     for (int j = 0; j < 4; j++)
         for (int i = 0; i < 7; i++) EXPECT_EQ(out(i, j), i + 100 * j);
 }
+
+TEST(ScheduleHooks, ComputeAtConsumerRow) {
+    // blur_x computed per row of blur_y (compute_at(blur_y, y)): 3 rows of blur_x each time.
+    Buffer<int32_t> in(12, 10);
+    for (int j = 0; j < 10; j++)
+        for (int i = 0; i < 12; i++) in(i, j) = i * 7 + j * 3;
+    Func bx("bx"), by("by");
+    Var x("x"), y("y");
+    bx(x, y) = in(x, y) + in(x + 1, y) + in(x + 2, y);
+    by(x, y) = bx(x, y) + bx(x, y + 1) + bx(x, y + 2);
+    LoopLevelSpec at;
+    at.kind = LoopLevelSpec::At;
+    at.func = "by";
+    at.var = "y";
+    bx.function().schedule().compute_level = at;
+    bx.function().schedule().store_level = at;
+    bx.function().touch();
+    Buffer<int32_t> out = by.realize({10, 8});
+    for (int j = 0; j < 8; j++)
+        for (int i = 0; i < 10; i++) {
+            int e = 0;
+            for (int dy = 0; dy < 3; dy++)
+                for (int dx = 0; dx < 3; dx++) e += in(i + dx, j + dy);
+            ASSERT_EQ(out(i, j), e) << i << ", " << j;
+        }
+}

@@ -23,7 +23,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	./$(BUILD)/apps/demo/loom_demo --images ../shared/images --out demo_output
+	./$(BUILD)/apps/loom_demo --images ../shared/images --out demo_output
 
 test: setup
 	@$(MAKE) --no-print-directory test-asan

@@ -50,8 +50,9 @@ int main(int argc, char **argv) {
         std::printf("loaded %s/gray.png: %d x %d\n", images.c_str(), gray.width(), gray.height());
 
         // Blur: the photograph widened to 16 bits (the paper's uint16 blur), then narrowed back.
+        // Six bits of headroom keep the sum of three samples from wrapping in uint16.
         Buffer<uint16_t> gray16(gray.width(), gray.height());
-        gray16.for_each_element([&](int x, int y) { gray16(x, y) = (uint16_t)(gray(x, y) << 8); });
+        gray16.for_each_element([&](int x, int y) { gray16(x, y) = (uint16_t)(gray(x, y) << 6); });
         for (int variant = 0; variant < 2; variant++) {
             BlurPipeline blur;
             if (variant == 0) blur.schedule_default();
@@ -66,7 +67,7 @@ int main(int argc, char **argv) {
             if (variant == 0) {
                 Buffer<uint8_t> blurred8(gray.width(), gray.height());
                 blurred8.for_each_element(
-                    [&](int x, int y) { blurred8(x, y) = (uint8_t)(result(x, y) >> 8); });
+                    [&](int x, int y) { blurred8(x, y) = (uint8_t)(result(x, y) >> 6); });
                 Tools::save_image(blurred8, out + "/blur.png");
             }
         }

@@ -162,12 +162,6 @@ ConstantInterval ConstantInterval::cast_to(Type t) const {
 ConstantInterval ConstantInterval::fit_to(Type t) const {
     if (!t.is_int_or_uint()) return everything();
     if (t.is_bool()) return make_intersection(*this, bounded(0, 1));
-    if (t.is_int() && t.bits() == 32) {
-        ConstantInterval r = make_intersection(*this, bounds_of_type(t));
-        // An empty result means every value overflows, which the no-overflow assumption rules
-        // out; stay conservative rather than reason from an impossibility.
-        return r.is_empty() ? bounds_of_type(t) : r;
-    }
     // The range of uint64 has no int64 upper bound, so an unbounded max may be a wrapped
     // value: only a bounded interval is known not to wrap.
     if (t.is_uint() && t.bits() >= 64 && !max_defined) return bounds_of_type(t);

@@ -65,9 +65,10 @@ struct ConstantInterval {
     /// else t's full range (wrap-around can produce any value). For a non-integer t returns
     /// everything(); for bool, [0, 1] unless the interval is exactly {0}.
     ConstantInterval cast_to(Type t) const;
-    /// The interval of an arithmetic result of type t: for Int(32) overflow is assumed not to
-    /// happen (DESIGN.md §4), so the interval is intersected with the type's range; other
-    /// integer types wrap, so an interval that does not fit becomes the type's full range.
+    /// The interval of an arithmetic result of type t: unchanged when it fits, else the type's
+    /// full range, since the result wrapped. This holds for Int(32) too: the simplifier may
+    /// assume Int(32) index arithmetic does not overflow, but the expressions it builds by
+    /// reassociating can, so bounds never rely on that assumption.
     ConstantInterval fit_to(Type t) const;
 
     bool operator==(const ConstantInterval &o) const;

@@ -102,6 +102,14 @@ public:
     Expr simplify_eq(const Expr &a, const Expr &b, const ExprInfo &ia, const ExprInfo &ib);
     /// !e for a simplified boolean e, simplified.
     Expr negate(const Expr &e);
+    /// a < b (less_than) or a == b decided from the bounds of a - b (Int(32) operands), or
+    /// undefined.
+    Expr decide_by_difference(const Expr &a, const Expr &b, bool less_than);
+    /// The range of an Int(32) expression in exact integer arithmetic (no overflow assumed
+    /// for its arithmetic nodes), looking at most `depth` levels and *budget nodes deep.
+    ConstantInterval exact_bounds(const Expr &e, int depth, int *budget);
+    /// a < b where a or b is a min/max, decided by comparing one of its operands, or undefined.
+    Expr split_min_max_lt(const Expr &a, const Expr &b);
 
     // ---- Facts ----
     struct VarInfo {
@@ -177,6 +185,10 @@ public:
     /// The alignment of an already simplified Int(32) expression (using the variables' facts);
     /// for the few rules that need the alignment of an operand's operand.
     ModulusRemainder alignment_of(const Expr &e);
+
+    /// Set when a fold of Int(32) constants wrapped (the input overflowed, or an expression the
+    /// simplifier made up did, see decide_by_difference).
+    bool int32_wrapped = false;
 
     /// Bumped whenever the facts change (a binding or fact scope begins or ends): results
     /// simplified under other facts must not be reused.

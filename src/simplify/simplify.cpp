@@ -84,9 +84,8 @@ Expr Simplify::mutate(const Expr &e, ExprInfo *info) {
     internal_assert(t == e.type()) << "Simplify changed the type of " << e << " (" << e.type()
                                    << ") to " << t << ": " << r << "\n";
     if (t.is_int_or_uint()) {
-        ConstantInterval tb = ConstantInterval::bounds_of_type(t);
-        ConstantInterval b = ConstantInterval::make_intersection(out->bounds, tb);
-        out->bounds = b.is_empty() ? tb : b;
+        // Bounds beyond the type mean the value wrapped (and can be anything).
+        out->bounds = out->bounds.fit_to(t);
         if (out->bounds.is_single_point() && !is_numeric_const(r)) {
             // A value the facts pin down is that constant (if evaluating it has no effects).
             if (has_no_side_effects(r)) {
@@ -127,8 +126,21 @@ bool Simplify::rewrite_with(const rewrite::RuleList &rules, const Expr &e, Type 
     // cycle (a bug) into an internal error instead of a stack overflow.
     internal_assert(rewrite_depth < 1000) << "Simplify: rewrite rules cycle on " << e << "\n";
     rewrite_depth++;
-    *result = mutate(r, info);
+    // A rule whose result folds Int(32) constants with wrap-around made up an overflow that
+    // the input did not have (the input's own folds happened before the rules ran): keep the
+    // input instead.
+    bool outer_wrapped = int32_wrapped;
+    int32_wrapped = false;
+    ExprInfo before = *info;
+    Expr simplified_r = mutate(r, info);
+    bool wrapped = int32_wrapped;
+    int32_wrapped = outer_wrapped;
     rewrite_depth--;
+    if (wrapped) {
+        *info = before;
+        return false;
+    }
+    *result = simplified_r;
     return true;
 }
 

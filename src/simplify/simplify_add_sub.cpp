@@ -55,11 +55,18 @@ const rewrite::RuleList &add_rules() {
             // Euclidean identity: (x / c) * c + x % c == x.
             {RING, (x / c0) * c0 + x % c0, x, c0 != 0},
             {RING, x % c0 + (x / c0) * c0, x, c0 != 0},
+            // One of min and max is x, the other y.
+            {RING, min(x, y) + max(x, y), x + y},
+            {RING, min(x, y) + max(y, x), x + y},
+            {RING, max(x, y) + min(x, y), x + y},
+            {RING, max(x, y) + min(y, x), x + y},
             // Constants through min/max (no overflow).
-            {INT32, min(x + c0, y) + c1, min(x, y + c1), c0 + c1 == 0},
-            {INT32, min(y, x + c0) + c1, min(y + c1, x), c0 + c1 == 0},
-            {INT32, max(x + c0, y) + c1, max(x, y + c1), c0 + c1 == 0},
-            {INT32, max(y, x + c0) + c1, max(y + c1, x), c0 + c1 == 0},
+            {INT32, min(x + c0, c2) + c1, min(x, fold(c2 + c1)), c0 + c1 == 0},
+            {INT32, max(x + c0, c2) + c1, max(x, fold(c2 + c1)), c0 + c1 == 0},
+            {INT32, min(x + c0, y) + c1, min(x, y + c1), c0 + c1 == 0 && !is_constant(y)},
+            {INT32, min(y, x + c0) + c1, min(y + c1, x), c0 + c1 == 0 && !is_constant(y)},
+            {INT32, max(x + c0, y) + c1, max(x, y + c1), c0 + c1 == 0 && !is_constant(y)},
+            {INT32, max(y, x + c0) + c1, max(y + c1, x), c0 + c1 == 0 && !is_constant(y)},
         };
     }();
     return rules;
@@ -122,8 +129,12 @@ const rewrite::RuleList &sub_rules() {
             {RING, select(x, y, z) - z, select(x, y - z, 0)},
             {RING, y - select(x, y, z), select(x, 0, y - z)},
             {RING, z - select(x, y, z), select(x, z - y, 0)},
-            // Euclidean identity: x - (x / c) * c == x % c.
+            // Euclidean identity: x - (x / c) * c == x % c (and rounding up or down to a
+            // multiple of c differs from x by a remainder, whose bounds are known).
             {RING, x - (x / c0) * c0, x % c0, c0 != 0},
+            {RING, (x / c0) * c0 - x, 0 - x % c0, c0 != 0},
+            {RING, x - ((x + c1) / c0) * c0, (x + c1) % c0 - c1, c0 != 0},
+            {RING, ((x + c1) / c0) * c0 - x, c1 - (x + c1) % c0, c0 != 0},
             // min/max minus one of their operands (no overflow).
             {RING, min(x, y) - min(y, x), 0},
             {RING, max(x, y) - max(y, x), 0},
@@ -164,7 +175,7 @@ Expr Simplify::visit(const Add *op, ExprInfo *info) {
         std::swap(ia, ib);
     }
     Type t = op->type;
-    if (Expr f = fold_binary(IRNodeType::Add, a, b); f.defined()) {
+    if (Expr f = fold_binary(IRNodeType::Add, a, b, &int32_wrapped); f.defined()) {
         *info = const_info(f);
         return f;
     }
@@ -180,7 +191,7 @@ Expr Simplify::visit(const Sub *op, ExprInfo *info) {
     ExprInfo ia, ib;
     Expr a = mutate(op->a, &ia), b = mutate(op->b, &ib);
     Type t = op->type;
-    if (Expr f = fold_binary(IRNodeType::Sub, a, b); f.defined()) {
+    if (Expr f = fold_binary(IRNodeType::Sub, a, b, &int32_wrapped); f.defined()) {
         *info = const_info(f);
         return f;
     }

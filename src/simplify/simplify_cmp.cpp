@@ -28,7 +28,7 @@ const rewrite::RuleList &lt_rules() {
             {INT32, x + c0 < c1, x < fold(c1 - c0)},
             {INT32, c1 < x + c0, fold(c1 - c0) < x},
             {INT32, x + c0 < y + c1, x < y + fold(c1 - c0)},
-            {INT32, x + c0 < y, x < y + fold(0 - c0)},
+            {INT32, x + c0 < y, x < y + fold(0 - c0), !is_constant(y)},
             {INT32, c0 - x < c1, fold(c0 - c1) < x},
             {INT32, c1 < c0 - x, x < fold(c0 - c1)},
             // Cancel shared terms.
@@ -164,11 +164,106 @@ Expr Simplify::simplify_lt(const Expr &a, const Expr &b, const ExprInfo &ia, con
             }
         }
     }
+    if (no_overflow(t.element_of())) {
+        if (Expr d = decide_by_difference(a, b, true); d.defined()) return d;
+        if (Expr d = split_min_max_lt(a, b); d.defined()) return d;
+    }
     Expr e = LT::make(a, b);
     Expr r;
     ExprInfo ri;
     if (rewrite_with(lt_rules(), e, t, &ri, &r)) return r;
     return e;
+}
+
+Expr Simplify::decide_by_difference(const Expr &a, const Expr &b, bool less_than) {
+    // The bounds of a - b decide relations that the operands' own bounds cannot, such as
+    // (x / 8) * 8 <= x (the difference is -(x % 8), in [-7, 0]). Only without overflow.
+    // Against a constant, a - b has just a's bounds, already checked.
+    if (is_numeric_const(a) || is_numeric_const(b)) return Expr();
+    int lanes = a.type().lanes();
+    ExprInfo di;
+    // a - b may overflow even though a and b do not; a wrapped constant fold would then give
+    // wrong bounds. (Interval bounds are clamped to the type, which keeps their sign right.)
+    bool outer_wrapped = int32_wrapped;
+    int32_wrapped = false;
+    Expr d = mutate(Sub::make(a, b), &di);
+    bool wrapped = int32_wrapped;
+    int32_wrapped = outer_wrapped || wrapped;
+    if (wrapped) return Expr();
+    // The facts recorded for d's nodes assume that d's own arithmetic does not overflow, which
+    // nothing guarantees; recompute its range in exact integer arithmetic instead.
+    int budget = 64;
+    ConstantInterval r = exact_bounds(d, 8, &budget);
+    if (less_than) {
+        if (r.max_defined && r.max < 0) return const_true(lanes);
+        if (r.min_defined && r.min >= 0) return const_false(lanes);
+    } else {
+        if (r.is_single_point(0)) return const_true(lanes);
+        if (!r.contains(0)) return const_false(lanes);
+    }
+    return Expr();
+}
+
+ConstantInterval Simplify::exact_bounds(const Expr &e, int depth, int *budget) {
+    int64_t c;
+    if (const_int_value(e, &c)) return ConstantInterval::single_point(c);
+    if (depth == 0 || --*budget < 0) return ConstantInterval::everything();
+    auto sub = [&](const Expr &x) { return exact_bounds(x, depth - 1, budget); };
+    if (const Add *op = e.as<Add>()) return sub(op->a) + sub(op->b);
+    if (const Sub *op = e.as<Sub>()) return sub(op->a) - sub(op->b);
+    if (const Mul *op = e.as<Mul>()) return sub(op->a) * sub(op->b);
+    if (const Div *op = e.as<Div>()) return sub(op->a) / sub(op->b);
+    if (const Mod *op = e.as<Mod>()) return sub(op->a) % sub(op->b);
+    if (const Min *op = e.as<Min>()) return min(sub(op->a), sub(op->b));
+    if (const Max *op = e.as<Max>()) return max(sub(op->a), sub(op->b));
+    if (const Select *op = e.as<Select>()) {
+        return ConstantInterval::make_union(sub(op->true_value), sub(op->false_value));
+    }
+    if (const Broadcast *op = e.as<Broadcast>()) return sub(op->value);
+    if (const Ramp *op = e.as<Ramp>()) {
+        return sub(op->base) + sub(op->stride) * ConstantInterval::bounded(0, op->lanes - 1);
+    }
+    // Leaves: variables, loads, calls and casts have their own facts, which do not depend on
+    // the overflow assumption for d.
+    if (e.as<Variable>() || e.as<Load>() || e.as<Call>() || e.as<Cast>()) {
+        auto it = simplified.find(e.get());
+        if (it != simplified.end() && it->second.epoch == epoch) return it->second.info.bounds;
+        if (const Variable *v = e.as<Variable>()) {
+            auto vi = vars.find(v->name);
+            if (vi != vars.end()) return vi->second.info.bounds.fit_to(v->type);
+        }
+    }
+    return ConstantInterval::bounds_of_type(e.type());
+}
+
+Expr Simplify::split_min_max_lt(const Expr &a, const Expr &b) {
+    // min(p, q) < b is p < b || q < b (and so on); worth it only when a part is decided.
+    Expr p, q;
+    bool is_or;
+    if (const Min *m = a.as<Min>()) {
+        p = LT::make(m->a, b), q = LT::make(m->b, b), is_or = true;
+    } else if (const Max *m = a.as<Max>()) {
+        p = LT::make(m->a, b), q = LT::make(m->b, b), is_or = false;
+    } else if (const Min *m = b.as<Min>()) {
+        p = LT::make(a, m->a), q = LT::make(a, m->b), is_or = false;
+    } else if (const Max *m = b.as<Max>()) {
+        p = LT::make(a, m->a), q = LT::make(a, m->b), is_or = true;
+    } else {
+        return Expr();
+    }
+    Expr sp = mutate(p);
+    ConstVal cv;
+    if (as_const_val(sp, &cv)) {
+        // true || q, false && q decide; otherwise the answer is the other part.
+        if ((bool)cv.u == is_or) return sp;
+        return mutate(q);
+    }
+    Expr sq = mutate(q);
+    if (as_const_val(sq, &cv)) {
+        if ((bool)cv.u == is_or) return sq;
+        return sp;
+    }
+    return Expr();
 }
 
 Expr Simplify::simplify_le(const Expr &a, const Expr &b, const ExprInfo &ia, const ExprInfo &ib) {
@@ -209,9 +304,10 @@ Expr Simplify::simplify_eq(const Expr &a_in, const Expr &b_in, const ExprInfo &i
             return const_false(lanes);
         }
         if (no_overflow(t.element_of())) {
-            // a - b is never a multiple of ... zero: different residues never meet.
+            // Different residues never meet.
             ModulusRemainder d = normalize(ia.alignment - ib.alignment);
             if (d.modulus != 1 && d.remainder != 0) return const_false(lanes);
+            if (Expr d = decide_by_difference(a, b, false); d.defined()) return d;
         }
     }
     Expr e = EQ::make(a, b);

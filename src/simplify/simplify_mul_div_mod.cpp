@@ -144,7 +144,7 @@ Expr Simplify::visit(const Mul *op, ExprInfo *info) {
         std::swap(ia, ib);
     }
     Type t = op->type;
-    if (Expr f = fold_binary(IRNodeType::Mul, a, b); f.defined()) {
+    if (Expr f = fold_binary(IRNodeType::Mul, a, b, &int32_wrapped); f.defined()) {
         *info = const_info(f);
         return f;
     }
@@ -167,7 +167,7 @@ Expr Simplify::visit(const Div *op, ExprInfo *info) {
     ExprInfo ia, ib;
     Expr a = mutate(op->a, &ia), b = mutate(op->b, &ib);
     Type t = op->type;
-    if (Expr f = fold_binary(IRNodeType::Div, a, b); f.defined()) {
+    if (Expr f = fold_binary(IRNodeType::Div, a, b, &int32_wrapped); f.defined()) {
         *info = const_info(f);
         return f;
     }
@@ -219,7 +219,7 @@ Expr Simplify::visit(const Mod *op, ExprInfo *info) {
     ExprInfo ia, ib;
     Expr a = mutate(op->a, &ia), b = mutate(op->b, &ib);
     Type t = op->type;
-    if (Expr f = fold_binary(IRNodeType::Mod, a, b); f.defined()) {
+    if (Expr f = fold_binary(IRNodeType::Mod, a, b, &int32_wrapped); f.defined()) {
         *info = const_info(f);
         return f;
     }

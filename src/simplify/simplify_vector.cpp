@@ -14,7 +14,8 @@ namespace internal {
 Expr Simplify::visit(const Ramp *op, ExprInfo *info) {
     ExprInfo ib, is;
     Expr base = mutate(op->base, &ib), stride = mutate(op->stride, &is);
-    if (is_const_zero(stride)) {
+    // (Not for floats: lane i is base + i * stride, and -0.0 + 0.0 is 0.0.)
+    if (is_const_zero(stride) && !op->type.is_float()) {
         *info = ib;
         return Broadcast::make(base, op->lanes);
     }

@@ -421,22 +421,24 @@ TEST(SimplifyRandom, Vectors) {
     for (uint32_t seed : {11u, 12u}) run(seed, 2000, 4, true);
 }
 
-TEST(SimplifyRandom, DeepInt32) {
+void run_deep_int32(uint32_t seed, int count) {
     // Deeper integer index-like expressions exercise the INT32 rules.
-    for (uint32_t seed : {77u, 78u}) {
-        Generator g(seed);
-        Stats st;
-        for (int i = 0; i < 2000 && st.failures < 10; i++) {
-            g.let_counter = 0;
-            Expr e = g.gen(Int(32), g.rand_int(3, 6));
-            check(g, e, 12, st);
-        }
-        EXPECT_GT(st.compared, 2000 * 4);
-        EXPECT_LT(st.introduced_overflow, st.compared / 100 + 5);
-        std::cout << "int32 seed " << seed << ": " << st.compared << " compared samples, "
-                  << st.skipped_overflow << " skipped (int32 overflow), " << st.introduced_overflow
-                  << " with overflow only after simplification\n";
+    Generator g(seed);
+    Stats st;
+    for (int i = 0; i < count && st.failures < 10; i++) {
+        g.let_counter = 0;
+        Expr e = g.gen(Int(32), g.rand_int(3, 6));
+        check(g, e, 12, st);
     }
+    EXPECT_GT(st.compared, count * 4);
+    EXPECT_LT(st.introduced_overflow, st.compared / 100 + 5);
+    std::cout << "int32 seed " << seed << ": " << st.compared << " compared samples, "
+              << st.skipped_overflow << " skipped (int32 overflow), " << st.introduced_overflow
+              << " with overflow only after simplification\n";
+}
+
+TEST(SimplifyRandom, DeepInt32) {
+    for (uint32_t seed : {77u, 78u}) run_deep_int32(seed, 2000);
 }
 
 } // namespace
@@ -449,6 +451,7 @@ TEST(SimplifyRandom, Soak) {
     for (uint32_t seed = 1000; seed < 1000 + (uint32_t)atoi(n); seed++) {
         run(seed, 3000, 5, false);
         run(seed + 50000, 2000, 4, true);
+        run_deep_int32(seed + 90000, 2000);
         if (::testing::Test::HasFailure()) break;
     }
 }

@@ -4,6 +4,7 @@
 
 #include "simplify/simplify.h"
 
+#include "ir/ir_equality.h"
 #include "ir/ir_utils.h"
 #include "simplify/const_fold.h"
 #include "simplify/simplifier.h"
@@ -89,6 +90,15 @@ Stmt Simplify::visit(const For *op) {
         FactScope facts(this);
         if (!is_numeric_const(ext)) facts.learn_true(mutate(LT::make(make_zero(ext.type()), ext)));
         ScopedBinding scope(this, op->name, binding);
+        // With a symbolic min, min <= name < min + extent are facts that bounds cannot express
+        // (loop partitioning tests exactly these conditions).
+        FactScope range(this);
+        if (!is_numeric_const(mn) && !expr_uses_var(mn, op->name) &&
+            !expr_uses_var(ext, op->name)) {
+            Expr v = Variable::make(Int(32), op->name);
+            range.learn_true(mutate(LE::make(mn, v)));
+            range.learn_true(mutate(LT::make(v, Add::make(mn, ext))));
+        }
         body = mutate(op->body);
     }
     if (is_no_op(body)) return no_op();
@@ -182,6 +192,7 @@ Stmt Simplify::visit(const IfThenElse *op) {
     }
     bool then_noop = is_no_op(then_case), else_noop = is_no_op(else_case);
     if (then_noop && else_noop) return no_op();
+    if (else_case.defined() && equal(then_case, else_case)) return then_case;
     if (then_noop) return IfThenElse::make(negate(cond), else_case);
     if (else_noop) else_case = Stmt();
     if (cond.same_as(op->condition) && then_case.same_as(op->then_case) &&

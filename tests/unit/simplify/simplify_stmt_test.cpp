@@ -69,6 +69,7 @@ TEST(SimplifyStmt, Branches) {
                            IfThenElse::make(x < 10, a, b));
     EXPECT_STMT_SIMPLIFIES(IfThenElse::make(x < 10, store(min(x, 10), x)),
                            IfThenElse::make(x < 10, store(x, x)));
+    EXPECT_STMT_SIMPLIFIES(IfThenElse::make(x < 10, a, a), a);
     // An empty then-branch becomes the negated condition.
     EXPECT_STMT_SIMPLIFIES(IfThenElse::make(x < 10, Evaluate::make(0), a),
                            IfThenElse::make(10 <= x, a));
@@ -82,6 +83,9 @@ TEST(SimplifyStmt, LoopFacts) {
     // Nested loops with a symbolic min known from the outer loop.
     Stmt nested = loop("j", 0, 4, loop("i", j * 2, 2, store(min(i, 8), i)));
     EXPECT_STMT_SIMPLIFIES(nested, loop("j", 0, 4, loop("i", j * 2, 2, store(i, i))));
+    // A symbolic range gives relational facts.
+    Stmt sym = loop("i", x, n, IfThenElse::make(i < x + n, store(i, i), store(-i, i)));
+    EXPECT_STMT_SIMPLIFIES(sym, loop("i", x, n, store(i, i)));
     // The extent is positive inside the body.
     Stmt pos = loop("i", 0, n, IfThenElse::make(0 < n, store(i, i)));
     EXPECT_STMT_SIMPLIFIES(pos, loop("i", 0, n, store(i, i)));

@@ -2,122 +2,124 @@
 // Func or Var involved (DESIGN.md §5).
 #include <loom/loom.h>
 
+#include "common/expect_error.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 using namespace loom;
-
-namespace {
-
-// Runs f, expecting a CompileError whose message contains every string in `parts`.
-template<typename F>
-void expect_compile_error(F f, std::initializer_list<std::string> parts) {
-    try {
-        f();
-    } catch (const CompileError &e) {
-        std::string msg = e.what();
-        for (const std::string &p : parts) {
-            EXPECT_NE(msg.find(p), std::string::npos) << "message lacks \"" << p << "\":\n" << msg;
-        }
-        return;
-    } catch (const std::exception &e) {
-        FAIL() << "expected CompileError, got another exception: " << e.what();
-    }
-    FAIL() << "expected CompileError, nothing was thrown";
-}
-
-} // namespace
+using loom_test::expect_error;
 
 TEST(CompileErrors, CallingAnUndefinedFunc) {
-    expect_compile_error([] {
-        Func undefined_thing("undefined_thing"), g("g");
-        Var x("x");
-        g(x) = undefined_thing(x) + 1;
-    }, {"undefined_thing"});
+    expect_error(
+        [] {
+            Func undefined_thing("undefined_thing"), g("g");
+            Var x("x");
+            g(x) = undefined_thing(x) + 1;
+        },
+        {"undefined_thing"});
 }
 
 TEST(CompileErrors, WrongNumberOfArgumentsInCall) {
-    expect_compile_error([] {
-        Func two_d("two_d"), g("g");
-        Var x("x"), y("y");
-        two_d(x, y) = x + y;
-        g(x) = two_d(x);
-    }, {"two_d", "2", "1"});
+    expect_error(
+        [] {
+            Func two_d("two_d"), g("g");
+            Var x("x"), y("y");
+            two_d(x, y) = x + y;
+            g(x) = two_d(x);
+        },
+        {"two_d", "2", "1"});
 }
 
 TEST(CompileErrors, WrongNumberOfArgumentsInUpdate) {
-    expect_compile_error([] {
-        Func f("f");
-        Var x("x"), y("y");
-        f(x, y) = x + y;
-        f(x) = 3;
-    }, {"f"});
+    expect_error(
+        [] {
+            Func f("f");
+            Var x("x"), y("y");
+            f(x, y) = x + y;
+            f(x) = 3;
+        },
+        {"f"});
 }
 
 TEST(CompileErrors, UpdateOfADifferentType) {
-    expect_compile_error([] {
-        Func typed("typed");
-        Var x("x");
-        typed(x) = x;
-        typed(x) = cast<float>(x) * 0.5f;
-    }, {"typed", "int32", "float32"});
+    expect_error(
+        [] {
+            Func typed("typed");
+            Var x("x");
+            typed(x) = x;
+            typed(x) = cast<float>(x) * 0.5f;
+        },
+        {"typed", "int32", "float32"});
 }
 
 TEST(CompileErrors, PureArgumentsNotDistinctVars) {
-    expect_compile_error([] {
-        Func dup("dup");
-        Var x("x");
-        dup(x, x) = x;
-    }, {"dup", "x"});
+    expect_error(
+        [] {
+            Func dup("dup");
+            Var x("x");
+            dup(x, x) = x;
+        },
+        {"dup", "x"});
 }
 
 TEST(CompileErrors, RDomInPureDefinition) {
-    expect_compile_error([] {
-        Func pure_with_rvar("pure_with_rvar");
-        Var x("x");
-        RDom r(0, 10, "myrdom");
-        pure_with_rvar(x) = x + r;
-    }, {"pure_with_rvar", "myrdom"});
+    expect_error(
+        [] {
+            Func pure_with_rvar("pure_with_rvar");
+            Var x("x");
+            RDom r(0, 10, "myrdom");
+            pure_with_rvar(x) = x + r;
+        },
+        {"pure_with_rvar", "myrdom"});
 }
 
 TEST(CompileErrors, UnboundedIndexIntoAnInput) {
-    expect_compile_error([] {
-        ImageParam lut(Int(32), 1, "lut");
-        ImageParam idx(Int(32), 1, "idx");
-        Func lookup("lookup");
-        Var x("x");
-        // idx's values are arbitrary int32s: nothing bounds the region of lut that is read.
-        lookup(x) = lut(idx(x));
-        Buffer<int32_t> b(10), i(10);
-        lut.set(b);
-        idx.set(i);
-        lookup.realize({10});
-    }, {"lut", "lookup", "clamp"});
+    expect_error(
+        [] {
+            ImageParam lut(Int(32), 1, "lut");
+            ImageParam idx(Int(32), 1, "idx");
+            Func lookup("lookup");
+            Var x("x");
+            // idx's values are arbitrary int32s: nothing bounds the region of lut that is read.
+            lookup(x) = lut(idx(x));
+            Buffer<int32_t> b(10), i(10);
+            lut.set(b);
+            idx.set(i);
+            lookup.realize({10});
+        },
+        {"lut", "lookup", "clamp"});
 }
 
 TEST(CompileErrors, RealizingWithTheWrongDimensionality) {
-    expect_compile_error([] {
-        Func three("three");
-        Var x("x"), y("y"), c("c");
-        three(x, y, c) = x + y + c;
-        three.realize({10, 10});
-    }, {"three", "3", "2"});
+    expect_error(
+        [] {
+            Func three("three");
+            Var x("x"), y("y"), c("c");
+            three(x, y, c) = x + y + c;
+            three.realize({10, 10});
+        },
+        {"three", "3", "2"});
 }
 
 TEST(CompileErrors, RealizingAnUndefinedFunc) {
-    expect_compile_error([] {
-        Func nothing("nothing");
-        nothing.realize({10});
-    }, {"nothing"});
+    expect_error(
+        [] {
+            Func nothing("nothing");
+            nothing.realize({10});
+        },
+        {"nothing"});
 }
 
 TEST(CompileErrors, UnboundImageParam) {
-    expect_compile_error([] {
-        ImageParam unbound_input(UInt(8), 2, "unbound_input");
-        Func f("f");
-        Var x("x"), y("y");
-        f(x, y) = unbound_input(x, y);
-        f.realize({4, 4});
-    }, {"unbound_input"});
+    expect_error(
+        [] {
+            ImageParam unbound_input(UInt(8), 2, "unbound_input");
+            Func f("f");
+            Var x("x"), y("y");
+            f(x, y) = unbound_input(x, y);
+            f.realize({4, 4});
+        },
+        {"unbound_input"});
 }

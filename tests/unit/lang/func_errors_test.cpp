@@ -5,32 +5,14 @@
 
 #include "lang/function.h"
 
+#include "common/expect_error.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 using namespace loom;
-
-namespace {
-
-// Runs f, expecting a CompileError whose message contains every string in `parts`.
-template <typename F>
-void expect_error(F f, std::initializer_list<std::string> parts) {
-    try {
-        f();
-    } catch (const CompileError &e) {
-        std::string msg = e.what();
-        for (const std::string &p : parts) {
-            EXPECT_NE(msg.find(p), std::string::npos) << "message lacks \"" << p << "\":\n" << msg;
-        }
-        return;
-    } catch (const std::exception &e) {
-        FAIL() << "expected CompileError, got another exception: " << e.what();
-    }
-    FAIL() << "expected CompileError, nothing was thrown";
-}
-
-} // namespace
+using loom_test::expect_error;
 
 TEST(FuncErrors, CallingAnUndefinedFunc) {
     expect_error(

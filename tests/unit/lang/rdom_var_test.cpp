@@ -9,28 +9,17 @@
 #include "ir/ir_utils.h"
 #include "lang/function.h"
 
+#include "common/expect_error.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 using namespace loom;
+using loom_test::expect_error;
 using namespace loom::internal;
 
 namespace {
-
-template <typename F>
-void expect_error(F f, std::initializer_list<std::string> parts) {
-    try {
-        f();
-    } catch (const CompileError &e) {
-        std::string msg = e.what();
-        for (const std::string &p : parts) {
-            EXPECT_NE(msg.find(p), std::string::npos) << "message lacks \"" << p << "\":\n" << msg;
-        }
-        return;
-    }
-    FAIL() << "expected CompileError, nothing was thrown";
-}
 
 std::string to_string(const RDom &r) {
     std::ostringstream os;

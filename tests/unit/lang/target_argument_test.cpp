@@ -7,27 +7,16 @@
 
 #include "ir/parameter.h"
 
+#include "common/expect_error.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
 using namespace loom;
+using loom_test::expect_error;
 
 namespace {
-
-template <typename F>
-void expect_error(F f, std::initializer_list<std::string> parts) {
-    try {
-        f();
-    } catch (const CompileError &e) {
-        std::string msg = e.what();
-        for (const std::string &p : parts) {
-            EXPECT_NE(msg.find(p), std::string::npos) << "message lacks \"" << p << "\":\n" << msg;
-        }
-        return;
-    }
-    FAIL() << "expected CompileError, nothing was thrown";
-}
 
 /// Sets an environment variable for the lifetime of the object.
 struct ScopedEnv {

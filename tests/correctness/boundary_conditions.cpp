@@ -2,11 +2,14 @@
 // input, against naive C++ definitions of each condition.
 #include <loom/loom.h>
 
+#include "common/boundary_reference.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 
 using namespace loom;
+using namespace loom_test;
 
 namespace {
 
@@ -17,25 +20,6 @@ Buffer<int32_t> make_input() {
     in.set_min(2, -3); // a non-zero origin, so the conditions must use the buffer's own min
     in.for_each_element([&](int x, int y) { in(x, y) = x * 100 + y * 7 + 5; });
     return in;
-}
-
-int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
-int emod(int a, int b) {
-    int r = a % b;
-    return r < 0 ? r + b : r;
-}
-
-// Coordinate maps of each condition for an interval [mn, mn + ext).
-int repeat_edge_ref(int v, int mn, int ext) { return clampi(v, mn, mn + ext - 1); }
-int repeat_image_ref(int v, int mn, int ext) { return mn + emod(v - mn, ext); }
-int mirror_image_ref(int v, int mn, int ext) {
-    int m = emod(v - mn, 2 * ext);
-    return mn + (m < ext ? m : 2 * ext - 1 - m);
-}
-int mirror_interior_ref(int v, int mn, int ext) {
-    if (ext == 1) return mn;
-    int m = emod(v - mn, 2 * (ext - 1));
-    return mn + (m < ext ? m : 2 * (ext - 1) - m);
 }
 
 void check(Func f, const std::function<int(int, int)> &ref, int ox, int oy) {
@@ -53,42 +37,48 @@ void check(Func f, const std::function<int(int, int)> &ref, int ox, int oy) {
 TEST(BoundaryConditions, RepeatEdge) {
     Buffer<int32_t> in = make_input();
     Func f = BoundaryConditions::repeat_edge(in);
-    check(f, [&](int x, int y) {
-        return in(repeat_edge_ref(x, 2, W), repeat_edge_ref(y, -3, H));
-    }, -20, -15);
+    check(
+        f, [&](int x, int y) { return in(repeat_edge_ref(x, 2, W), repeat_edge_ref(y, -3, H)); },
+        -20, -15);
 }
 
 TEST(BoundaryConditions, ConstantExterior) {
     Buffer<int32_t> in = make_input();
     Func f = BoundaryConditions::constant_exterior(in, -42);
-    check(f, [&](int x, int y) {
-        bool inside = x >= 2 && x < 2 + W && y >= -3 && y < -3 + H;
-        return inside ? in(x, y) : -42;
-    }, -11, -12);
+    check(
+        f,
+        [&](int x, int y) {
+            bool inside = x >= 2 && x < 2 + W && y >= -3 && y < -3 + H;
+            return inside ? in(x, y) : -42;
+        },
+        -11, -12);
 }
 
 TEST(BoundaryConditions, RepeatImage) {
     Buffer<int32_t> in = make_input();
     Func f = BoundaryConditions::repeat_image(in);
-    check(f, [&](int x, int y) {
-        return in(repeat_image_ref(x, 2, W), repeat_image_ref(y, -3, H));
-    }, -17, 4);
+    check(
+        f, [&](int x, int y) { return in(repeat_image_ref(x, 2, W), repeat_image_ref(y, -3, H)); },
+        -17, 4);
 }
 
 TEST(BoundaryConditions, MirrorImage) {
     Buffer<int32_t> in = make_input();
     Func f = BoundaryConditions::mirror_image(in);
-    check(f, [&](int x, int y) {
-        return in(mirror_image_ref(x, 2, W), mirror_image_ref(y, -3, H));
-    }, -25, -9);
+    check(
+        f, [&](int x, int y) { return in(mirror_image_ref(x, 2, W), mirror_image_ref(y, -3, H)); },
+        -25, -9);
 }
 
 TEST(BoundaryConditions, MirrorInterior) {
     Buffer<int32_t> in = make_input();
     Func f = BoundaryConditions::mirror_interior(in);
-    check(f, [&](int x, int y) {
-        return in(mirror_interior_ref(x, 2, W), mirror_interior_ref(y, -3, H));
-    }, 0, -14);
+    check(
+        f,
+        [&](int x, int y) {
+            return in(mirror_interior_ref(x, 2, W), mirror_interior_ref(y, -3, H));
+        },
+        0, -14);
 }
 
 TEST(BoundaryConditions, FuncWithExplicitRegion) {
@@ -110,7 +100,7 @@ TEST(BoundaryConditions, ImageParamSource) {
     ImageParam p(Int(32), 2, "p");
     p.set(in);
     Func f = BoundaryConditions::mirror_image(p);
-    check(f, [&](int x, int y) {
-        return in(mirror_image_ref(x, 2, W), mirror_image_ref(y, -3, H));
-    }, -14, -10);
+    check(
+        f, [&](int x, int y) { return in(mirror_image_ref(x, 2, W), mirror_image_ref(y, -3, H)); },
+        -14, -10);
 }

@@ -11,31 +11,17 @@
 
 #include "test_eval.h"
 
+#include "common/boundary_reference.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 
 using namespace loom;
+using namespace loom_test;
 using lang2_test::Evaluator;
 
 namespace {
-
-int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
-int emod(int a, int b) {
-    int r = a % b;
-    return r < 0 ? r + b : r;
-}
-int repeat_edge_ref(int v, int mn, int ext) { return clampi(v, mn, mn + ext - 1); }
-int repeat_image_ref(int v, int mn, int ext) { return mn + emod(v - mn, ext); }
-int mirror_image_ref(int v, int mn, int ext) {
-    int m = emod(v - mn, 2 * ext);
-    return mn + (m < ext ? m : 2 * ext - 1 - m);
-}
-int mirror_interior_ref(int v, int mn, int ext) {
-    if (ext == 1) return mn;
-    int m = emod(v - mn, 2 * (ext - 1));
-    return mn + (m < ext ? m : 2 * (ext - 1) - m);
-}
 
 /// The value of f at the given coordinates, by evaluating its pure definition.
 int64_t value_at(const Func &f, const std::vector<int> &coords, int index = 0) {
@@ -182,7 +168,7 @@ TEST(BoundaryConditions, UndefinedRangesAndMissingBoundsAreUnbounded) {
     for (int xx = -6; xx < 9; xx += 1) {
         for (int yy : {-50, -1, 0, 17}) {
             for (int zz : {-9, 3}) {
-                ASSERT_EQ(value_at(f, {xx, yy, zz}), emod(xx, 4) * 10000 + yy * 100 + zz);
+                ASSERT_EQ(value_at(f, {xx, yy, zz}), euclidean_mod(xx, 4) * 10000 + yy * 100 + zz);
             }
         }
     }

@@ -95,6 +95,9 @@ TEST(SimplifyStmt, LetsAssertsBlocks) {
     Expr t = var("t");
     EXPECT_STMT_SIMPLIFIES(LetStmt::make("t", x + 1, store(t, t)), store(x + 1, x + 1));
     EXPECT_STMT_SIMPLIFIES(LetStmt::make("t", x * n, store(x, x)), store(x, x));
+    // The loop rebinds x, so t = x + 1 cannot be substituted inside it.
+    Stmt captured = LetStmt::make("t", x + 1, loop("x", 0, 3, store(t, x)));
+    EXPECT_STMT_SIMPLIFIES(captured, captured);
     Stmt kept = LetStmt::make("t", x * n, store(t, t));
     EXPECT_STMT_SIMPLIFIES(kept, kept);
     Expr msg = Call::make(Int(32), "halide_error_oops", {}, Call::Extern);

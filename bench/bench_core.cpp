@@ -17,7 +17,7 @@ namespace {
 
 const int kRuns = 7;
 
-template<typename P>
+template <typename P>
 void bench(const char *name, P &pipeline, Func out, Buffer<> result) {
     double compile = once_ms([&] { out.compile_jit(); });
     double run = median_ms([&] { out.realize(result); }, kRuns);
@@ -31,9 +31,11 @@ int main(int argc, char **argv) {
     // The paper's blur size; histogram equalization on a photograph-sized image.
     const int BW = 6400, BH = 4800, HW = 1536, HH = 2560;
     Buffer<uint16_t> blur_in(BW, BH);
-    blur_in.for_each_element([&](int x, int y) { blur_in(x, y) = (uint16_t)(x * 131 + y * 71 + (x * y) % 97); });
+    blur_in.for_each_element(
+        [&](int x, int y) { blur_in(x, y) = (uint16_t)(x * 131 + y * 71 + (x * y) % 97); });
     Buffer<uint8_t> eq_in(HW, HH);
-    eq_in.for_each_element([&](int x, int y) { eq_in(x, y) = (uint8_t)(((x / 7) * (y / 11) + x) % 200); });
+    eq_in.for_each_element(
+        [&](int x, int y) { eq_in(x, y) = (uint8_t)(((x / 7) * (y / 11) + x) % 200); });
 
     {
         BlurPipeline p;

@@ -7,7 +7,7 @@
 #include <vector>
 
 /// Runs f `runs` times after one warm-up and returns the median time in milliseconds.
-template<typename F>
+template <typename F>
 double median_ms(F f, int runs = 5) {
     f();
     std::vector<double> times;
@@ -22,7 +22,7 @@ double median_ms(F f, int runs = 5) {
 }
 
 /// Milliseconds taken by one call of f.
-template<typename F>
+template <typename F>
 double once_ms(F f) {
     auto t0 = std::chrono::steady_clock::now();
     f();

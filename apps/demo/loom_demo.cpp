@@ -39,8 +39,10 @@ std::string size_of(const Buffer<> &b) {
 int main(int argc, char **argv) {
     std::string images = "../shared/images", out = "demo_output";
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--images")) images = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--out")) out = argv[i + 1];
+        if (!std::strcmp(argv[i], "--images"))
+            images = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--out"))
+            out = argv[i + 1];
     }
     mkdir(out.c_str(), 0755);
     std::vector<Row> rows;
@@ -55,8 +57,10 @@ int main(int argc, char **argv) {
         gray16.for_each_element([&](int x, int y) { gray16(x, y) = (uint16_t)(gray(x, y) << 6); });
         for (int variant = 0; variant < 2; variant++) {
             BlurPipeline blur;
-            if (variant == 0) blur.schedule_default();
-            else blur.schedule_blur_x_root();
+            if (variant == 0)
+                blur.schedule_default();
+            else
+                blur.schedule_blur_x_root();
             blur.input.set(gray16);
             Buffer<uint16_t> result(gray.width(), gray.height());
             double compile = once_ms([&] { blur.blur_y.compile_jit(); });

@@ -19,8 +19,8 @@ struct HistEqPipeline {
         cdf(0) = histogram(0);
         cdf(b) = cdf(b - 1) + histogram(b);
         Halide::Expr pixels = input.width() * input.height();
-        Halide::Expr scaled =
-            Halide::cast<int>(Halide::cast<int64_t>(cdf(Halide::cast<int>(input(x, y)))) * 255 / pixels);
+        Halide::Expr scaled = Halide::cast<int>(
+            Halide::cast<int64_t>(cdf(Halide::cast<int>(input(x, y)))) * 255 / pixels);
         output(x, y) = Halide::cast<uint8_t>(Halide::clamp(scaled, 0, 255));
     }
 

@@ -3,10 +3,10 @@
 
 /// \file Image file I/O for Loom and Halide programs (Halide's halide_image_io.h names):
 /// `Tools::load_image` and `Tools::save_image` (JPEG and the converting variants come with the
-/// image-I/O work of the next milestone). PNG (8 and 16 bit, gray/gray+alpha/RGB/RGBA) through libpng
-/// and binary PGM/PPM (8 and 16 bit). Images are planar Buffers: (x, y) for one channel,
-/// (x, y, c) otherwise. Failures throw loom::Error naming the file and the reason.
-/// Link with libpng (CMake: PNG::PNG).
+/// image-I/O work of the next milestone). PNG (8 and 16 bit, gray/gray+alpha/RGB/RGBA) through
+/// libpng and binary PGM/PPM (8 and 16 bit). Images are planar Buffers: (x, y) for one channel, (x,
+/// y, c) otherwise. Failures throw loom::Error naming the file and the reason. Link with libpng
+/// (CMake: PNG::PNG).
 
 #include <loom/buffer.h>
 #include <loom/error.h>
@@ -56,7 +56,7 @@ inline Buffer<> make_image(int bits, int width, int height, int channels) {
 }
 
 // Copy interleaved samples (row-major, channel fastest) into a planar image.
-template<typename T>
+template <typename T>
 void deinterleave(const std::vector<const uint8_t *> &rows, Buffer<> &img, int channels) {
     Buffer<T> typed = img;
     for (int y = 0; y < typed.height(); y++) {
@@ -64,8 +64,10 @@ void deinterleave(const std::vector<const uint8_t *> &rows, Buffer<> &img, int c
         for (int x = 0; x < typed.width(); x++) {
             for (int c = 0; c < channels; c++) {
                 T v = row[x * channels + c];
-                if (channels == 1) typed(x, y) = v;
-                else typed(x, y, c) = v;
+                if (channels == 1)
+                    typed(x, y) = v;
+                else
+                    typed(x, y, c) = v;
             }
         }
     }
@@ -81,8 +83,8 @@ inline Buffer<> load_png(const std::string &filename) {
     if (fread(header, 1, 8, f.get()) != 8 || png_sig_cmp(header, 0, 8)) {
         fail(filename, "not a PNG file");
     }
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr,
-                                             png_error_to_exception, nullptr);
+    png_structp png =
+        png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, png_error_to_exception, nullptr);
     png_infop info = png_create_info_struct(png);
     Buffer<> img;
     try {
@@ -99,8 +101,10 @@ inline Buffer<> load_png(const std::string &filename) {
         png_bytepp row_ptrs = png_get_rows(png, info);
         std::vector<const uint8_t *> rows(row_ptrs, row_ptrs + height);
         img = make_image(bits, width, height, channels);
-        if (bits == 16) deinterleave<uint16_t>(rows, img, channels);
-        else deinterleave<uint8_t>(rows, img, channels);
+        if (bits == 16)
+            deinterleave<uint16_t>(rows, img, channels);
+        else
+            deinterleave<uint8_t>(rows, img, channels);
     } catch (const loom::Error &e) {
         png_destroy_read_struct(&png, &info, nullptr);
         fail(filename, std::string("malformed PNG (") + e.what() + ")");
@@ -109,7 +113,7 @@ inline Buffer<> load_png(const std::string &filename) {
     return img;
 }
 
-template<typename T>
+template <typename T>
 void interleave_row(const Buffer<> &img, int y, int channels, std::vector<uint8_t> &row) {
     Buffer<T> typed = img;
     T *out = (T *)row.data();
@@ -140,8 +144,8 @@ inline void save_png(const Buffer<> &img, const std::string &filename) {
     int channels, bits;
     check_saveable(img, filename, channels, bits);
     File f = open_file(filename, "wb");
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr,
-                                              png_error_to_exception, nullptr);
+    png_structp png =
+        png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, png_error_to_exception, nullptr);
     png_infop info = png_create_info_struct(png);
     try {
         png_init_io(png, f.get());
@@ -154,8 +158,10 @@ inline void save_png(const Buffer<> &img, const std::string &filename) {
         if (bits == 16) png_set_swap(png);
         std::vector<uint8_t> row((size_t)img.dim(0).extent() * channels * (bits / 8));
         for (int y = img.dim(1).min(); y <= img.dim(1).max(); y++) {
-            if (bits == 16) interleave_row<uint16_t>(img, y, channels, row);
-            else interleave_row<uint8_t>(img, y, channels, row);
+            if (bits == 16)
+                interleave_row<uint16_t>(img, y, channels, row);
+            else
+                interleave_row<uint8_t>(img, y, channels, row);
             png_write_row(png, row.data());
         }
         png_write_end(png, nullptr);
@@ -190,8 +196,10 @@ inline Buffer<> load_pnm(const std::string &filename) {
     std::vector<const uint8_t *> rows;
     for (int y = 0; y < height; y++) rows.push_back(data.data() + y * row_bytes);
     Buffer<> img = make_image(bits, width, height, channels);
-    if (bits == 16) deinterleave<uint16_t>(rows, img, channels);
-    else deinterleave<uint8_t>(rows, img, channels);
+    if (bits == 16)
+        deinterleave<uint16_t>(rows, img, channels);
+    else
+        deinterleave<uint8_t>(rows, img, channels);
     return img;
 }
 
@@ -210,7 +218,8 @@ inline void save_pnm(const Buffer<> &img, const std::string &filename) {
         } else {
             interleave_row<uint8_t>(img, y, channels, row);
         }
-        if (fwrite(row.data(), 1, row.size(), f.get()) != row.size()) fail(filename, "write failed");
+        if (fwrite(row.data(), 1, row.size(), f.get()) != row.size())
+            fail(filename, "write failed");
     }
 }
 
@@ -222,7 +231,7 @@ class ImageLoadResult {
 public:
     explicit ImageLoadResult(Buffer<> b, std::string filename)
         : buf(std::move(b)), filename(std::move(filename)) {}
-    template<typename T, int Dims>
+    template <typename T, int Dims>
     operator Buffer<T, Dims>() const {
         check_type(static_cast<T *>(nullptr));
         return Buffer<T, Dims>(buf);
@@ -230,7 +239,7 @@ public:
 
 private:
     void check_type(void *) const {}
-    template<typename T>
+    template <typename T>
     void check_type(T *) const {
         if (buf.type() != type_of<T>()) {
             image_io_detail::fail(filename, "the file holds " + type_to_string(buf.type()) +
@@ -252,7 +261,7 @@ inline ImageLoadResult load_image(const std::string &filename) {
 }
 
 /// Saves a uint8 or uint16 Buffer (x, y) or (x, y, c) as PNG, PGM or PPM by extension.
-template<typename T, int Dims>
+template <typename T, int Dims>
 void save_image(const Buffer<T, Dims> &im, const std::string &filename) {
     Buffer<> b = im;
     std::string ext = image_io_detail::lower_extension(filename);

@@ -9,11 +9,11 @@ namespace loom {
 /// Dims value meaning "any number of dimensions, checked at run time".
 constexpr int AnyDims = -1;
 
-template<typename T = void, int Dims = AnyDims>
+template <typename T = void, int Dims = AnyDims>
 class Buffer;
 
 namespace Runtime {
-template<typename T = void, int Dims = AnyDims>
+template <typename T = void, int Dims = AnyDims>
 class Buffer;
 } // namespace Runtime
 

@@ -39,7 +39,7 @@ struct IRHandle : IntrusivePtr<const IRNode> {
     IRHandle() = default;
     IRHandle(const IRNode *p) : IntrusivePtr<const IRNode>(p) {}
     /// The node as a T (e.g. `e.as<Add>()`), or null when it is another kind.
-    template<typename T>
+    template <typename T>
     const T *as() const {
         const IRNode *n = get();
         return (n && n->node_type == T::_node_type) ? static_cast<const T *>(n) : nullptr;

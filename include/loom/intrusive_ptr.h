@@ -21,15 +21,17 @@ struct RefCounted {
 };
 
 /// An owning handle to a RefCounted object (T must derive from RefCounted).
-template<typename T>
+template <typename T>
 class IntrusivePtr {
 public:
     IntrusivePtr() = default;
     IntrusivePtr(T *p) : ptr(p) { inc(); }
     IntrusivePtr(const IntrusivePtr &o) : ptr(o.ptr) { inc(); }
     IntrusivePtr(IntrusivePtr &&o) noexcept : ptr(o.ptr) { o.ptr = nullptr; }
-    template<typename U>
-    IntrusivePtr(const IntrusivePtr<U> &o) : ptr(o.get()) { inc(); }
+    template <typename U>
+    IntrusivePtr(const IntrusivePtr<U> &o) : ptr(o.get()) {
+        inc();
+    }
     ~IntrusivePtr() { dec(); }
 
     IntrusivePtr &operator=(const IntrusivePtr &o) {

@@ -84,23 +84,63 @@ inline Type Bool(int lanes = 1) { return UInt(1, lanes); }
 inline Type Handle(int lanes = 1) { return Type(Type::Handle, 64, lanes); }
 
 namespace internal {
-template<typename T> struct TypeOf;
-template<> struct TypeOf<bool> { static Type get() { return Bool(); } };
-template<> struct TypeOf<int8_t> { static Type get() { return Int(8); } };
-template<> struct TypeOf<int16_t> { static Type get() { return Int(16); } };
-template<> struct TypeOf<int32_t> { static Type get() { return Int(32); } };
-template<> struct TypeOf<int64_t> { static Type get() { return Int(64); } };
-template<> struct TypeOf<uint8_t> { static Type get() { return UInt(8); } };
-template<> struct TypeOf<uint16_t> { static Type get() { return UInt(16); } };
-template<> struct TypeOf<uint32_t> { static Type get() { return UInt(32); } };
-template<> struct TypeOf<uint64_t> { static Type get() { return UInt(64); } };
-template<> struct TypeOf<float> { static Type get() { return Float(32); } };
-template<> struct TypeOf<double> { static Type get() { return Float(64); } };
-template<typename T> struct TypeOf<T *> { static Type get() { return Handle(); } };
+template <typename T>
+struct TypeOf;
+template <>
+struct TypeOf<bool> {
+    static Type get() { return Bool(); }
+};
+template <>
+struct TypeOf<int8_t> {
+    static Type get() { return Int(8); }
+};
+template <>
+struct TypeOf<int16_t> {
+    static Type get() { return Int(16); }
+};
+template <>
+struct TypeOf<int32_t> {
+    static Type get() { return Int(32); }
+};
+template <>
+struct TypeOf<int64_t> {
+    static Type get() { return Int(64); }
+};
+template <>
+struct TypeOf<uint8_t> {
+    static Type get() { return UInt(8); }
+};
+template <>
+struct TypeOf<uint16_t> {
+    static Type get() { return UInt(16); }
+};
+template <>
+struct TypeOf<uint32_t> {
+    static Type get() { return UInt(32); }
+};
+template <>
+struct TypeOf<uint64_t> {
+    static Type get() { return UInt(64); }
+};
+template <>
+struct TypeOf<float> {
+    static Type get() { return Float(32); }
+};
+template <>
+struct TypeOf<double> {
+    static Type get() { return Float(64); }
+};
+template <typename T>
+struct TypeOf<T *> {
+    static Type get() { return Handle(); }
+};
 } // namespace internal
 
 /// The Loom type of the C++ type T.
-template<typename T> Type type_of() { return internal::TypeOf<T>::get(); }
+template <typename T>
+Type type_of() {
+    return internal::TypeOf<T>::get();
+}
 
 /// Halide's type names: "int32", "uint8x8", "float32", "bool", "handle".
 std::string type_to_string(const Type &t);

@@ -50,7 +50,7 @@ void check_defined(const Expr &e, const char *node, const char *field) {
     internal_assert(e.defined()) << node << " built with an undefined " << field << "\n";
 }
 
-template<typename T>
+template <typename T>
 Expr make_binary(Expr a, Expr b, Type result) {
     T *n = new T(result);
     n->a = std::move(a);
@@ -202,14 +202,13 @@ Expr Select::make(Expr c, Expr t, Expr f) {
     return n;
 }
 
-Expr Load::make(Type t, const std::string &name, Expr index, Expr predicate,
-                const Parameter &param, ModulusRemainder alignment) {
+Expr Load::make(Type t, const std::string &name, Expr index, Expr predicate, const Parameter &param,
+                ModulusRemainder alignment) {
     check_defined(index, "Load", "index");
     check_defined(predicate, "Load", "predicate");
     internal_assert(index.type().is_int() && index.type().bits() == 32)
         << "Load index of type " << index.type() << "\n";
-    internal_assert(t.lanes() == index.type().lanes() &&
-                    predicate.type() == Bool(t.lanes()))
+    internal_assert(t.lanes() == index.type().lanes() && predicate.type() == Bool(t.lanes()))
         << "Load of " << t << " from " << name << " with mismatched index/predicate lanes\n";
     Load *n = new Load(t);
     n->name = name;
@@ -251,9 +250,8 @@ Expr Let::make(const std::string &name, Expr value, Expr body) {
     return n;
 }
 
-Expr Call::make(Type t, const std::string &name, const std::vector<Expr> &args,
-                CallType call_type, const IntrusivePtr<RefCounted> &func, int value_index,
-                const Parameter &param) {
+Expr Call::make(Type t, const std::string &name, const std::vector<Expr> &args, CallType call_type,
+                const IntrusivePtr<RefCounted> &func, int value_index, const Parameter &param) {
     for (const Expr &a : args) {
         internal_assert(a.defined()) << "Call to " << name << " with an undefined argument\n";
     }
@@ -303,7 +301,9 @@ Expr Shuffle::make_slice(Expr vector, int begin, int stride, int size) {
     return make({std::move(vector)}, idx);
 }
 
-Expr Shuffle::make_extract_element(Expr vector, int i) { return make_slice(std::move(vector), i, 1, 1); }
+Expr Shuffle::make_extract_element(Expr vector, int i) {
+    return make_slice(std::move(vector), i, 1, 1);
+}
 
 Expr Shuffle::make_interleave(const std::vector<Expr> &vectors) {
     if (vectors.size() == 1) return vectors[0];
@@ -370,8 +370,8 @@ Stmt For::make(const std::string &name, Expr min, Expr extent, ForType for_type,
     return n;
 }
 
-Stmt Store::make(const std::string &name, Expr value, Expr index, Parameter param,
-                 Expr predicate, ModulusRemainder alignment) {
+Stmt Store::make(const std::string &name, Expr value, Expr index, Parameter param, Expr predicate,
+                 ModulusRemainder alignment) {
     check_defined(value, "Store", "value");
     check_defined(index, "Store", "index");
     check_defined(predicate, "Store", "predicate");
@@ -426,8 +426,8 @@ Stmt Free::make(const std::string &name) {
     return n;
 }
 
-Stmt Realize::make(const std::string &name, const std::vector<Type> &types,
-                   MemoryType memory_type, const Region &bounds, Expr condition, Stmt body) {
+Stmt Realize::make(const std::string &name, const std::vector<Type> &types, MemoryType memory_type,
+                   const Region &bounds, Expr condition, Stmt body) {
     for (const Range &r : bounds) {
         internal_assert(r.min.defined() && r.extent.defined())
             << "Realize " << name << " with undefined bounds\n";
@@ -498,30 +498,42 @@ Expr broadcast_if_vector(Expr scalar, Type t) {
 Expr make_const(Type t, int64_t v) {
     Type e = t.element_of();
     Expr c;
-    if (e.is_int()) c = IntImm::make(e, v);
-    else if (e.is_uint()) c = UIntImm::make(e, (uint64_t)v);
-    else if (e.is_float()) c = FloatImm::make(e, (double)v);
-    else internal_error << "make_const of type " << t << "\n";
+    if (e.is_int())
+        c = IntImm::make(e, v);
+    else if (e.is_uint())
+        c = UIntImm::make(e, (uint64_t)v);
+    else if (e.is_float())
+        c = FloatImm::make(e, (double)v);
+    else
+        internal_error << "make_const of type " << t << "\n";
     return broadcast_if_vector(c, t);
 }
 
 Expr make_const(Type t, uint64_t v) {
     Type e = t.element_of();
     Expr c;
-    if (e.is_int()) c = IntImm::make(e, (int64_t)v);
-    else if (e.is_uint()) c = UIntImm::make(e, v);
-    else if (e.is_float()) c = FloatImm::make(e, (double)v);
-    else internal_error << "make_const of type " << t << "\n";
+    if (e.is_int())
+        c = IntImm::make(e, (int64_t)v);
+    else if (e.is_uint())
+        c = UIntImm::make(e, v);
+    else if (e.is_float())
+        c = FloatImm::make(e, (double)v);
+    else
+        internal_error << "make_const of type " << t << "\n";
     return broadcast_if_vector(c, t);
 }
 
 Expr make_const(Type t, double v) {
     Type e = t.element_of();
     Expr c;
-    if (e.is_int()) c = IntImm::make(e, (int64_t)v);
-    else if (e.is_uint()) c = UIntImm::make(e, (uint64_t)v);
-    else if (e.is_float()) c = FloatImm::make(e, v);
-    else internal_error << "make_const of type " << t << "\n";
+    if (e.is_int())
+        c = IntImm::make(e, (int64_t)v);
+    else if (e.is_uint())
+        c = UIntImm::make(e, (uint64_t)v);
+    else if (e.is_float())
+        c = FloatImm::make(e, v);
+    else
+        internal_error << "make_const of type " << t << "\n";
     return broadcast_if_vector(c, t);
 }
 
@@ -535,7 +547,8 @@ void ReductionDomain::where(const Expr &cond) {
     user_assert(!contents->frozen)
         << "RDom::where called after the RDom was used in a definition. Add all where() "
            "conditions before using the RDom.\n";
-    contents->predicate = contents->predicate.defined() ? And::make(contents->predicate, cond) : cond;
+    contents->predicate =
+        contents->predicate.defined() ? And::make(contents->predicate, cond) : cond;
 }
 
 } // namespace internal

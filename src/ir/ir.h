@@ -28,11 +28,11 @@ const char *node_type_name(IRNodeType t);
 /// True for expression kinds.
 bool is_expr_node(IRNodeType t);
 
-template<typename T>
+template <typename T>
 struct ExprNode : BaseExprNode {
     explicit ExprNode(Type t) : BaseExprNode(T::_node_type, t) {}
 };
-template<typename T>
+template <typename T>
 struct StmtNode : BaseStmtNode {
     StmtNode() : BaseStmtNode(T::_node_type) {}
 };
@@ -242,10 +242,13 @@ struct Call : ExprNode<Call> {
     static constexpr const char *buffer_get_extent = "_halide_buffer_get_extent";
     static constexpr const char *buffer_get_stride = "_halide_buffer_get_stride";
     static constexpr const char *buffer_get_dimensions = "_halide_buffer_get_dimensions";
-    static constexpr const char *buffer_get_type = "_halide_buffer_get_type"; ///< packed code|bits<<8|lanes<<16
+    static constexpr const char *buffer_get_type =
+        "_halide_buffer_get_type"; ///< packed code|bits<<8|lanes<<16
     static constexpr const char *buffer_is_bounds_query = "_halide_buffer_is_bounds_query";
-    static constexpr const char *buffer_set_bounds = "_halide_buffer_set_bounds"; ///< (buf, dim, min, extent)
-    static constexpr const char *buffer_init_strides = "_halide_buffer_init_strides"; ///< dense strides for a query
+    static constexpr const char *buffer_set_bounds =
+        "_halide_buffer_set_bounds"; ///< (buf, dim, min, extent)
+    static constexpr const char *buffer_init_strides =
+        "_halide_buffer_init_strides"; ///< dense strides for a query
     static constexpr const char *make_struct = "make_struct";
 
     std::string name;
@@ -323,9 +326,39 @@ struct ProducerConsumer : StmtNode<ProducerConsumer> {
     LOOM_NODE_TYPE(ProducerConsumer);
 };
 
-enum class ForType : uint8_t { Serial, Parallel, Vectorized, Unrolled, Extern, GPUBlock, GPUThread, GPULane };
-enum class DeviceAPI : uint8_t { None, Host, Default_GPU, CUDA, OpenCL, Metal, Hexagon, Vulkan, WebGPU, D3D12Compute };
-enum class MemoryType : uint8_t { Auto, Heap, Stack, Register, GPUShared, GPUTexture, LockedCache, VTCM, AMXTile };
+enum class ForType : uint8_t {
+    Serial,
+    Parallel,
+    Vectorized,
+    Unrolled,
+    Extern,
+    GPUBlock,
+    GPUThread,
+    GPULane
+};
+enum class DeviceAPI : uint8_t {
+    None,
+    Host,
+    Default_GPU,
+    CUDA,
+    OpenCL,
+    Metal,
+    Hexagon,
+    Vulkan,
+    WebGPU,
+    D3D12Compute
+};
+enum class MemoryType : uint8_t {
+    Auto,
+    Heap,
+    Stack,
+    Register,
+    GPUShared,
+    GPUTexture,
+    LockedCache,
+    VTCM,
+    AMXTile
+};
 
 /// for (name = min; name < min + extent; name++) body. min and extent are evaluated once.
 struct For : StmtNode<For> {

@@ -35,12 +35,12 @@ public:
     void set_scalar_expr(const Expr &value);
     /// Raw storage for the value (at least 8 bytes), passed by address to compiled code.
     void *scalar_address() const;
-    template<typename T>
+    template <typename T>
     void set_scalar(T v) {
         static_assert(sizeof(T) <= 8, "scalar parameters are at most 64 bits");
         *(T *)scalar_address() = v;
     }
-    template<typename T>
+    template <typename T>
     T scalar() const {
         return *(const T *)scalar_address();
     }

@@ -6,6 +6,7 @@
 #include "lower/bounds_inference.h"
 #include "lower/default_schedule.h"
 #include "lower/infer_arguments.h"
+#include "lower/partition_loops.h"
 #include "lower/realization_order.h"
 #include "lower/schedule_functions.h"
 #include "lower/storage_flattening.h"
@@ -164,6 +165,12 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_na
     s = run("storage_flattening", s, [&] { return storage_flattening(s, outputs, env); });
     check_undef(s);
     s = run("simplify", s, [&] { return simplify(s); });
+
+    // Loops over boundary conditions (likely() clamps and selects) split into prologue, steady
+    // state without the clamps, and epilogue. After flattening: loop bounds are final and each
+    // clamp is a plain min/max in a flat index; before unpack_buffers, so the steady bounds
+    // are in terms of the buffer fields like the rest of the body.
+    s = run("partition_loops", s, [&] { return partition_loops(s); });
 
     // The buffer fields the body uses, read once at entry. Last: every let it adds is used,
     // and the host pointer "b" is used only as a Load/Store name, which the simplifier does

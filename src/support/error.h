@@ -23,7 +23,7 @@ public:
     ErrorReport(const ErrorReport &) = delete;
     ErrorReport &operator=(const ErrorReport &) = delete;
 
-    template<typename T>
+    template <typename T>
     ErrorReport &operator<<(const T &x) {
         msg << x;
         return *this;
@@ -44,14 +44,12 @@ struct Voidifier {
 } // namespace internal
 } // namespace loom
 
-#define LOOM_REPORT(kind, cond)                                                                   \
+#define LOOM_REPORT(kind, cond)                                                                    \
     ::loom::internal::ErrorReport(__FILE__, __LINE__, cond, ::loom::internal::ErrorReport::kind)
 
 #define user_error LOOM_REPORT(User, nullptr)
 #define internal_error LOOM_REPORT(Internal, nullptr)
-#define user_assert(c)                                                                             \
-    (c) ? (void)0 : ::loom::internal::Voidifier() & LOOM_REPORT(User, #c)
-#define internal_assert(c)                                                                         \
-    (c) ? (void)0 : ::loom::internal::Voidifier() & LOOM_REPORT(Internal, #c)
+#define user_assert(c) (c) ? (void)0 : ::loom::internal::Voidifier() & LOOM_REPORT(User, #c)
+#define internal_assert(c) (c) ? (void)0 : ::loom::internal::Voidifier() & LOOM_REPORT(Internal, #c)
 
 #endif

@@ -21,7 +21,7 @@ inline void expect_contains(const std::string &msg, std::initializer_list<std::s
 
 /// Runs f, expecting an exception of type E (loom::CompileError by default) whose message
 /// contains every string in `parts`.
-template<typename E = loom::CompileError, typename F>
+template <typename E = loom::CompileError, typename F>
 void expect_error(F f, std::initializer_list<std::string> parts) {
     try {
         f();

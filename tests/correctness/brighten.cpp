@@ -18,7 +18,8 @@ uint8_t brighten_ref(uint8_t v, float factor) {
 TEST(Brighten, ParamFloatMatchesNaive) {
     const int W = 31, H = 17, C = 3;
     Buffer<uint8_t> in(W, H, C);
-    in.for_each_element([&](int x, int y, int c) { in(x, y, c) = (uint8_t)((x * 7 + y * 13 + c * 50) & 255); });
+    in.for_each_element(
+        [&](int x, int y, int c) { in(x, y, c) = (uint8_t)((x * 7 + y * 13 + c * 50) & 255); });
     ImageParam input(UInt(8), 3, "input");
     Param<float> factor("factor");
     Func bright("bright");

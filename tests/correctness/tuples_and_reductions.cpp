@@ -63,8 +63,14 @@ TEST(Reductions, ArgmaxArgmin) {
     int bx = 0, by = 0, sx = 0, sy = 0;
     for (int y = 0; y < 15; y++)
         for (int x = 0; x < 20; x++) {
-            if (in(x, y) > in(bx, by)) { bx = x; by = y; }
-            if (in(x, y) < in(sx, sy)) { sx = x; sy = y; }
+            if (in(x, y) > in(bx, by)) {
+                bx = x;
+                by = y;
+            }
+            if (in(x, y) < in(sx, sy)) {
+                sx = x;
+                sy = y;
+            }
         }
     EXPECT_EQ(Buffer<int32_t>(rmax[0])(), bx);
     EXPECT_EQ(Buffer<int32_t>(rmax[1])(), by);
@@ -88,7 +94,8 @@ TEST(Reductions, InlineSumProductMaximumMinimum) {
     Buffer<int32_t> bs = s.realize({8}), bp = p.realize({8}), bmx = mx.realize({8}),
                     bmn = mn.realize({8});
     for (int yy = 0; yy < 8; yy++) {
-        int es = 0, ep = 1, emx = std::numeric_limits<int>::min(), emn = std::numeric_limits<int>::max();
+        int es = 0, ep = 1, emx = std::numeric_limits<int>::min(),
+            emn = std::numeric_limits<int>::max();
         for (int x = 0; x < 30; x++) {
             es += in(x, yy);
             emx = std::max(emx, in(x, yy));
@@ -117,7 +124,8 @@ TEST(Reductions, NestedInlineSumIsConvolution) {
             int e = 0;
             for (int dy = -2; dy <= 2; dy++)
                 for (int dx = -2; dx <= 2; dx++) {
-                    int cx = std::min(39, std::max(0, xx + dx)), cy = std::min(29, std::max(0, yy + dy));
+                    int cx = std::min(39, std::max(0, xx + dx)),
+                        cy = std::min(29, std::max(0, yy + dy));
                     e += in(cx, cy);
                 }
             ASSERT_EQ(out(xx, yy), (uint16_t)e) << xx << ", " << yy;
@@ -127,13 +135,13 @@ TEST(Reductions, NestedInlineSumIsConvolution) {
 TEST(Updates, SeveralUpdatesAndWhere) {
     Func f("f");
     Var x("x");
-    f(x) = x * 2;                 // pure
-    f(3) = 100;                   // point update
+    f(x) = x * 2; // pure
+    f(3) = 100;   // point update
     RDom r(0, 20);
     r.where(r % 3 == 0);
-    f(r) = f(r) + 1000;           // predicated update
+    f(r) = f(r) + 1000; // predicated update
     RDom q(1, 19);
-    f(q) = f(q) + f(q - 1);       // scan, depends on the previous updates
+    f(q) = f(q) + f(q - 1); // scan, depends on the previous updates
     Buffer<int32_t> out = f.realize({20});
     int e[20];
     for (int i = 0; i < 20; i++) e[i] = i * 2;

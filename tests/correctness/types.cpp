@@ -14,11 +14,12 @@ using namespace loom;
 
 namespace {
 
-template<typename T>
+template <typename T>
 std::vector<T> interesting_values() {
     std::vector<T> v;
     using L = std::numeric_limits<T>;
-    for (T x : {T(0), T(1), T(2), T(3), T(7), L::max(), L::min(), T(L::max() - 1), T(100)}) v.push_back(x);
+    for (T x : {T(0), T(1), T(2), T(3), T(7), L::max(), L::min(), T(L::max() - 1), T(100)})
+        v.push_back(x);
     if (std::is_signed<T>::value) {
         for (int x : {-1, -2, -3, -7, -100}) v.push_back((T)x);
         v.push_back(T(L::min() + 1));
@@ -29,10 +30,12 @@ std::vector<T> interesting_values() {
 }
 
 // Reference wrap-around arithmetic: compute in 64-bit unsigned and truncate.
-template<typename T>
-T wrap(uint64_t v) { return (T)v; }
+template <typename T>
+T wrap(uint64_t v) {
+    return (T)v;
+}
 
-template<typename T>
+template <typename T>
 T euclid_div(T a, T b) {
     if (b == 0) return 0;
     if (std::is_signed<T>::value) {
@@ -43,7 +46,7 @@ T euclid_div(T a, T b) {
     return (T)(a / b);
 }
 
-template<typename T>
+template <typename T>
 T euclid_mod(T a, T b) {
     if (b == 0) return 0;
     if (std::is_signed<T>::value) {
@@ -54,7 +57,7 @@ T euclid_mod(T a, T b) {
     return (T)(a % b);
 }
 
-template<typename T>
+template <typename T>
 void check_integer_type() {
     std::vector<T> vals = interesting_values<T>();
     const int n = (int)vals.size();
@@ -87,7 +90,8 @@ void check_integer_type() {
     for (int yy = 0; yy < n; yy++)
         for (int xx = 0; xx < n; xx++) {
             T av = a(xx, yy), bv = b(xx, yy);
-            SCOPED_TRACE(testing::Message() << type_of<T>() << " a=" << (int64_t)av << " b=" << (int64_t)bv);
+            SCOPED_TRACE(testing::Message()
+                         << type_of<T>() << " a=" << (int64_t)av << " b=" << (int64_t)bv);
             ASSERT_EQ(radd(xx, yy), wrap<T>((uint64_t)av + (uint64_t)bv));
             ASSERT_EQ(rsub(xx, yy), wrap<T>((uint64_t)av - (uint64_t)bv));
             ASSERT_EQ(rmul(xx, yy), wrap<T>((uint64_t)av * (uint64_t)bv));
@@ -141,7 +145,8 @@ TEST(Types, FloatAndDouble) {
     Func f("f");
     Var x("x");
     f(x) = Tuple(a(x) * a(x) - 1.5f, a(x) / 3.0f, sqrt(abs(a(x))), floor(a(x)),
-                 b(x) * Expr(2.0) + Expr(0.25), cast<double>(a(x)) + b(x), cast<int>(a(x)), round(a(x)));
+                 b(x) * Expr(2.0) + Expr(0.25), cast<double>(a(x)) + b(x), cast<int>(a(x)),
+                 round(a(x)));
     Realization r = f.realize({64});
     for (int i = 0; i < 64; i++) {
         // Fused multiply-adds may round once instead of twice.

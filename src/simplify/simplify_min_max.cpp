@@ -3,6 +3,7 @@
 // of min/max (INT32). Float rules are limited to those exact with NaN under Loom's definition
 // min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b.
 
+#include "ir/ir_equality.h"
 #include "simplify/const_fold.h"
 #include "simplify/simplifier.h"
 
@@ -116,6 +117,33 @@ const rewrite::RuleList &max_rules() {
     return rules;
 }
 
+/// Whether `x` is one of the operands of the chain of nested T nodes `chain` (e.g. x is a, b or
+/// c of min(min(a, b), c)). Bounds inference unions many overlapping accesses into such chains.
+template <typename T>
+bool chain_contains(const Expr &chain, const Expr &x, int depth = 0) {
+    if (equal(chain, x)) return true;
+    const T *op = chain.as<T>();
+    if (!op || depth > 32) return false;
+    return chain_contains<T>(op->a, x, depth + 1) || chain_contains<T>(op->b, x, depth + 1);
+}
+
+/// min(chain, x) where x already appears in the chain is the chain (likewise for max). Not for
+/// floats, whose min/max are not symmetric in NaN.
+template <typename T>
+Expr absorb_chain_duplicate(const Expr &a, const Expr &b, const Simplify::ExprInfo &ia,
+                            const Simplify::ExprInfo &ib, Simplify::ExprInfo *info) {
+    if (a.type().is_float()) return Expr();
+    if (a.as<T>() && chain_contains<T>(a, b)) {
+        *info = ia;
+        return a;
+    }
+    if (b.as<T>() && chain_contains<T>(b, a)) {
+        *info = ib;
+        return b;
+    }
+    return Expr();
+}
+
 } // namespace
 
 Expr Simplify::visit(const Min *op, ExprInfo *info) {
@@ -143,6 +171,7 @@ Expr Simplify::visit(const Min *op, ExprInfo *info) {
             return b;
         }
     }
+    if (Expr r = absorb_chain_duplicate<Min>(a, b, ia, ib, info); r.defined()) return r;
     info->bounds = min(ia.bounds, ib.bounds);
     info->alignment = unify(ia.alignment, ib.alignment);
     Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Min::make(a, b);
@@ -175,6 +204,7 @@ Expr Simplify::visit(const Max *op, ExprInfo *info) {
             return b;
         }
     }
+    if (Expr r = absorb_chain_duplicate<Max>(a, b, ia, ib, info); r.defined()) return r;
     info->bounds = max(ia.bounds, ib.bounds);
     info->alignment = unify(ia.alignment, ib.alignment);
     Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Max::make(a, b);

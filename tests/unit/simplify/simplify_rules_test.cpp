@@ -119,6 +119,10 @@ TEST(SimplifyRules, MinMax) {
     EXPECT_SIMPLIFIES(min(3, x), min(x, 3));
     EXPECT_SIMPLIFIES(min(x, max(x, y)), x);
     EXPECT_SIMPLIFIES(max(x, min(x, y)), x);
+    // An operand already somewhere in a chain (bounds inference builds such unions).
+    EXPECT_SIMPLIFIES(min(min(min(x, y), z * 2), y), min(min(x, y), z * 2));
+    EXPECT_SIMPLIFIES(max(z * 2, max(max(x, y), z * 2)), max(max(x, y), z * 2));
+    EXPECT_SIMPLIFIES(min(min(f, f * 2.0f), f), min(min(f, f * 2.0f), f)); // NaN: kept
     // Clamps: canonical min(max(x, lo), hi), and clamps decided by the other bound.
     EXPECT_SIMPLIFIES(max(min(x, 10), 0), min(max(x, 0), 10));
     EXPECT_SIMPLIFIES(min(max(x, 10), 5), Expr(5));

@@ -237,7 +237,8 @@ ConstantInterval operator%(const ConstantInterval &a, const ConstantInterval &b)
     }
     if (b.is_single_point() && a.is_bounded()) {
         // a range that stays within one period of a constant modulus maps to a range.
-        int64_t m = b.min < 0 ? -b.min : b.min;
+        // |b| of INT64_MIN does not fit: leave that case to the general bound below.
+        int64_t m = b.min == INT64_MIN ? 0 : (b.min < 0 ? -b.min : b.min);
         if (m > 0 && floor_div(a.min, m) == floor_div(a.max, m)) {
             int64_t lo = a.min - floor_div(a.min, m) * m;
             return ConstantInterval::bounded(lo, lo + (a.max - a.min));

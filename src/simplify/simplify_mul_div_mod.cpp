@@ -229,7 +229,7 @@ Expr Simplify::visit(const Mod *op, ExprInfo *info) {
     int64_t c, r;
     if (t.is_int_or_uint() && const_int_value(b, &c) && c != 0) {
         // A value already within [0, |c|) is its own remainder.
-        int64_t mag = c < 0 ? -c : c;
+        int64_t mag = c == INT64_MIN ? 0 : (c < 0 ? -c : c); // |INT64_MIN| does not fit
         if (mag > 0 && ia.bounds.is_subset_of(ConstantInterval::bounded(0, mag - 1))) {
             *info = ia;
             return a;

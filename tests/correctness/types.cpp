@@ -51,7 +51,9 @@ T euclid_mod(T a, T b) {
     if (b == 0) return 0;
     if (std::is_signed<T>::value) {
         int64_t r = (int64_t)a % (int64_t)b;
-        if (r < 0) r += (b > 0) ? (int64_t)b : -(int64_t)b;
+        // Add |b| in unsigned arithmetic: |INT64_MIN| does not fit in int64.
+        uint64_t magnitude = b > 0 ? (uint64_t)b : 0 - (uint64_t)b;
+        if (r < 0) r = (int64_t)((uint64_t)r + magnitude);
         return (T)r;
     }
     return (T)(a % b);

@@ -40,7 +40,7 @@ test-asan: setup
 	  ctest -L "$(FAST_LABELS)" -LE "no-sanitizer" -j $(JOBS) --output-on-failure
 
 fuzz: build
-	cd $(BUILD) && LOOM_FUZZ_LONG=1 ctest -L fuzz --output-on-failure
+	cd $(BUILD) && ctest -L fuzz --output-on-failure
 
 bench: build
 	bash bench/run.sh

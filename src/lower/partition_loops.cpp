@@ -1,0 +1,373 @@
+#include "lower/partition_loops.h"
+
+#include "analysis/solve.h"
+#include "ir/ir_equality.h"
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
+#include "ir/substitute.h"
+#include "simplify/simplify.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// Whether e is a likely tag that counts in the loop being partitioned.
+bool is_likely_tag(const Expr &e, bool innermost) {
+    const Call *c = e.as<Call>();
+    if (!c || c->args.size() != 1) return false;
+    return c->is_intrinsic(Call::likely) ||
+           (innermost && c->is_intrinsic(Call::likely_if_innermost));
+}
+
+bool is_any_likely(const Call *c) {
+    return c->args.size() == 1 &&
+           (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost));
+}
+
+bool has_likely_tag(const Expr &e, bool innermost) {
+    bool found = false;
+    visit_exprs(e, [&](const Expr &x) {
+        if (found) return false;
+        found = is_likely_tag(x, innermost);
+        return !found;
+    });
+    return found;
+}
+
+bool contains_loop(const Stmt &s) {
+    class Find : public IRVisitor {
+    public:
+        bool found = false;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const For *) override { found = true; }
+    } f;
+    f.dispatch(s);
+    return f.found;
+}
+
+/// Removes likely tags: all of them (var empty), or those whose argument mentions `var`.
+class StripLikely : public IRMutator {
+public:
+    explicit StripLikely(const std::string &var) : var(var) {}
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (is_any_likely(op) && (var.empty() || expr_uses_var(op->args[0], var))) {
+            return mutate(op->args[0]);
+        }
+        return IRMutator::visit(op);
+    }
+
+private:
+    const std::string &var;
+};
+
+/// A node whose likely side holds in the steady state: the min/max operand, select value or
+/// if branch that the likely tag marks (side 0: a / true value / then case; side 1: b / false
+/// value), and the condition for that side at each place the node occurs.
+struct Candidate {
+    const IRNode *node;
+    int side;
+    std::vector<Expr> conditions;
+    /// Set when some occurrence's condition cannot be used (it depends on an inner loop
+    /// variable, reads memory, or does not depend on the loop variable): the node is then left
+    /// alone everywhere, since one replacement applies to all its occurrences.
+    bool unusable = false;
+};
+
+/// Collects the candidates in a loop body, with conditions in terms of the loop variable and
+/// the variables defined outside the loop (lets inside the body are substituted).
+class FindSimplifications : public IRVisitor {
+public:
+    FindSimplifications(const std::string &var, bool innermost) : var(var), innermost(innermost) {}
+
+    std::vector<Candidate> candidates;
+
+protected:
+    using IRVisitor::visit;
+
+    void visit(const Min *op) override {
+        IRVisitor::visit(op);
+        bool la = has_likely_tag(op->a, innermost), lb = has_likely_tag(op->b, innermost);
+        if (la != lb) note(op, la ? 0 : 1, la ? LE::make(op->a, op->b) : LE::make(op->b, op->a));
+    }
+    void visit(const Max *op) override {
+        IRVisitor::visit(op);
+        bool la = has_likely_tag(op->a, innermost), lb = has_likely_tag(op->b, innermost);
+        if (la != lb) note(op, la ? 0 : 1, la ? GE::make(op->a, op->b) : GE::make(op->b, op->a));
+    }
+    void visit(const Select *op) override {
+        IRVisitor::visit(op);
+        select_like(op, op->condition, op->true_value, op->false_value);
+    }
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->is_intrinsic(Call::if_then_else) && op->args.size() == 3) {
+            select_like(op, op->args[0], op->args[1], op->args[2]);
+        }
+    }
+    void visit(const IfThenElse *op) override {
+        IRVisitor::visit(op);
+        if (is_likely_tag(op->condition, innermost)) note(op, 0, op->condition);
+    }
+
+    void visit(const Let *op) override {
+        dispatch(op->value);
+        Expr saved = bind(op->name, op->value);
+        dispatch(op->body);
+        unbind(op->name, saved);
+    }
+    void visit(const LetStmt *op) override {
+        dispatch(op->value);
+        Expr saved = bind(op->name, op->value);
+        dispatch(op->body);
+        unbind(op->name, saved);
+    }
+    void visit(const For *op) override {
+        dispatch(op->min);
+        dispatch(op->extent);
+        bool fresh = inner_loops.insert(op->name).second;
+        dispatch(op->body);
+        if (fresh) inner_loops.erase(op->name);
+    }
+
+private:
+    const std::string &var;
+    bool innermost;
+    /// Lets bound inside the loop so far, with their values expanded in terms of names
+    /// defined outside the loop (and inner loop variables).
+    std::map<std::string, Expr> lets;
+    std::set<std::string> inner_loops;
+    std::map<const IRNode *, size_t> index;
+
+    Expr bind(const std::string &name, const Expr &value) {
+        Expr expanded = substitute(lets, value);
+        auto it = lets.find(name);
+        Expr saved = it == lets.end() ? Expr() : it->second;
+        lets[name] = expanded;
+        return saved;
+    }
+    void unbind(const std::string &name, const Expr &saved) {
+        if (saved.defined()) {
+            lets[name] = saved;
+        } else {
+            lets.erase(name);
+        }
+    }
+
+    void select_like(const IRNode *node, const Expr &c, const Expr &t, const Expr &f) {
+        if (is_likely_tag(c, innermost)) {
+            note(node, 0, c);
+            return;
+        }
+        bool lt = has_likely_tag(t, innermost), lf = has_likely_tag(f, innermost);
+        if (lt != lf) note(node, lt ? 0 : 1, lt ? c : Not::make(c));
+    }
+
+    /// Records that `node`'s `side` holds where `cond` does (in this occurrence).
+    void note(const IRNode *node, int side, const Expr &cond_in) {
+        auto it = index.emplace(node, candidates.size()).first;
+        if (it->second == candidates.size()) candidates.push_back({node, side, {}, false});
+        Candidate &c = candidates[it->second];
+
+        std::string everything;
+        Expr cond = StripLikely(everything).mutate(substitute(lets, cond_in));
+        bool reads_memory = false;
+        visit_exprs(cond, [&](const Expr &e) {
+            reads_memory = reads_memory || e.as<Load>() != nullptr;
+            return !reads_memory;
+        });
+        // A condition in v and outer names only is one number per iteration of this loop; the
+        // steady bounds are computed before the loop, so it must not read memory either.
+        if (!expr_uses_var(cond, var) || expr_uses_vars(cond, inner_loops) || reads_memory ||
+            !is_pure(cond)) {
+            c.unusable = true;
+            return;
+        }
+        for (const Expr &known : c.conditions) {
+            if (equal(known, cond)) return;
+        }
+        c.conditions.push_back(cond);
+    }
+};
+
+/// The steady-state body: the used candidates replaced by their likely side, and the tags
+/// that mention the loop variable removed.
+class MakeSteady : public IRMutator {
+public:
+    MakeSteady(const std::string &var, const std::map<const IRNode *, int> &use)
+        : var(var), use(use) {}
+
+protected:
+    using IRMutator::visit;
+
+    Expr visit(const Min *op) override {
+        int side;
+        if (used(op, &side)) return mutate(side == 0 ? op->a : op->b);
+        return IRMutator::visit(op);
+    }
+    Expr visit(const Max *op) override {
+        int side;
+        if (used(op, &side)) return mutate(side == 0 ? op->a : op->b);
+        return IRMutator::visit(op);
+    }
+    Expr visit(const Select *op) override {
+        int side;
+        if (used(op, &side)) return mutate(side == 0 ? op->true_value : op->false_value);
+        return IRMutator::visit(op);
+    }
+    Expr visit(const Call *op) override {
+        int side;
+        if (used(op, &side)) return mutate(side == 0 ? op->args[1] : op->args[2]);
+        if (is_any_likely(op) && expr_uses_var(op->args[0], var)) return mutate(op->args[0]);
+        return IRMutator::visit(op);
+    }
+    Stmt visit(const IfThenElse *op) override {
+        int side;
+        if (used(op, &side)) return mutate(op->then_case);
+        return IRMutator::visit(op);
+    }
+
+private:
+    const std::string &var;
+    const std::map<const IRNode *, int> &use;
+
+    bool used(const IRNode *node, int *side) const {
+        auto it = use.find(node);
+        if (it == use.end()) return false;
+        *side = it->second;
+        return true;
+    }
+};
+
+class PartitionLoops : public IRMutator {
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const For *op) override {
+        // Innermost first: the steady state holds the inner loops' partitions. The prologue
+        // and epilogue (a few iterations) keep the inner loops whole, which keeps the code
+        // from growing as 3^depth.
+        Stmt body = mutate(op->body);
+        bool host = op->device_api == DeviceAPI::None || op->device_api == DeviceAPI::Host;
+        if (!host || (op->for_type != ForType::Serial && op->for_type != ForType::Parallel)) {
+            return rebuild(op, body);
+        }
+
+        FindSimplifications find(op->name, !contains_loop(body));
+        find.dispatch(body);
+
+        // A node is used when the condition of each of its occurrences solves; the steady
+        // state is where all used conditions hold.
+        // The invariant conditions the solver separates out (the input is not empty, say)
+        // must hold too; they are gathered apart so the steady bounds stay readable.
+        struct Solution {
+            Interval interval;
+            Expr invariant;
+        };
+        std::map<Expr, Solution, IRDeepCompare> solved;
+        std::map<const IRNode *, int> use;
+        Interval steady = Interval::everything();
+        std::set<Expr, IRDeepCompare> intersected, invariants;
+        Expr invariant = const_true();
+        for (const Candidate &c : find.candidates) {
+            if (c.unusable || c.conditions.empty()) continue;
+            bool ok = true;
+            for (const Expr &cond : c.conditions) {
+                auto it = solved.find(cond);
+                if (it == solved.end()) {
+                    Solution sol;
+                    sol.interval = solve_for_inner_interval(cond, op->name, &sol.invariant);
+                    it = solved.emplace(cond, sol).first;
+                }
+                ok = ok && !it->second.interval.is_empty();
+            }
+            if (!ok) continue;
+            use[c.node] = c.side;
+            for (const Expr &cond : c.conditions) {
+                if (!intersected.insert(cond).second) continue;
+                const Solution &sol = solved[cond];
+                steady.intersect(sol.interval);
+                if (!is_const_true(sol.invariant) && invariants.insert(sol.invariant).second) {
+                    invariant = And::make(invariant, sol.invariant);
+                }
+            }
+        }
+        if (use.empty()) return rebuild(op, body);
+        invariant = simplify(invariant);
+
+        Stmt steady_body = MakeSteady(op->name, use).mutate(body);
+        bool has_prologue = steady.has_lower_bound() || !is_const_true(invariant);
+        if (!has_prologue && !steady.has_upper_bound()) return rebuild(op, steady_body);
+        Stmt edge_body = StripLikely(op->name).mutate(op->body);
+
+        // Loop bounds and the steady range [steady_min, steady_end), each evaluated once. The
+        // clamps keep min <= steady_min <= steady_end <= min + extent whenever the extent is
+        // positive (and every loop empty otherwise), whatever the solved interval is.
+        std::vector<std::pair<std::string, Expr>> lets;
+        auto bind = [&](const std::string &name, const Expr &e) {
+            if (is_const(e) || e.as<Variable>()) return e;
+            lets.emplace_back(name, e);
+            return Variable::make(e.type(), name);
+        };
+        Expr mn = bind(op->name + ".loop_min", op->min);
+        Expr ext = bind(op->name + ".loop_extent", op->extent);
+        Expr end = Add::make(mn, ext);
+        Expr steady_min = mn, steady_end = end;
+        if (has_prologue) {
+            Expr first = steady.has_lower_bound() ? Min::make(Max::make(steady.min, mn), end) : mn;
+            // Where the invariant conditions fail, the prologue is the whole loop.
+            if (!is_const_true(invariant)) first = Select::make(invariant, first, end);
+            steady_min = bind(op->name + ".steady_min", simplify(first));
+        }
+        if (steady.has_upper_bound()) {
+            // min(max, end - 1) + 1 rather than min(max + 1, end): max may be the type's limit.
+            Expr last = Min::make(steady.max, Sub::make(end, make_one(end.type())));
+            steady_end =
+                bind(op->name + ".steady_end",
+                     simplify(Max::make(Add::make(last, make_one(end.type())), steady_min)));
+        }
+
+        std::vector<Stmt> loops;
+        auto loop = [&](const Expr &from, const Expr &to, const Stmt &b) {
+            loops.push_back(
+                For::make(op->name, from, Sub::make(to, from), op->for_type, op->device_api, b));
+        };
+        if (has_prologue) loop(mn, steady_min, edge_body);
+        loop(steady_min, steady_end, steady_body);
+        if (steady.has_upper_bound()) loop(steady_end, end, edge_body);
+        Stmt result = Block::make(loops);
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+            result = LetStmt::make(it->first, it->second, result);
+        }
+        return result;
+    }
+
+private:
+    static Stmt rebuild(const For *op, const Stmt &body) {
+        if (body.same_as(op->body)) return op;
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+    }
+};
+
+} // namespace
+
+Stmt partition_loops(const Stmt &s) {
+    Stmt result = PartitionLoops().mutate(s);
+    std::string everything;
+    result = StripLikely(everything).mutate(result);
+    return simplify(result);
+}
+
+} // namespace internal
+} // namespace loom

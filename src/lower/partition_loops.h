@@ -1,0 +1,57 @@
+#ifndef LOOM_LOWER_PARTITION_LOOPS_H
+#define LOOM_LOWER_PARTITION_LOOPS_H
+
+/// \file Loop partitioning: a loop whose body holds likely() hints is split into a prologue, a
+/// steady state where every hint is statically true, and an epilogue. Boundary conditions put
+/// the hints there (repeat_edge reads at clamp(likely(x), min, max)), so the steady state of a
+/// stencil over a clamped input has no clamps left and the back end can vectorize it.
+///
+/// For each serial or parallel loop over v (innermost first), the pass finds the nodes whose
+/// likely side is marked: min(a, b) / max(a, b) where only a holds a likely tag (steady where
+/// a <= b / a >= b, value a), select(c, t, f) where only one value holds a tag or c is
+/// likely(..) (steady where the condition picks that side), if (likely(c)) (steady where c).
+/// Lets inside the loop are looked through; conditions that depend on inner loop variables,
+/// read memory or do not depend on v are skipped. Each condition is solved for v
+/// (analysis/solve.h); the steady interval is the intersection, and the conditions the solver
+/// finds independent of v (the input is not empty) must hold too, else the steady state is
+/// empty. Its ends are clamped to the loop's range so that the three loops cover it exactly for
+/// every extent (the steady state may be empty). The steady body has those nodes replaced by
+/// their likely side and holds the inner loops' partitions; the prologue and epilogue run the
+/// original body, inner loops whole (as Halide does: it keeps the code from growing as 3^depth
+/// for edges that run a few iterations). Tags that mention v are removed once v's loop is
+/// partitioned; tags about outer loops stay for them, so the y loop of a 2-D stencil
+/// partitions around the x loops it holds. After the pass no likely() remains, and the result
+/// is simplified.
+///
+/// Assumes flat IR (after storage flattening): loop bounds are final. likely_if_innermost
+/// counts only in loops without inner loops (Halide's rule).
+///
+/// Example (tests/unit/lower/partition_loops_test.cpp has more):
+///   for (x, 0, n) {
+///     out[x] = in[max(min(likely((x - 1)), 99), 0)]
+///   }
+/// becomes
+///   let x.steady_min = min(n, 1)
+///   let x.steady_end = max(min(n, 101), x.steady_min)
+///   for (x, 0, x.steady_min) {
+///     out[0] = in[0]
+///   }
+///   for (x, x.steady_min, (x.steady_end - x.steady_min)) {
+///     out[x] = in[(x + -1)]
+///   }
+///   for (x, x.steady_end, (n - x.steady_end)) {
+///     out[x] = in[min(max((x + -1), 0), 99)]
+///   }
+
+#include "ir/ir.h"
+
+namespace loom {
+namespace internal {
+
+/// Partitions the loops of s that hold likely() hints; see the file comment.
+Stmt partition_loops(const Stmt &s);
+
+} // namespace internal
+} // namespace loom
+
+#endif

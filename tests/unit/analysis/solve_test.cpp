@@ -57,16 +57,16 @@ bool holds(const Expr &cond, int64_t xv, const std::map<std::string, int64_t> &e
     return ev.eval(cond).as_int() != 0;
 }
 
-/// Checks that for every binding of a and b in [-6, 6], the solved interval is exactly the set
-/// of x in [-50, 50] where cond holds (when `exact`), or inside it (always).
+/// Checks that for every binding of a and b in [-5, 5], the solved interval is exactly the set
+/// of x in [-35, 35] where cond holds (when `exact`), or inside it (always).
 void check_against_reference(const Expr &cond, bool exact) {
     Interval i = solve_for_inner_interval(cond, "x");
     ASSERT_FALSE(i.is_empty()) << "gave up on " << cond;
-    for (int av = -6; av <= 6; av++) {
-        for (int bv = -6; bv <= 6; bv++) {
+    for (int av = -5; av <= 5; av++) {
+        for (int bv = -5; bv <= 5; bv++) {
             std::map<std::string, int64_t> env{{"a", av}, {"b", bv}};
             Ends e = eval_ends(i, env);
-            for (int xv = -50; xv <= 50; xv++) {
+            for (int xv = -35; xv <= 35; xv++) {
                 bool in = xv >= e.lo && xv <= e.hi;
                 bool h = holds(cond, xv, env);
                 if (in) {
@@ -294,7 +294,7 @@ TEST(Solve, RandomConditionsAreSound) {
             for (int bv = -5; bv <= 5; bv += 5) {
                 std::map<std::string, int64_t> env{{"a", av}, {"b", bv}};
                 Ends e = eval_ends(i, env);
-                for (int xv = -40; xv <= 40; xv++) {
+                for (int xv = -25; xv <= 25; xv++) {
                     if (xv < e.lo || xv > e.hi) continue;
                     nonempty_points++;
                     ASSERT_TRUE(holds(cond, xv, env))
@@ -309,5 +309,5 @@ TEST(Solve, RandomConditionsAreSound) {
     EXPECT_GT(solved, total / 2) << solved << " of " << total;
     std::cout << "solved " << solved << " of " << total << ", " << nonempty_points
               << " points checked\n";
-    EXPECT_GT(nonempty_points, total * 100) << nonempty_points;
+    EXPECT_GT(nonempty_points, total * 60) << nonempty_points;
 }

@@ -354,7 +354,7 @@ Stmt ProducerConsumer::make(const std::string &name, bool is_producer, Stmt body
 }
 
 Stmt For::make(const std::string &name, Expr min, Expr extent, ForType for_type,
-               DeviceAPI device_api, Stmt body) {
+               DeviceAPI device_api, Stmt body, Partition partition_policy) {
     check_defined(min, "For", "min");
     check_defined(extent, "For", "extent");
     internal_assert(body.defined()) << "For " << name << " with no body\n";
@@ -366,6 +366,7 @@ Stmt For::make(const std::string &name, Expr min, Expr extent, ForType for_type,
     n->extent = std::move(extent);
     n->for_type = for_type;
     n->device_api = device_api;
+    n->partition_policy = partition_policy;
     n->body = std::move(body);
     return n;
 }

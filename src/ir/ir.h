@@ -360,15 +360,22 @@ enum class MemoryType : uint8_t {
     AMXTile
 };
 
+/// Loop partitioning policy (Halide's Partition). Auto: partition where `likely` says the steady
+/// state is; Never: leave the loop whole; Always: the user requires partitioning. The prologue
+/// and epilogue loops partition_loops makes are Never: they run a few boundary iterations, so
+/// code generation spends no compile time vectorizing them either.
+enum class Partition : uint8_t { Auto, Never, Always };
+
 /// for (name = min; name < min + extent; name++) body. min and extent are evaluated once.
 struct For : StmtNode<For> {
     std::string name;
     Expr min, extent;
     ForType for_type;
     DeviceAPI device_api;
+    Partition partition_policy;
     Stmt body;
     static Stmt make(const std::string &name, Expr min, Expr extent, ForType for_type,
-                     DeviceAPI device_api, Stmt body);
+                     DeviceAPI device_api, Stmt body, Partition partition_policy = Partition::Auto);
     LOOM_NODE_TYPE(For);
 };
 

@@ -143,6 +143,7 @@ void fields(const For *a, const For *b, V &v) {
     v(a->extent, b->extent);
     v(a->for_type, b->for_type);
     v(a->device_api, b->device_api);
+    v(a->partition_policy, b->partition_policy);
     v(a->body, b->body);
 }
 template <typename V>

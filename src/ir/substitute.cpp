@@ -59,7 +59,8 @@ protected:
         if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) {
             return op;
         }
-        return For::make(op->name, min, extent, op->for_type, op->device_api, body);
+        return For::make(op->name, min, extent, op->for_type, op->device_api, body,
+                         op->partition_policy);
     }
 };
 

@@ -260,7 +260,8 @@ protected:
         // from growing as 3^depth.
         Stmt body = mutate(op->body);
         bool host = op->device_api == DeviceAPI::None || op->device_api == DeviceAPI::Host;
-        if (!host || (op->for_type != ForType::Serial && op->for_type != ForType::Parallel)) {
+        if (!host || (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) ||
+            op->partition_policy == Partition::Never) {
             return rebuild(op, body);
         }
 
@@ -309,7 +310,9 @@ protected:
         Stmt steady_body = MakeSteady(op->name, use).mutate(body);
         bool has_prologue = steady.has_lower_bound() || !is_const_true(invariant);
         if (!has_prologue && !steady.has_upper_bound()) return rebuild(op, steady_body);
-        Stmt edge_body = StripLikely(op->name).mutate(op->body);
+        // The edges run a few boundary iterations: their loops (this one's prologue and
+        // epilogue, and the whole inner loops they keep) are never partitioned again.
+        Stmt edge_body = never_partition(StripLikely(op->name).mutate(op->body));
 
         // Loop bounds and the steady range [steady_min, steady_end), each evaluated once. The
         // clamps keep min <= steady_min <= steady_end <= min + extent whenever the extent is
@@ -339,13 +342,13 @@ protected:
         }
 
         std::vector<Stmt> loops;
-        auto loop = [&](const Expr &from, const Expr &to, const Stmt &b) {
-            loops.push_back(
-                For::make(op->name, from, Sub::make(to, from), op->for_type, op->device_api, b));
+        auto loop = [&](const Expr &from, const Expr &to, const Stmt &b, Partition policy) {
+            loops.push_back(For::make(op->name, from, Sub::make(to, from), op->for_type,
+                                      op->device_api, b, policy));
         };
-        if (has_prologue) loop(mn, steady_min, edge_body);
-        loop(steady_min, steady_end, steady_body);
-        if (steady.has_upper_bound()) loop(steady_end, end, edge_body);
+        if (has_prologue) loop(mn, steady_min, edge_body, Partition::Never);
+        loop(steady_min, steady_end, steady_body, op->partition_policy);
+        if (steady.has_upper_bound()) loop(steady_end, end, edge_body, Partition::Never);
         Stmt result = Block::make(loops);
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
             result = LetStmt::make(it->first, it->second, result);
@@ -356,7 +359,21 @@ protected:
 private:
     static Stmt rebuild(const For *op, const Stmt &body) {
         if (body.same_as(op->body)) return op;
-        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
+                         op->partition_policy);
+    }
+
+    /// s with every loop in it marked Partition::Never.
+    static Stmt never_partition(const Stmt &s) {
+        class Mark : public IRMutator {
+            using IRMutator::visit;
+            Stmt visit(const For *op) override {
+                Stmt body = mutate(op->body);
+                return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
+                                 Partition::Never);
+            }
+        };
+        return Mark().mutate(s);
     }
 };
 

@@ -55,7 +55,8 @@ protected:
             injected++;
         }
         if (body.same_as(op->body)) return op;
-        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
+                         op->partition_policy);
     }
 
 private:
@@ -77,7 +78,8 @@ protected:
             injected++;
         }
         if (body.same_as(op->body)) return op;
-        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
+                         op->partition_policy);
     }
 
 private:

@@ -702,7 +702,19 @@ void CodeGenLLVM::visit(const For *op) {
     sym_pop(op->name);
     Value *next = builder_->CreateNSWAdd(phi, llvm::ConstantInt::get(min->getType(), 1));
     phi->addIncoming(next, builder_->GetInsertBlock());
-    builder_->CreateCondBr(builder_->CreateICmpNE(next, end), loop, after);
+    llvm::BranchInst *back_edge =
+        builder_->CreateCondBr(builder_->CreateICmpNE(next, end), loop, after);
+    if (op->partition_policy == Partition::Never) {
+        // A boundary loop of a partitioned nest (a few iterations): vectorizing it would only
+        // cost compile time.
+        llvm::Metadata *disable[] = {
+            llvm::MDString::get(context_, "llvm.loop.vectorize.enable"),
+            llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(context_))};
+        llvm::Metadata *ops[] = {nullptr, llvm::MDNode::get(context_, disable)};
+        llvm::MDNode *loop_id = llvm::MDNode::getDistinct(context_, ops);
+        loop_id->replaceOperandWith(0, loop_id);
+        back_edge->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+    }
     builder_->SetInsertPoint(after);
 }
 

@@ -219,6 +219,16 @@ TEST(PartitionLoops, NestedClampsPartitionBothLoops) {
     EXPECT_EQ(loops_named(ys[1]->body, "x").size(), 3u) << p;
     std::vector<const For *> steady_xs = loops_named(ys[1]->body, "x");
     EXPECT_EQ(census(steady_xs[1]->body).min_max, 0) << p;
+    // Only the steady loops may be partitioned (or vectorized by LLVM) further; every edge loop,
+    // including the whole x loops of the edge rows, is marked Never.
+    EXPECT_EQ(ys[1]->partition_policy, Partition::Auto);
+    EXPECT_EQ(steady_xs[1]->partition_policy, Partition::Auto);
+    for (const For *edge : {ys[0], ys[2], steady_xs[0], steady_xs[2]}) {
+        EXPECT_EQ(edge->partition_policy, Partition::Never) << p;
+    }
+    for (const For *row : {ys[0], ys[2]}) {
+        EXPECT_EQ(loops_named(row->body, "x")[0]->partition_policy, Partition::Never) << p;
+    }
     for (int64_t mv : {-2, 0, 3}) {
         for (int64_t nv : {0, 1, 2, 5}) {
             for (int64_t lov : {-1, 0, 2}) {

@@ -47,6 +47,33 @@ ConstVal from_bool(bool b) {
     return r;
 }
 
+/// Folds a comparison of two constants of one type (ints widened to i128, or floats).
+template <typename T>
+bool fold_comparison(IRNodeType op, T a, T b, ConstVal *out) {
+    switch (op) {
+    case IRNodeType::EQ:
+        *out = from_bool(a == b);
+        return true;
+    case IRNodeType::NE:
+        *out = from_bool(a != b);
+        return true;
+    case IRNodeType::LT:
+        *out = from_bool(a < b);
+        return true;
+    case IRNodeType::LE:
+        *out = from_bool(a <= b);
+        return true;
+    case IRNodeType::GT:
+        *out = from_bool(a > b);
+        return true;
+    case IRNodeType::GE:
+        *out = from_bool(a >= b);
+        return true;
+    default:
+        return false;
+    }
+}
+
 double round_to(Type t, double v) { return t.bits() == 32 ? (double)(float)v : v; }
 
 bool fold_scalar(IRNodeType op, const ConstVal &x, const ConstVal &y, ConstVal *out,
@@ -87,26 +114,8 @@ bool fold_scalar(IRNodeType op, const ConstVal &x, const ConstVal &y, ConstVal *
         case IRNodeType::Max:
             r = a > b ? a : b;
             break;
-        case IRNodeType::EQ:
-            *out = from_bool(a == b);
-            return true;
-        case IRNodeType::NE:
-            *out = from_bool(a != b);
-            return true;
-        case IRNodeType::LT:
-            *out = from_bool(a < b);
-            return true;
-        case IRNodeType::LE:
-            *out = from_bool(a <= b);
-            return true;
-        case IRNodeType::GT:
-            *out = from_bool(a > b);
-            return true;
-        case IRNodeType::GE:
-            *out = from_bool(a >= b);
-            return true;
         default:
-            return false;
+            return fold_comparison(op, a, b, out);
         }
         out->type = t;
         out->f = round_to(t, r);
@@ -154,24 +163,6 @@ bool fold_scalar(IRNodeType op, const ConstVal &x, const ConstVal &y, ConstVal *
     case IRNodeType::Max:
         *out = from_wide(t, a > b ? a : b, overflow);
         return true;
-    case IRNodeType::EQ:
-        *out = from_bool(a == b);
-        return true;
-    case IRNodeType::NE:
-        *out = from_bool(a != b);
-        return true;
-    case IRNodeType::LT:
-        *out = from_bool(a < b);
-        return true;
-    case IRNodeType::LE:
-        *out = from_bool(a <= b);
-        return true;
-    case IRNodeType::GT:
-        *out = from_bool(a > b);
-        return true;
-    case IRNodeType::GE:
-        *out = from_bool(a >= b);
-        return true;
     case IRNodeType::And:
         *out = from_bool(a && b);
         return true;
@@ -179,7 +170,7 @@ bool fold_scalar(IRNodeType op, const ConstVal &x, const ConstVal &y, ConstVal *
         *out = from_bool(a || b);
         return true;
     default:
-        return false;
+        return fold_comparison(op, a, b, out);
     }
 }
 

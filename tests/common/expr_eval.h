@@ -316,74 +316,40 @@ private:
         *r = rr;
     }
 
+    /// Float arithmetic of lane_op in precision F; % is a - b * floor(a / b).
+    template <typename F>
+    static F float_op(F a, F b, char op) {
+        switch (op) {
+        case '+':
+            return a + b;
+        case '-':
+            return a - b;
+        case '*':
+            return a * b;
+        case '/':
+            return a / b;
+        case '%': {
+            F q = std::floor(a / b);
+            F p = b * q;
+            return a - p;
+        }
+        case 'm':
+            return a < b ? a : b;
+        case 'M':
+            return a > b ? a : b;
+        default:
+            throw std::runtime_error("bad float op");
+        }
+    }
+
     /// One lane of a binary arithmetic op ('+', '-', '*', '/', '%', 'm' (min), 'M' (max),
     /// '&', '|' (bool reductions)) on values of scalar type t.
     Lane lane_op(Type t, const Lane &x, const Lane &y, char op) {
         Lane r;
         if (t.is_float()) {
-            if (t.bits() == 32) {
-                float a = (float)x.f, b = (float)y.f, v = 0;
-                switch (op) {
-                case '+':
-                    v = a + b;
-                    break;
-                case '-':
-                    v = a - b;
-                    break;
-                case '*':
-                    v = a * b;
-                    break;
-                case '/':
-                    v = a / b;
-                    break;
-                case '%': {
-                    float q = std::floor(a / b);
-                    float p = b * q;
-                    v = a - p;
-                    break;
-                }
-                case 'm':
-                    v = a < b ? a : b;
-                    break;
-                case 'M':
-                    v = a > b ? a : b;
-                    break;
-                default:
-                    throw std::runtime_error("bad float op");
-                }
-                r.f = (double)v;
-            } else {
-                double a = x.f, b = y.f, v = 0;
-                switch (op) {
-                case '+':
-                    v = a + b;
-                    break;
-                case '-':
-                    v = a - b;
-                    break;
-                case '*':
-                    v = a * b;
-                    break;
-                case '/':
-                    v = a / b;
-                    break;
-                case '%': {
-                    double q = std::floor(a / b);
-                    double p = b * q;
-                    v = a - p;
-                    break;
-                }
-                case 'm':
-                    v = a < b ? a : b;
-                    break;
-                case 'M':
-                    v = a > b ? a : b;
-                    break;
-                default:
-                    throw std::runtime_error("bad float op");
-                }
-                r.f = v;
-            }
+            // Each step rounds to the type: float32 arithmetic in float, float64 in double.
+            r.f = t.bits() == 32 ? (double)float_op<float>((float)x.f, (float)y.f, op)
+                                 : float_op<double>(x.f, y.f, op);
             return r;
         }
         // Integers: compute exactly in 128 bits, then wrap.

@@ -178,6 +178,15 @@ public:
     /// Apply a rule list; on success the result is simplified again (into *info).
     bool rewrite_with(const rewrite::RuleList &rules, const Expr &e, Type operand_type,
                       ExprInfo *info, Expr *result);
+    /// The node op with its operands replaced by the simplified a and b (op itself when they are
+    /// unchanged), rewritten by `rules` when one applies.
+    template <typename T>
+    Expr rebuild_and_rewrite(const T *op, const Expr &a, const Expr &b,
+                             const rewrite::RuleList &rules, Type operand_type, ExprInfo *info) {
+        Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : T::make(a, b);
+        Expr r;
+        return rewrite_with(rules, e, operand_type, info, &r) ? r : e;
+    }
     /// The facts of a type's full range (used when nothing else is known).
     static ExprInfo type_info(Type t);
     /// Facts of a known constant.

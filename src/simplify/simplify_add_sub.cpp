@@ -181,10 +181,7 @@ Expr Simplify::visit(const Add *op, ExprInfo *info) {
     }
     info->bounds = (ia.bounds + ib.bounds).fit_to(t);
     info->alignment = ia.alignment + ib.alignment;
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Add::make(a, b);
-    Expr r;
-    if (rewrite_with(add_rules(), e, t, info, &r)) return r;
-    return e;
+    return rebuild_and_rewrite(op, a, b, add_rules(), t, info);
 }
 
 Expr Simplify::visit(const Sub *op, ExprInfo *info) {
@@ -197,10 +194,7 @@ Expr Simplify::visit(const Sub *op, ExprInfo *info) {
     }
     info->bounds = (ia.bounds - ib.bounds).fit_to(t);
     info->alignment = ia.alignment - ib.alignment;
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Sub::make(a, b);
-    Expr r;
-    if (rewrite_with(sub_rules(), e, t, info, &r)) return r;
-    return e;
+    return rebuild_and_rewrite(op, a, b, sub_rules(), t, info);
 }
 
 } // namespace internal

@@ -121,10 +121,7 @@ Expr Simplify::visit(const And *op, ExprInfo *info) {
     }
     if (should_commute(a, b)) std::swap(a, b);
     if (Expr f = fold_binary(IRNodeType::And, a, b); f.defined()) return f;
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : And::make(a, b);
-    Expr r;
-    if (rewrite_with(and_rules(), e, a.type(), info, &r)) return r;
-    return e;
+    return rebuild_and_rewrite(op, a, b, and_rules(), a.type(), info);
 }
 
 Expr Simplify::visit(const Or *op, ExprInfo *info) {
@@ -137,10 +134,7 @@ Expr Simplify::visit(const Or *op, ExprInfo *info) {
     }
     if (should_commute(a, b)) std::swap(a, b);
     if (Expr f = fold_binary(IRNodeType::Or, a, b); f.defined()) return f;
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Or::make(a, b);
-    Expr r;
-    if (rewrite_with(or_rules(), e, a.type(), info, &r)) return r;
-    return e;
+    return rebuild_and_rewrite(op, a, b, or_rules(), a.type(), info);
 }
 
 } // namespace internal

@@ -174,10 +174,7 @@ Expr Simplify::visit(const Min *op, ExprInfo *info) {
     if (Expr r = absorb_chain_duplicate<Min>(a, b, ia, ib, info); r.defined()) return r;
     info->bounds = min(ia.bounds, ib.bounds);
     info->alignment = unify(ia.alignment, ib.alignment);
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Min::make(a, b);
-    Expr r;
-    if (rewrite_with(min_rules(), e, t, info, &r)) return r;
-    return e;
+    return rebuild_and_rewrite(op, a, b, min_rules(), t, info);
 }
 
 Expr Simplify::visit(const Max *op, ExprInfo *info) {
@@ -207,10 +204,7 @@ Expr Simplify::visit(const Max *op, ExprInfo *info) {
     if (Expr r = absorb_chain_duplicate<Max>(a, b, ia, ib, info); r.defined()) return r;
     info->bounds = max(ia.bounds, ib.bounds);
     info->alignment = unify(ia.alignment, ib.alignment);
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Max::make(a, b);
-    Expr r;
-    if (rewrite_with(max_rules(), e, t, info, &r)) return r;
-    return e;
+    return rebuild_and_rewrite(op, a, b, max_rules(), t, info);
 }
 
 } // namespace internal

@@ -157,10 +157,7 @@ Expr Simplify::visit(const Mul *op, ExprInfo *info) {
             if (equal(d->b, b) && residue(alignment_of(d->a), c, &r) && r == 0) return d->a;
         }
     }
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Mul::make(a, b);
-    Expr res;
-    if (rewrite_with(mul_rules(), e, t, info, &res)) return res;
-    return e;
+    return rebuild_and_rewrite(op, a, b, mul_rules(), t, info);
 }
 
 Expr Simplify::visit(const Div *op, ExprInfo *info) {
@@ -209,10 +206,7 @@ Expr Simplify::visit(const Div *op, ExprInfo *info) {
         }
     }
 
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Div::make(a, b);
-    Expr res;
-    if (rewrite_with(div_rules(), e, t, info, &res)) return res;
-    return e;
+    return rebuild_and_rewrite(op, a, b, div_rules(), t, info);
 }
 
 Expr Simplify::visit(const Mod *op, ExprInfo *info) {
@@ -247,10 +241,7 @@ Expr Simplify::visit(const Mod *op, ExprInfo *info) {
         }
     }
 
-    Expr e = (a.same_as(op->a) && b.same_as(op->b)) ? Expr(op) : Mod::make(a, b);
-    Expr res;
-    if (rewrite_with(mod_rules(), e, t, info, &res)) return res;
-    return e;
+    return rebuild_and_rewrite(op, a, b, mod_rules(), t, info);
 }
 
 } // namespace internal

@@ -5,6 +5,19 @@
 
 #include "runtime/message.h"
 
+namespace {
+
+/// "Parameter p is v but must be at least/at most bound", for every scalar kind.
+template <typename T>
+int param_out_of_range(void *uc, const char *param_name, T val, const char *relation, T bound,
+                       int code) {
+    Message m;
+    m << "Parameter " << param_name << " is " << val << " but must be " << relation << " " << bound;
+    return report(uc, m, code);
+}
+
+} // namespace
+
 extern "C" {
 
 int halide_error_bad_type(void *uc, const char *func_name, uint32_t type_given_bits,
@@ -75,42 +88,36 @@ int halide_error_constraint_violated(void *uc, const char *var, int val,
 
 int halide_error_param_too_small_i64(void *uc, const char *param_name, int64_t val,
                                      int64_t min_val) {
-    Message m;
-    m << "Parameter " << param_name << " is " << val << " but must be at least " << min_val;
-    return report(uc, m, halide_error_code_param_too_small);
+    return param_out_of_range(uc, param_name, val, "at least", min_val,
+                              halide_error_code_param_too_small);
 }
 
 int halide_error_param_too_small_u64(void *uc, const char *param_name, uint64_t val,
                                      uint64_t min_val) {
-    Message m;
-    m << "Parameter " << param_name << " is " << val << " but must be at least " << min_val;
-    return report(uc, m, halide_error_code_param_too_small);
+    return param_out_of_range(uc, param_name, val, "at least", min_val,
+                              halide_error_code_param_too_small);
 }
 
 int halide_error_param_too_small_f64(void *uc, const char *param_name, double val, double min_val) {
-    Message m;
-    m << "Parameter " << param_name << " is " << val << " but must be at least " << min_val;
-    return report(uc, m, halide_error_code_param_too_small);
+    return param_out_of_range(uc, param_name, val, "at least", min_val,
+                              halide_error_code_param_too_small);
 }
 
 int halide_error_param_too_large_i64(void *uc, const char *param_name, int64_t val,
                                      int64_t max_val) {
-    Message m;
-    m << "Parameter " << param_name << " is " << val << " but must be at most " << max_val;
-    return report(uc, m, halide_error_code_param_too_large);
+    return param_out_of_range(uc, param_name, val, "at most", max_val,
+                              halide_error_code_param_too_large);
 }
 
 int halide_error_param_too_large_u64(void *uc, const char *param_name, uint64_t val,
                                      uint64_t max_val) {
-    Message m;
-    m << "Parameter " << param_name << " is " << val << " but must be at most " << max_val;
-    return report(uc, m, halide_error_code_param_too_large);
+    return param_out_of_range(uc, param_name, val, "at most", max_val,
+                              halide_error_code_param_too_large);
 }
 
 int halide_error_param_too_large_f64(void *uc, const char *param_name, double val, double max_val) {
-    Message m;
-    m << "Parameter " << param_name << " is " << val << " but must be at most " << max_val;
-    return report(uc, m, halide_error_code_param_too_large);
+    return param_out_of_range(uc, param_name, val, "at most", max_val,
+                              halide_error_code_param_too_large);
 }
 
 int halide_error_out_of_memory(void *uc) {

@@ -2,8 +2,7 @@
 
 #include <loom/runtime/loom_runtime.h>
 
-#include <stdint.h>
-#include <stdlib.h>
+#include "runtime/runtime_libc.h"
 
 namespace {
 
@@ -12,10 +11,18 @@ namespace {
 const size_t kAlignment = 128;
 const size_t kSlack = 64;
 
+} // namespace
+
+// External linkage: one copy per program even when several AOT pipelines carry the runtime
+// (see error_handler.cpp).
+namespace loom_runtime {
+
 halide_malloc_t current_malloc = halide_default_malloc;
 halide_free_t current_free = halide_default_free;
 
-} // namespace
+} // namespace loom_runtime
+
+using namespace loom_runtime;
 
 extern "C" {
 

@@ -3,10 +3,12 @@
 
 #include <loom/runtime/loom_runtime.h>
 
-#include <stdio.h>
-#include <string.h>
+#include "runtime/runtime_libc.h"
 
-namespace {
+// The handlers and the message record have external linkage (in a namespace of their own) so
+// that, when several AOT pipelines each carry a weak copy of the runtime into one program, the
+// linker keeps one copy of this state along with one copy of the functions using it.
+namespace loom_runtime {
 
 halide_error_handler_t current_error = halide_default_error;
 halide_print_t current_print = halide_default_print;
@@ -17,6 +19,21 @@ const size_t kLastErrorSize = 4096;
 thread_local char last_error[kLastErrorSize];
 thread_local size_t last_error_len;
 
+} // namespace loom_runtime
+
+using namespace loom_runtime;
+
+namespace {
+
+void write_all(int fd, const char *s, size_t n) {
+    while (n > 0) {
+        long w = write(fd, s, n);
+        if (w <= 0) return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -24,16 +41,14 @@ extern "C" {
 void halide_default_error(void *user_context, const char *msg) {
     if (!msg) msg = "<null error message>";
     size_t n = strlen(msg);
-    fputs("Error: ", stderr);
-    fputs(msg, stderr);
-    if (n == 0 || msg[n - 1] != '\n') fputc('\n', stderr);
-    fflush(stderr);
+    write_all(2, "Error: ", 7);
+    write_all(2, msg, n);
+    if (n == 0 || msg[n - 1] != '\n') write_all(2, "\n", 1);
 }
 
 void halide_default_print(void *user_context, const char *msg) {
     if (!msg) return;
-    fputs(msg, stdout);
-    fflush(stdout);
+    write_all(1, msg, strlen(msg));
 }
 
 void halide_error(void *user_context, const char *msg) {

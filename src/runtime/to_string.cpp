@@ -3,7 +3,7 @@
 
 #include <loom/runtime/loom_runtime.h>
 
-#include <stdio.h>
+#include "runtime/runtime_libc.h"
 
 extern "C" {
 

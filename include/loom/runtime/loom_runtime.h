@@ -1,11 +1,15 @@
 // The C ABI shared by compiled pipelines, the runtime and their callers. The structs have
 // exactly the layout of Halide's halide_buffer_t family, so Halide callers and Loom pipelines can
-// exchange buffers. This header is shipped with generated code: C only, no C++ types.
+// exchange buffers. This header is shipped with generated code and is valid C (C99) and C++:
+// the C++-only conveniences (constructors, members, halide_type_of) sit under __cplusplus.
 #ifndef LOOM_RUNTIME_LOOM_RUNTIME_H
 #define LOOM_RUNTIME_LOOM_RUNTIME_H
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,6 +102,54 @@ typedef struct halide_buffer_t {
     }
 #endif
 } halide_buffer_t;
+
+/// A scalar value of any argument type (Halide's untagged union, wrapped in a struct).
+struct halide_scalar_value_t {
+    union {
+        bool b;
+        int8_t i8;
+        int16_t i16;
+        int32_t i32;
+        int64_t i64;
+        uint8_t u8;
+        uint16_t u16;
+        uint32_t u32;
+        uint64_t u64;
+        float f32;
+        double f64;
+        void *handle;
+    } u;
+};
+
+/// What an argument of a compiled pipeline is.
+enum halide_argument_kind_t {
+    halide_argument_kind_input_scalar = 0,
+    halide_argument_kind_input_buffer = 1,
+    halide_argument_kind_output_buffer = 2
+};
+
+/// One argument of an AOT-compiled pipeline, as described by its <name>_metadata() (Halide's
+/// layout). The scalar pointers are null for buffers and may be null for scalars;
+/// buffer_estimates, for buffers, points at 2 * dimensions (min, extent) pointers, each
+/// possibly null.
+struct halide_filter_argument_t {
+    const char *name;
+    int32_t kind; ///< a halide_argument_kind_t
+    int32_t dimensions;
+    struct halide_type_t type;
+    const struct halide_scalar_value_t *scalar_def, *scalar_min, *scalar_max, *scalar_estimate;
+    int64_t const *const *buffer_estimates;
+};
+
+/// What <name>_metadata() of an AOT-compiled pipeline returns: its arguments in calling order
+/// (the user context first when the target has user_context), target string and name.
+struct halide_filter_metadata_t {
+    int32_t version; ///< 1
+    int32_t num_arguments;
+    const struct halide_filter_argument_t *arguments;
+    const char *target;
+    const char *name;
+};
 
 /// Error codes returned by compiled pipelines (0 is success). Values match Halide's.
 enum halide_error_code_t {

@@ -1,0 +1,23 @@
+#ifndef LOOM_RUNTIME_RUNTIME_LIBC_H
+#define LOOM_RUNTIME_RUNTIME_LIBC_H
+
+// The C library functions the runtime calls, declared here instead of including <stdlib.h>,
+// <string.h> or <stdio.h>: the runtime is also compiled freestanding to LLVM bitcode for every
+// AOT target (x86-64 and AArch64 Linux), where the target's libc headers may be absent. The
+// declarations are those of glibc and musl on LP64 Linux (size_t and ssize_t are 64-bit on
+// both architectures); the symbols resolve against the libc of the program that links the
+// pipeline, or of the process for the JIT copy.
+
+#include <stddef.h>
+
+extern "C" {
+void *malloc(size_t size);
+void free(void *ptr);
+void *memcpy(void *dst, const void *src, size_t n);
+size_t strlen(const char *s);
+/// POSIX write(2); the runtime writes to file descriptors 1 and 2 rather than through stdio.
+long write(int fd, const void *buf, size_t n);
+int snprintf(char *dst, size_t n, const char *format, ...);
+}
+
+#endif

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ ccache pkg-config make
-  llvm-19-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
+  llvm-19-dev clang-19 libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libpng-dev libjpeg-dev
   clang-format

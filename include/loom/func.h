@@ -13,6 +13,7 @@
 #include <loom/buffer_fwd.h>
 #include <loom/expr.h>
 #include <loom/intrusive_ptr.h>
+#include <loom/module.h>
 #include <loom/rdom.h>
 #include <loom/realization.h>
 #include <loom/target.h>
@@ -20,6 +21,7 @@
 #include <loom/var.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -277,6 +279,51 @@ public:
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  StmtOutputFormat fmt = StmtOutputFormat::Text,
                                  const Target &target = Target());
+
+    // Ahead-of-time compilation: each forwards to this Func's Pipeline (see <loom/pipeline.h>);
+    // an empty fn_name means the Func's name (src/driver/func_aot.cpp).
+
+    /// <prefix>.a (pipeline + runtime) and <prefix>.h, for C/C++ programs without libloom.
+    void compile_to_static_library(const std::string &filename_prefix,
+                                   const std::vector<Argument> &args,
+                                   const std::string &fn_name = "",
+                                   const Target &target = get_target_from_environment());
+    /// <prefix>.o and <prefix>.h.
+    void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                         const std::string &fn_name = "",
+                         const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name,
+                           const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const Target &target = get_target_from_environment());
+    void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name = "",
+                           const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const std::string &fn_name,
+                             const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name,
+                                  const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const std::string &fn_name,
+                            const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const Target &target = get_target_from_environment());
+    /// A CompileError: the C back end is a later milestone.
+    void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
+                      const std::string &fn_name = "",
+                      const Target &target = get_target_from_environment());
+    Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name = "",
+                             const Target &target = get_target_from_environment());
+    void compile_to(const std::map<OutputFileType, std::string> &output_files,
+                    const std::vector<Argument> &args, const std::string &fn_name,
+                    const Target &target = get_target_from_environment());
     /// The output buffer (for constraints on the output's shape); Tuple-valued Funcs have
     /// one per element (output_buffers()).
     OutputImageParam output_buffer() const;

@@ -6,6 +6,7 @@
 
 #include <loom/argument.h>
 #include <loom/func.h>
+#include <loom/module.h>
 #include <loom/realization.h>
 #include <loom/target.h>
 
@@ -55,6 +56,48 @@ public:
                                  const Target &target = Target());
     /// Forget the compiled code, so the next realize recompiles.
     void invalidate_cache();
+
+    // Ahead-of-time compilation (src/driver/pipeline_aot.cpp; the generated function's ABI is
+    // in src/driver/aot_llvm.h). `args` are the inputs in the order the function takes them
+    // (the outputs follow); `fn_name` defaults to the first output's name.
+
+    /// The pipeline lowered for `target` as the function `fn_name` taking `args`.
+    Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name,
+                             const Target &target = get_target_from_environment(),
+                             LinkageType linkage_type = LinkageType::ExternalPlusMetadata);
+    /// Writes the files of the given types (compile_to_module(...).compile(output_files)).
+    void compile_to(const std::map<OutputFileType, std::string> &output_files,
+                    const std::vector<Argument> &args, const std::string &fn_name,
+                    const Target &target = get_target_from_environment());
+    /// <prefix>.a (the pipeline and, unless the target has no_runtime, the runtime) and
+    /// <prefix>.h: a C or C++ program links the archive with -lm -lpthread -ldl, no libloom.
+    void compile_to_static_library(const std::string &filename_prefix,
+                                   const std::vector<Argument> &args, const std::string &fn_name,
+                                   const Target &target = get_target_from_environment());
+    /// <prefix>.o and <prefix>.h.
+    void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                         const std::string &fn_name,
+                         const Target &target = get_target_from_environment());
+    /// One output each: an object file, the C header, target assembly, LLVM IR text, bitcode.
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name,
+                           const Target &target = get_target_from_environment());
+    void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name,
+                           const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const std::string &fn_name,
+                             const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name,
+                                  const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const std::string &fn_name,
+                            const Target &target = get_target_from_environment());
+    /// C source output: a CompileError (the C back end is a later milestone).
+    void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
+                      const std::string &fn_name,
+                      const Target &target = get_target_from_environment());
 
     /// A condition checked at the start of every run; when false the pipeline fails with
     /// halide_error_requirement_failed and the printed error arguments.

@@ -318,38 +318,7 @@ void Pipeline::print_loop_nest() {
     std::cout << internal::print_loop_nest(c.outputs);
 }
 
-void Pipeline::compile_to_lowered_stmt(const std::string &filename,
-                                       const std::vector<Argument> &args, StmtOutputFormat fmt,
-                                       const Target &target) {
-    PipelineContents &c = contents_of(contents);
-    check_outputs_defined(c);
-    (void)args; // the statement is the same whatever the argument order
-    LoweredFunc f = lower(c.outputs, function_name(c), target, c.requirements);
-    std::ostringstream text;
-    text << "// " << f.name << "(";
-    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << f.args[i].name;
-    text << ")\n" << f.body;
-    std::ofstream out(filename);
-    user_assert(out.good()) << "compile_to_lowered_stmt: can't open " << filename << "\n";
-    if (fmt == StmtOutputFormat::HTML) {
-        std::string escaped;
-        for (char ch : text.str()) {
-            if (ch == '<')
-                escaped += "&lt;";
-            else if (ch == '>')
-                escaped += "&gt;";
-            else if (ch == '&')
-                escaped += "&amp;";
-            else
-                escaped += ch;
-        }
-        out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << f.name
-            << "</title></head><body><pre>\n"
-            << escaped << "</pre></body></html>\n";
-    } else {
-        out << text.str();
-    }
-}
+// compile_to_lowered_stmt is in pipeline_aot.cpp with the other compile_to_* members.
 
 void Pipeline::add_requirement(const Expr &condition, const std::vector<Expr> &error_args) {
     PipelineContents &c = contents_of(contents);

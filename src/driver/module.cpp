@@ -1,0 +1,238 @@
+// Module (include/loom/module.h): writes the files of an ahead-of-time compiled pipeline.
+#include <loom/module.h>
+
+#include "codegen/llvm/llvm_target.h"
+#include "driver/aot_header.h"
+#include "driver/aot_llvm.h"
+#include "driver/aot_outputs.h"
+#include "driver/module_contents.h"
+#include "support/error.h"
+
+#include <llvm/Object/Archive.h>
+#include <llvm/Object/ArchiveWriter.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace loom {
+
+using namespace internal;
+
+namespace {
+
+const ModuleContents &contents_of(const IntrusivePtr<RefCounted> &p) {
+    user_assert(p.defined()) << "Can't use an undefined Module.\n";
+    return *static_cast<const ModuleContents *>(p.get());
+}
+
+/// Why each unsupported output type is unsupported (empty for the supported ones).
+std::string unsupported_reason(OutputFileType t) {
+    switch (t) {
+    case OutputFileType::c_source:
+        return "c_source: Loom has no C back end yet (a later milestone); write an object file, "
+               "a static library or LLVM assembly instead";
+    case OutputFileType::cpp_stub:
+        return "cpp_stub: generator stubs need Generators, which Loom does not have yet";
+    case OutputFileType::python_extension:
+        return "python_extension: Loom has no Python bindings yet";
+    case OutputFileType::pytorch_wrapper:
+        return "pytorch_wrapper: Loom has no PyTorch integration yet";
+    case OutputFileType::registration:
+        return "registration: generator registration needs Generators, which Loom does not "
+               "have yet";
+    case OutputFileType::schedule:
+        return "schedule: Loom has no autoscheduler to write a schedule from yet";
+    case OutputFileType::featurization:
+        return "featurization: Loom has no autoscheduler cost-model features yet";
+    case OutputFileType::hlpipe:
+        return "hlpipe: Loom cannot serialize pipelines yet";
+    case OutputFileType::function_info_header:
+        return "function_info_header: generator function info needs Generators, which Loom "
+               "does not have yet";
+    case OutputFileType::compiler_log:
+        return "compiler_log: Loom's compiler writes no log yet (LOOM_DEBUG_LOWERING=1 prints "
+               "the lowering to stderr)";
+    default:
+        return "";
+    }
+}
+
+void write_file(const std::string &name, const std::string &data) {
+    std::ofstream out(name, std::ios::binary);
+    user_assert(out.good()) << "Can't open " << name << " for writing.\n";
+    out.write(data.data(), (std::streamsize)data.size());
+    out.close();
+    user_assert(out.good()) << "Can't write " << name << ".\n";
+}
+
+/// The archive member name for a static library "dir/prefix.a": "prefix.o".
+std::string member_name(const std::string &archive, const Target &t) {
+    std::string base = archive.substr(archive.find_last_of('/') + 1);
+    std::string ext = output_file_extension(OutputFileType::static_library, t);
+    if (base.size() > ext.size() && base.compare(base.size() - ext.size(), ext.size(), ext) == 0) {
+        base.resize(base.size() - ext.size());
+    }
+    return base + output_file_extension(OutputFileType::object, t);
+}
+
+} // namespace
+
+namespace internal {
+
+std::string lowered_stmt_text(const LoweredFunc &f, bool html) {
+    std::ostringstream text;
+    text << "// " << f.name << "(";
+    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << f.args[i].name;
+    text << ")\n" << f.body;
+    if (!html) return text.str();
+    std::string escaped;
+    for (char ch : text.str()) {
+        if (ch == '<')
+            escaped += "&lt;";
+        else if (ch == '>')
+            escaped += "&gt;";
+        else if (ch == '&')
+            escaped += "&amp;";
+        else
+            escaped += ch;
+    }
+    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + f.name +
+           "</title></head><body><pre>\n" + escaped + "</pre></body></html>\n";
+}
+
+std::string static_library_bytes(const std::string &member, const std::string &object) {
+    std::vector<llvm::NewArchiveMember> members;
+    members.emplace_back(llvm::MemoryBufferRef(object, member));
+    members.back().MemberName = member;
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> archive = llvm::writeArchiveToBuffer(
+        members, llvm::SymtabWritingMode::NormalSymtab, llvm::object::Archive::K_GNU,
+        /*Deterministic=*/true, /*Thin=*/false);
+    if (!archive) {
+        internal_error << "Writing the static library failed: "
+                       << llvm::toString(archive.takeError()) << "\n";
+    }
+    return std::string((*archive)->getBufferStart(), (*archive)->getBufferSize());
+}
+
+} // namespace internal
+
+std::string output_file_extension(OutputFileType type, const Target &target) {
+    bool windows = target.os == Target::Windows;
+    switch (type) {
+    case OutputFileType::assembly:
+        return ".s";
+    case OutputFileType::bitcode:
+        return ".bc";
+    case OutputFileType::c_header:
+        return ".h";
+    case OutputFileType::c_source:
+        return ".halide_generated.cpp";
+    case OutputFileType::compiler_log:
+        return ".halide_compiler_log";
+    case OutputFileType::cpp_stub:
+        return ".stub.h";
+    case OutputFileType::featurization:
+        return ".featurization";
+    case OutputFileType::function_info_header:
+        return ".function_info.h";
+    case OutputFileType::hlpipe:
+        return ".hlpipe";
+    case OutputFileType::llvm_assembly:
+        return ".ll";
+    case OutputFileType::object:
+        return windows ? ".obj" : ".o";
+    case OutputFileType::python_extension:
+        return ".py.cpp";
+    case OutputFileType::pytorch_wrapper:
+        return ".pytorch.h";
+    case OutputFileType::registration:
+        return ".registration.cpp";
+    case OutputFileType::schedule:
+        return ".schedule.h";
+    case OutputFileType::static_library:
+        return windows ? ".lib" : ".a";
+    case OutputFileType::stmt:
+        return ".stmt";
+    case OutputFileType::conceptual_stmt:
+        return ".conceptual.stmt";
+    case OutputFileType::stmt_html:
+        return ".stmt.html";
+    case OutputFileType::conceptual_stmt_html:
+        return ".conceptual.stmt.html";
+    case OutputFileType::device_code:
+        return ".device_code";
+    }
+    return "";
+}
+
+Module::Module() = default;
+
+bool Module::defined() const { return contents.defined(); }
+
+const std::string &Module::name() const { return contents_of(contents).name; }
+
+const Target &Module::target() const { return contents_of(contents).target; }
+
+void Module::compile(const std::map<OutputFileType, std::string> &output_files) const {
+    const ModuleContents &m = contents_of(contents);
+    for (const auto &kv : output_files) {
+        std::string why = unsupported_reason(kv.first);
+        user_assert(why.empty()) << "Module " << m.name << " can't write the output " << kv.second
+                                 << ": the output type " << why << ".\n";
+    }
+    auto wants = [&](OutputFileType t) { return output_files.count(t) != 0; };
+
+    // Text outputs that need no LLVM.
+    if (wants(OutputFileType::c_header)) {
+        const std::string &f = output_files.at(OutputFileType::c_header);
+        write_file(f, aot_header_text(m, f));
+    }
+    for (OutputFileType t : {OutputFileType::stmt, OutputFileType::conceptual_stmt}) {
+        if (wants(t)) write_file(output_files.at(t), lowered_stmt_text(m.lowered, false));
+    }
+    for (OutputFileType t : {OutputFileType::stmt_html, OutputFileType::conceptual_stmt_html}) {
+        if (wants(t)) write_file(output_files.at(t), lowered_stmt_text(m.lowered, true));
+    }
+    // CPU targets have no device code: the file is written, empty.
+    if (wants(OutputFileType::device_code)) {
+        write_file(output_files.at(OutputFileType::device_code), "");
+    }
+
+    const OutputFileType llvm_outputs[] = {OutputFileType::object, OutputFileType::static_library,
+                                           OutputFileType::assembly, OutputFileType::bitcode,
+                                           OutputFileType::llvm_assembly};
+    bool any_llvm = false;
+    for (OutputFileType t : llvm_outputs) any_llvm |= wants(t);
+    if (!any_llvm) return;
+
+    initialize_llvm_targets();
+    std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(m.target);
+    llvm::LLVMContext ctx;
+    std::unique_ptr<llvm::Module> module = build_aot_module(m, ctx, *tm);
+
+    if (wants(OutputFileType::object) || wants(OutputFileType::static_library)) {
+        std::string object = emit_module(*module, *tm, LLVMOutput::Object);
+        if (wants(OutputFileType::object)) {
+            write_file(output_files.at(OutputFileType::object), object);
+        }
+        if (wants(OutputFileType::static_library)) {
+            const std::string &a = output_files.at(OutputFileType::static_library);
+            write_file(a, static_library_bytes(member_name(a, m.target), object));
+        }
+    }
+    if (wants(OutputFileType::assembly)) {
+        write_file(output_files.at(OutputFileType::assembly),
+                   emit_module(*module, *tm, LLVMOutput::Assembly));
+    }
+    if (wants(OutputFileType::bitcode)) {
+        write_file(output_files.at(OutputFileType::bitcode),
+                   emit_module(*module, *tm, LLVMOutput::Bitcode));
+    }
+    if (wants(OutputFileType::llvm_assembly)) {
+        write_file(output_files.at(OutputFileType::llvm_assembly),
+                   emit_module(*module, *tm, LLVMOutput::LLVMAssembly));
+    }
+}
+
+} // namespace loom

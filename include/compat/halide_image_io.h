@@ -1,273 +1,375 @@
 #ifndef LOOM_COMPAT_HALIDE_IMAGE_IO_H
 #define LOOM_COMPAT_HALIDE_IMAGE_IO_H
 
-/// \file Image file I/O for Loom and Halide programs (Halide's halide_image_io.h names):
-/// `Tools::load_image` and `Tools::save_image` (JPEG and the converting variants come with the
-/// image-I/O work of the next milestone). PNG (8 and 16 bit, gray/gray+alpha/RGB/RGBA) through
-/// libpng and binary PGM/PPM (8 and 16 bit). Images are planar Buffers: (x, y) for one channel, (x,
-/// y, c) otherwise. Failures throw loom::Error naming the file and the reason. Link with libpng
-/// (CMake: PNG::PNG).
+/// \file Image file I/O with the API of Halide 21's tools/halide_image_io.h (Halide::Tools is
+/// loom::Tools): load_image, load_and_convert_image, save_image, convert_and_save_image, the
+/// lower-level load / save / save_query, and ImageTypeConversion::convert_image (also available
+/// as the free function convert_image). Works with loom::Buffer (Halide::Buffer) and
+/// loom::Runtime::Buffer (Halide::Runtime::Buffer), so AOT programs use it without libloom.
+///
+/// Formats, by file extension: PNG (libpng; 8/16-bit gray, gray+alpha, RGB, RGBA), JPEG (libjpeg;
+/// 8-bit gray and RGB, saved at quality 99 as Halide does) and binary PGM/PPM (P5/P6, 8/16 bit).
+/// Images are planar: (x, y) for one channel, (x, y, c) otherwise. Define HALIDE_NO_PNG or
+/// HALIDE_NO_JPEG to build without a library. Link libpng and libjpeg (CMake: PNG::PNG,
+/// JPEG::JPEG).
+///
+/// Errors: every function takes Halide's `check` policy (a bool(*)(bool, const char *)
+/// template argument). Halide's default CheckFail aborts; Loom's prints the message to stderr and
+/// throws loom::RuntimeError (header-only, and a std::runtime_error, so programs without libloom
+/// can catch it too). CheckReturn makes the functions return false instead. Messages name the
+/// file and the reason: a missing file, an unknown extension, a truncated or corrupt PNG/JPEG/PNM
+/// (libpng and libjpeg errors are caught with setjmp/longjmp; they never abort), or a buffer whose
+/// type or shape the format cannot hold.
+///
+/// Differences from Halide 21, all on paths where Halide crashes or misbehaves: a truncated JPEG
+/// is an error (libjpeg's premature-end and corrupt-data warnings are fatal here, where Halide
+/// returns a gray-padded image) and a malformed one is reported (Halide's libjpeg exits the
+/// program); PNG palettes and 1/2/4-bit gray are expanded to 8 bits; PGM/PPM accept any maxval up
+/// to 65535 and either magic number; signed integer samples convert as the unsigned type of the
+/// same width (Halide routes int32 through uint64, which zeroes them); save functions take const
+/// references (Halide's convert_and_save_image does not compile for a Halide::Buffer).
 
-#include <loom/buffer.h>
+#include "image_io_codecs.h"
+
 #include <loom/error.h>
+#include <loom/runtime/loom_buffer.h>
 
-#include <png.h>
-
-#include <cstdio>
-#include <cstring>
-#include <memory>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
 #include <string>
-#include <vector>
+#include <type_traits>
 
 namespace loom {
 namespace Tools {
 
-namespace image_io_detail {
+namespace Internal {
 
-inline std::string lower_extension(const std::string &filename) {
-    size_t dot = filename.rfind('.');
-    std::string ext = dot == std::string::npos ? "" : filename.substr(dot + 1);
-    for (char &c : ext) c = (char)std::tolower((unsigned char)c);
-    return ext;
+// ---- Sample conversion (Halide's rules) ----
+
+/// Converts one sample, reading integers as fixed-point numbers in [0, 1] (uint8 255 and uint16
+/// 65535 are 1.0): widening an integer replicates its bits (0xAB -> 0xABAB), narrowing rounds
+/// (uint16 -> uint8 divides by 257) or shifts, floats scale by the integer maximum and round.
+/// Signed integers are read and written as the unsigned type of the same width; bool is 0 or 1.
+template <typename To, typename From>
+To convert(const From &in) {
+    static_assert(std::is_arithmetic<To>::value && std::is_arithmetic<From>::value,
+                  "convert works on scalar samples");
+    if constexpr (std::is_same<To, bool>::value) {
+        return in != 0;
+    } else if constexpr (std::is_same<From, bool>::value) {
+        return (To)in;
+    } else if constexpr (std::is_integral<From>::value && std::is_signed<From>::value) {
+        return convert<To>((std::make_unsigned_t<From>)in);
+    } else if constexpr (std::is_integral<To>::value && std::is_signed<To>::value) {
+        return (To)convert<std::make_unsigned_t<To>>(in);
+    } else if constexpr (std::is_floating_point<To>::value && std::is_floating_point<From>::value) {
+        return (To)in;
+    } else if constexpr (std::is_floating_point<From>::value) {
+        // Float to unsigned: scale by the maximum, round to nearest (out-of-range values wrap).
+        if constexpr (sizeof(To) == 1) {
+            return (To)std::lround(in * (From)255);
+        } else if constexpr (sizeof(To) == 2) {
+            return (To)std::lround(in * (From)65535);
+        } else if constexpr (sizeof(To) == 4) {
+            return (To)std::llround(in * 4294967295.0);
+        } else {
+            return convert<uint64_t>((uint32_t)std::llround(in * 4294967295.0));
+        }
+    } else if constexpr (std::is_floating_point<To>::value) {
+        // Unsigned to float: divide by the maximum (in float for 8 and 16 bits, as Halide does).
+        if constexpr (sizeof(From) == 1) {
+            return (To)(in / 255.0f);
+        } else if constexpr (sizeof(From) == 2) {
+            return (To)(in / 65535.0f);
+        } else if constexpr (sizeof(From) == 4) {
+            return (To)(in / 4294967295.0);
+        } else {
+            return convert<To>((uint32_t)(in >> 32));
+        }
+    } else if constexpr (sizeof(To) >= sizeof(From)) {
+        // Widening: replicate the bits (x * 0x0101 for uint8 -> uint16, ...).
+        constexpr To factor = std::numeric_limits<To>::max() / std::numeric_limits<From>::max();
+        return (To)((To)in * factor);
+    } else if constexpr (sizeof(To) == 1 && sizeof(From) == 2) {
+        uint32_t t = (uint32_t)in + 0x80; // rounding division by 257
+        return (To)((t * 255 + 255) >> 16);
+    } else if constexpr (sizeof(To) == 1 && sizeof(From) == 4) {
+        return (To)(((uint64_t)in + 0x00808080) / 0x01010101);
+    } else if constexpr (sizeof(To) == 1 && sizeof(From) == 8) {
+        return convert<To>((uint32_t)(in >> 32));
+    } else {
+        return (To)(in >> (8 * (sizeof(From) - sizeof(To)))); // keep the high bits
+    }
 }
 
-[[noreturn]] inline void fail(const std::string &filename, const std::string &why) {
-    throw loom::Error("Image I/O error for \"" + filename + "\": " + why);
+// ---- Buffer plumbing ----
+
+/// Whether ImageType is a loom::Buffer or a loom::Runtime::Buffer, and its T and Dims.
+template <typename ImageType>
+struct ImageTraits : std::false_type {};
+template <typename T, int D>
+struct ImageTraits<Runtime::Buffer<T, D>> : std::true_type {
+    using Elem = T;
+    static constexpr int dims = D;
+    template <typename T2>
+    using Rebind = Runtime::Buffer<T2, AnyDims>;
+};
+template <typename T, int D>
+struct ImageTraits<loom::Buffer<T, D>> : std::true_type {
+    using Elem = T;
+    static constexpr int dims = D;
+    template <typename T2>
+    using Rebind = loom::Buffer<T2, AnyDims>;
+};
+
+/// A Runtime::Buffer view of an image (sharing its memory).
+template <typename T, int D>
+Runtime::Buffer<const void> runtime_view(const Runtime::Buffer<T, D> &im) {
+    return im.template as<const void, AnyDims>();
+}
+template <typename T, int D>
+Runtime::Buffer<const void> runtime_view(const loom::Buffer<T, D> &im) {
+    if (!im.defined()) return Runtime::Buffer<const void>();
+    return Runtime::Buffer<T, D>(im).template as<const void, AnyDims>();
 }
 
-struct FileCloser {
-    void operator()(FILE *f) const {
-        if (f) fclose(f);
+template <typename T>
+struct TypeTag {
+    using type = T;
+};
+
+/// Calls fn(TypeTag<T>()) for the C++ scalar type of t; false when t has none.
+template <typename Fn>
+bool dispatch_type(halide_type_t t, Fn &&fn) {
+    if (t.lanes != 1) return false;
+    switch (t.code) {
+    case halide_type_uint:
+        if (t.bits == 1) return fn(TypeTag<bool>()), true;
+        if (t.bits == 8) return fn(TypeTag<uint8_t>()), true;
+        if (t.bits == 16) return fn(TypeTag<uint16_t>()), true;
+        if (t.bits == 32) return fn(TypeTag<uint32_t>()), true;
+        if (t.bits == 64) return fn(TypeTag<uint64_t>()), true;
+        return false;
+    case halide_type_int:
+        if (t.bits == 8) return fn(TypeTag<int8_t>()), true;
+        if (t.bits == 16) return fn(TypeTag<int16_t>()), true;
+        if (t.bits == 32) return fn(TypeTag<int32_t>()), true;
+        if (t.bits == 64) return fn(TypeTag<int64_t>()), true;
+        return false;
+    case halide_type_float:
+        if (t.bits == 32) return fn(TypeTag<float>()), true;
+        if (t.bits == 64) return fn(TypeTag<double>()), true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+/// A new dense buffer with src's shape, every sample converted to dst_type.
+inline Runtime::Buffer<void> convert_buffer(const Runtime::Buffer<const void> &src,
+                                            halide_type_t dst_type) {
+    Runtime::Buffer<void> result;
+    bool dst_ok = false;
+    bool src_ok = dispatch_type(src.type(), [&](auto src_tag) {
+        using S = typename decltype(src_tag)::type;
+        Runtime::Buffer<const S> typed_src = src.template as<const S, AnyDims>();
+        dst_ok = dispatch_type(dst_type, [&](auto dst_tag) {
+            using D = typename decltype(dst_tag)::type;
+            auto dst = Runtime::Buffer<D>::make_with_shape_of(typed_src);
+            if (dst.number_of_elements() > 0 && typed_src.data()) {
+                dst.for_each_value([](D &d, const S &s) { d = convert<D>(s); }, typed_src);
+            }
+            result = dst;
+        });
+    });
+    if (!src_ok || !dst_ok) {
+        throw loom::RuntimeError("convert_image: cannot convert between " + type_name(src.type()) +
+                                 " and " + type_name(dst_type));
+    }
+    return result;
+}
+
+/// Halide's choice of the format entry closest to the image (fewest lost dimensions and bits).
+inline FormatInfo best_save_format(halide_type_t type, int dims, const std::set<FormatInfo> &info) {
+    int best_score = 0x7fffffff;
+    FormatInfo best{};
+    for (const FormatInfo &f : info) {
+        int score = std::max(0, dims - f.dimensions) * 1024 +
+                    std::max(0, (int)type.bits - (int)f.type.bits) * 8 +
+                    std::max(0, (int)f.type.bits - (int)type.bits) + (f.type.code != type.code);
+        if (score < best_score) {
+            best_score = score;
+            best = f;
+        }
+    }
+    return best;
+}
+
+/// Converts a loaded image to ImageType (checking its static type and dimensions), or fails.
+template <typename ImageType, CheckFunc check>
+bool assign_loaded(const Runtime::Buffer<void> &loaded, const std::string &filename, ImageType *im,
+                   const char *hint) {
+    using Traits = ImageTraits<ImageType>;
+    using Elem = std::remove_const_t<typename Traits::Elem>;
+    bool type_ok = std::is_void<Elem>::value;
+    if constexpr (!std::is_void<Elem>::value) type_ok = loaded.type() == halide_type_of<Elem>();
+    bool dims_ok = Traits::dims == AnyDims || Traits::dims == loaded.dimensions();
+    if (!type_ok || !dims_ok) {
+        std::string want = "a Buffer";
+        if constexpr (!std::is_void<Elem>::value) {
+            want += "<" + type_name(halide_type_of<Elem>()) + ">";
+        }
+        if (Traits::dims != AnyDims) want += " of " + std::to_string(Traits::dims) + " dimensions";
+        return fail<check>("Error loading", filename,
+                           "the image holds " + type_name(loaded.type()) + " samples in " +
+                               std::to_string(loaded.dimensions()) +
+                               " dimensions, which cannot be assigned to " + want + hint);
+    }
+    *im = ImageType(loaded);
+    return true;
+}
+
+} // namespace Internal
+
+/// Converts images between element types with Halide's scaling rules (Internal::convert): the
+/// result is a new dense buffer of the same shape, a Buffer<DstElemType> of the source's family
+/// (loom::Buffer or Runtime::Buffer).
+struct ImageTypeConversion {
+    template <typename DstElemType, typename ImageType,
+              typename = std::enable_if_t<!std::is_void<DstElemType>::value>>
+    static typename Internal::ImageTraits<ImageType>::template Rebind<DstElemType>
+    convert_image(const ImageType &src) {
+        using Result = typename Internal::ImageTraits<ImageType>::template Rebind<DstElemType>;
+        return Result(
+            Internal::convert_buffer(Internal::runtime_view(src), halide_type_of<DstElemType>())
+                .template as<DstElemType, AnyDims>());
+    }
+    /// To an element type known at run time: a Buffer<void> of the source's family.
+    template <typename DstElemType = void, typename ImageType,
+              typename = std::enable_if_t<std::is_void<DstElemType>::value>>
+    static typename Internal::ImageTraits<ImageType>::template Rebind<void>
+    convert_image(const ImageType &src, const halide_type_t &dst_type) {
+        using Result = typename Internal::ImageTraits<ImageType>::template Rebind<void>;
+        return Result(Internal::convert_buffer(Internal::runtime_view(src), dst_type));
     }
 };
-using File = std::unique_ptr<FILE, FileCloser>;
 
-inline File open_file(const std::string &filename, const char *mode) {
-    File f(fopen(filename.c_str(), mode));
-    if (!f) fail(filename, std::string("cannot open file (") + std::strerror(errno) + ")");
-    return f;
+/// ImageTypeConversion::convert_image as a free function (a Loom convenience).
+template <typename DstElemType, typename ImageType>
+auto convert_image(const ImageType &src) {
+    return ImageTypeConversion::convert_image<DstElemType>(src);
+}
+template <typename ImageType>
+auto convert_image(const ImageType &src, const halide_type_t &dst_type) {
+    return ImageTypeConversion::convert_image(src, dst_type);
 }
 
-// Buffer of the given bit depth and channel count, planar, 2-D when there is one channel.
-inline Buffer<> make_image(int bits, int width, int height, int channels) {
-    Type t = bits == 16 ? UInt(16) : UInt(8);
-    if (channels == 1) return Buffer<>(t, {width, height});
-    return Buffer<>(t, {width, height, channels});
+/// Loads a file into *im in the file's own sample type (uint8 or uint16); a statically typed or
+/// dimensioned ImageType that cannot hold it is a failure. Returns false on failure (with a
+/// non-throwing check).
+template <typename ImageType, Internal::CheckFunc check = Internal::CheckReturn>
+bool load(const std::string &filename, ImageType *im) {
+    Runtime::Buffer<void> loaded;
+    if (!Internal::load_any<check>(filename, &loaded)) return false;
+    return Internal::assign_loaded<ImageType, check>(loaded, filename, im, "");
 }
 
-// Copy interleaved samples (row-major, channel fastest) into a planar image.
-template <typename T>
-void deinterleave(const std::vector<const uint8_t *> &rows, Buffer<> &img, int channels) {
-    Buffer<T> typed = img;
-    for (int y = 0; y < typed.height(); y++) {
-        const T *row = (const T *)rows[y];
-        for (int x = 0; x < typed.width(); x++) {
-            for (int c = 0; c < channels; c++) {
-                T v = row[x * channels + c];
-                if (channels == 1)
-                    typed(x, y) = v;
-                else
-                    typed(x, y, c) = v;
-            }
-        }
-    }
+/// Saves the image in the format of the filename's extension, which must hold its type and
+/// dimension count exactly. Returns false on failure (with a non-throwing check).
+template <typename ImageType, Internal::CheckFunc check = Internal::CheckReturn>
+bool save(const ImageType &im, const std::string &filename) {
+    return Internal::save_any<check>(Internal::runtime_view(im), filename);
 }
 
-inline void png_error_to_exception(png_structp png, png_const_charp msg) {
-    throw loom::Error(std::string("libpng: ") + msg);
+/// The types and dimension counts the format of `filename` can save.
+template <typename ImageType, Internal::CheckFunc check = Internal::CheckReturn>
+bool save_query(const std::string &filename, std::set<FormatInfo> *info) {
+    Internal::FileFormat fmt = Internal::format_of(Internal::lowercase_extension(filename));
+    if (fmt == Internal::FileFormat::Unknown) {
+        return Internal::unknown_format<check>("Error saving", filename);
+    }
+    *info = Internal::query(fmt);
+    return true;
 }
 
-inline Buffer<> load_png(const std::string &filename) {
-    File f = open_file(filename, "rb");
-    uint8_t header[8];
-    if (fread(header, 1, 8, f.get()) != 8 || png_sig_cmp(header, 0, 8)) {
-        fail(filename, "not a PNG file");
-    }
-    png_structp png =
-        png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, png_error_to_exception, nullptr);
-    png_infop info = png_create_info_struct(png);
-    Buffer<> img;
-    try {
-        png_init_io(png, f.get());
-        png_set_sig_bytes(png, 8);
-        // Expand palettes and low bit depths to 8 bits; 16-bit samples to host byte order.
-        png_read_png(png, info,
-                     PNG_TRANSFORM_EXPAND | PNG_TRANSFORM_SWAP_ENDIAN | PNG_TRANSFORM_PACKING,
-                     nullptr);
-        int width = (int)png_get_image_width(png, info);
-        int height = (int)png_get_image_height(png, info);
-        int channels = png_get_channels(png, info);
-        int bits = png_get_bit_depth(png, info);
-        png_bytepp row_ptrs = png_get_rows(png, info);
-        std::vector<const uint8_t *> rows(row_ptrs, row_ptrs + height);
-        img = make_image(bits, width, height, channels);
-        if (bits == 16)
-            deinterleave<uint16_t>(rows, img, channels);
-        else
-            deinterleave<uint8_t>(rows, img, channels);
-    } catch (const loom::Error &e) {
-        png_destroy_read_struct(&png, &info, nullptr);
-        fail(filename, std::string("malformed PNG (") + e.what() + ")");
-    }
-    png_destroy_read_struct(&png, &info, nullptr);
-    return img;
-}
-
-template <typename T>
-void interleave_row(const Buffer<> &img, int y, int channels, std::vector<uint8_t> &row) {
-    Buffer<T> typed = img;
-    T *out = (T *)row.data();
-    for (int x = 0; x < typed.width(); x++) {
-        for (int c = 0; c < channels; c++) {
-            int xx = x + typed.dim(0).min();
-            out[x * channels + c] =
-                typed.dimensions() == 2 ? typed(xx, y) : typed(xx, y, c + typed.dim(2).min());
-        }
-    }
-}
-
-inline void check_saveable(const Buffer<> &img, const std::string &filename, int &channels,
-                           int &bits) {
-    if (!img.defined()) fail(filename, "the buffer is undefined");
-    if (img.type() != UInt(8) && img.type() != UInt(16)) {
-        fail(filename, "only uint8 and uint16 buffers can be saved ");
-    }
-    if (img.dimensions() != 2 && img.dimensions() != 3) {
-        fail(filename, "only 2-D (gray) and 3-D (x, y, channel) buffers can be saved");
-    }
-    channels = img.dimensions() == 2 ? 1 : img.dim(2).extent();
-    if (channels < 1 || channels > 4) fail(filename, "1 to 4 channels can be saved");
-    bits = img.type().bits();
-}
-
-inline void save_png(const Buffer<> &img, const std::string &filename) {
-    int channels, bits;
-    check_saveable(img, filename, channels, bits);
-    File f = open_file(filename, "wb");
-    png_structp png =
-        png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, png_error_to_exception, nullptr);
-    png_infop info = png_create_info_struct(png);
-    try {
-        png_init_io(png, f.get());
-        static const int color_types[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
-                                          PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
-        png_set_IHDR(png, info, img.dim(0).extent(), img.dim(1).extent(), bits,
-                     color_types[channels - 1], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                     PNG_FILTER_TYPE_DEFAULT);
-        png_write_info(png, info);
-        if (bits == 16) png_set_swap(png);
-        std::vector<uint8_t> row((size_t)img.dim(0).extent() * channels * (bits / 8));
-        for (int y = img.dim(1).min(); y <= img.dim(1).max(); y++) {
-            if (bits == 16)
-                interleave_row<uint16_t>(img, y, channels, row);
-            else
-                interleave_row<uint8_t>(img, y, channels, row);
-            png_write_row(png, row.data());
-        }
-        png_write_end(png, nullptr);
-    } catch (const loom::Error &e) {
-        png_destroy_write_struct(&png, &info);
-        fail(filename, std::string("cannot write PNG (") + e.what() + ")");
-    }
-    png_destroy_write_struct(&png, &info);
-}
-
-// Binary PGM (P5) / PPM (P6), 8 or 16 bit (big-endian samples, as the format requires).
-inline Buffer<> load_pnm(const std::string &filename) {
-    File f = open_file(filename, "rb");
-    char magic[3] = {0};
-    int width = 0, height = 0, maxval = 0;
-    if (fscanf(f.get(), "%2s %d %d %d", magic, &width, &height, &maxval) != 4 ||
-        (std::strcmp(magic, "P5") && std::strcmp(magic, "P6")) || width <= 0 || height <= 0 ||
-        maxval <= 0 || maxval > 65535) {
-        fail(filename, "malformed PGM/PPM header");
-    }
-    fgetc(f.get());
-    int channels = magic[1] == '5' ? 1 : 3;
-    int bits = maxval > 255 ? 16 : 8;
-    size_t row_bytes = (size_t)width * channels * (bits / 8);
-    std::vector<uint8_t> data(row_bytes * height);
-    if (fread(data.data(), 1, data.size(), f.get()) != data.size()) {
-        fail(filename, "truncated PGM/PPM data");
-    }
-    if (bits == 16) {
-        for (size_t i = 0; i + 1 < data.size(); i += 2) std::swap(data[i], data[i + 1]);
-    }
-    std::vector<const uint8_t *> rows;
-    for (int y = 0; y < height; y++) rows.push_back(data.data() + y * row_bytes);
-    Buffer<> img = make_image(bits, width, height, channels);
-    if (bits == 16)
-        deinterleave<uint16_t>(rows, img, channels);
-    else
-        deinterleave<uint8_t>(rows, img, channels);
-    return img;
-}
-
-inline void save_pnm(const Buffer<> &img, const std::string &filename) {
-    int channels, bits;
-    check_saveable(img, filename, channels, bits);
-    if (channels != 1 && channels != 3) fail(filename, "PGM/PPM holds 1 or 3 channels");
-    File f = open_file(filename, "wb");
-    fprintf(f.get(), "P%d\n%d %d\n%d\n", channels == 1 ? 5 : 6, img.dim(0).extent(),
-            img.dim(1).extent(), bits == 16 ? 65535 : 255);
-    std::vector<uint8_t> row((size_t)img.dim(0).extent() * channels * (bits / 8));
-    for (int y = img.dim(1).min(); y <= img.dim(1).max(); y++) {
-        if (bits == 16) {
-            interleave_row<uint16_t>(img, y, channels, row);
-            for (size_t i = 0; i + 1 < row.size(); i += 2) std::swap(row[i], row[i + 1]);
-        } else {
-            interleave_row<uint8_t>(img, y, channels, row);
-        }
-        if (fwrite(row.data(), 1, row.size(), f.get()) != row.size())
-            fail(filename, "write failed");
-    }
-}
-
-} // namespace image_io_detail
-
-/// The result of load_image: converts to a Buffer of the file's element type (a Buffer of
-/// another type is an error).
-class ImageLoadResult {
+/// `Buffer<uint8_t> im = load_image("in.png");` loads in the file's sample type; assigning to a
+/// Buffer of another element type (or static dimension count) is an error: use
+/// load_and_convert_image. Errors go through CheckFail (stderr and loom::RuntimeError).
+class load_image {
 public:
-    explicit ImageLoadResult(Buffer<> b, std::string filename)
-        : buf(std::move(b)), filename(std::move(filename)) {}
-    template <typename T, int Dims>
-    operator Buffer<T, Dims>() const {
-        check_type(static_cast<T *>(nullptr));
-        return Buffer<T, Dims>(buf);
+    load_image(const std::string &f) : filename(f) {}
+
+    template <typename ImageType,
+              typename = std::enable_if_t<Internal::ImageTraits<ImageType>::value>>
+    operator ImageType() const {
+        Runtime::Buffer<void> loaded;
+        ImageType im;
+        if (Internal::load_any<Internal::CheckFail>(filename, &loaded)) {
+            Internal::assign_loaded<ImageType, Internal::CheckFail>(
+                loaded, filename, &im, " (did you mean to use load_and_convert_image?)");
+        }
+        return im;
     }
 
 private:
-    void check_type(void *) const {}
-    template <typename T>
-    void check_type(T *) const {
-        if (buf.type() != type_of<T>()) {
-            image_io_detail::fail(filename, "the file holds " + type_to_string(buf.type()) +
-                                                " samples; load it into a Buffer of that type");
-        }
-    }
-    Buffer<> buf;
-    std::string filename;
+    const std::string filename;
 };
 
-/// Loads a PNG, PGM or PPM file into a planar Buffer of its own sample type.
-inline ImageLoadResult load_image(const std::string &filename) {
-    std::string ext = image_io_detail::lower_extension(filename);
-    if (ext == "png") return ImageLoadResult(image_io_detail::load_png(filename), filename);
-    if (ext == "pgm" || ext == "ppm") {
-        return ImageLoadResult(image_io_detail::load_pnm(filename), filename);
+/// Like load_image, but converts the samples to the element type of the Buffer it is assigned
+/// to (ImageTypeConversion's rules, e.g. uint8 255 -> 1.0f).
+class load_and_convert_image {
+public:
+    load_and_convert_image(const std::string &f) : filename(f) {}
+
+    template <typename ImageType,
+              typename = std::enable_if_t<Internal::ImageTraits<ImageType>::value>>
+    operator ImageType() const {
+        using Elem = std::remove_const_t<typename Internal::ImageTraits<ImageType>::Elem>;
+        Runtime::Buffer<void> loaded;
+        ImageType im;
+        if (!Internal::load_any<Internal::CheckFail>(filename, &loaded)) return im;
+        if constexpr (!std::is_void<Elem>::value) {
+            if (loaded.type() != halide_type_of<Elem>()) {
+                loaded = Internal::convert_buffer(loaded, halide_type_of<Elem>());
+            }
+        }
+        Internal::assign_loaded<ImageType, Internal::CheckFail>(loaded, filename, &im, "");
+        return im;
     }
-    image_io_detail::fail(filename, "unsupported file type \"" + ext + "\" (png, pgm, ppm)");
+
+private:
+    const std::string filename;
+};
+
+/// Saves an image whose type and dimension count the format holds (uint8/uint16 for PNG, PGM
+/// and PPM; uint8 for JPEG); anything else is an error: use convert_and_save_image.
+template <typename ImageType, Internal::CheckFunc check = Internal::CheckFail>
+void save_image(const ImageType &im, const std::string &filename) {
+    (void)save<ImageType, check>(im, filename);
 }
 
-/// Saves a uint8 or uint16 Buffer (x, y) or (x, y, c) as PNG, PGM or PPM by extension.
-template <typename T, int Dims>
-void save_image(const Buffer<T, Dims> &im, const std::string &filename) {
-    Buffer<> b = im;
-    std::string ext = image_io_detail::lower_extension(filename);
-    if (ext == "png") return image_io_detail::save_png(b, filename);
-    if (ext == "pgm" || ext == "ppm") return image_io_detail::save_pnm(b, filename);
-    image_io_detail::fail(filename, "unsupported file type \"" + ext + "\" (png, pgm, ppm)");
+/// Saves any image, first converting it to the closest type the format holds (e.g. float
+/// [0, 1] -> uint8 for PNG) and adding dimensions it lacks; the image itself is unchanged.
+template <typename ImageType, Internal::CheckFunc check = Internal::CheckFail>
+void convert_and_save_image(const ImageType &im, const std::string &filename) {
+    std::set<FormatInfo> info;
+    if (!save_query<ImageType, check>(filename, &info)) return;
+    Runtime::Buffer<const void> view = Internal::runtime_view(im);
+    if (!view.raw_buffer()->host) {
+        (void)Internal::fail<check>("Error saving", filename,
+                                    "the buffer is undefined or has no memory");
+        return;
+    }
+    FormatInfo best = Internal::best_save_format(view.type(), view.dimensions(), info);
+    if (best.type == view.type() && best.dimensions == view.dimensions()) {
+        (void)Internal::save_any<check>(view, filename);
+        return;
+    }
+    Runtime::Buffer<void> converted = Internal::convert_buffer(view, best.type);
+    while (converted.dimensions() < best.dimensions) converted.add_dimension();
+    (void)Internal::save_any<check>(converted, filename);
 }
 
 } // namespace Tools

@@ -38,11 +38,13 @@ struct Target {
         WebAssembly,
         RISCV,
     };
-    /// Features, in Halide's order. Each has a lower-case name in target strings (target.cpp's
+    /// Features, numbered as Halide's (halide_target_feature_t), so a feature's bit means the
+    /// same in Loom and Halide. Each has a lower-case name in target strings (target.cpp's
     /// table); adding a feature is adding an enumerator here and a row there.
     enum Feature {
         JIT = 0,
         Debug,
+        EnableBacktraces,
         NoAsserts,
         NoBoundsQuery,
         SSE41,
@@ -68,21 +70,15 @@ struct Target {
         CUDACapability86,
         OpenCL,
         CLDoubles,
-        CLHalf,
         CLAtomics64,
-        EGL,
         UserContext,
         Profile,
         NoRuntime,
         Metal,
         CPlusPlusMangling,
         LargeBuffers,
-        HexagonDma,
         HVX_128,
         HVX_v62,
-        HVX_v65,
-        HVX_v66,
-        HVX_v68,
         FuzzFloatStores,
         SoftFloatABI,
         MSAN,
@@ -90,18 +86,23 @@ struct Target {
         AVX512_KNL,
         AVX512_Skylake,
         AVX512_Cannonlake,
-        AVX512_SapphireRapids,
         AVX512_Zen4,
         AVX512_Zen5,
+        AVX512_SapphireRapids,
         TraceLoads,
         TraceStores,
         TraceRealizations,
         TracePipeline,
-        D3D12Compute,
+        HVX_v65,
+        HVX_v66,
+        HVX_v68,
+        CLHalf,
         StrictFloat,
         TSAN,
         ASAN,
+        D3D12Compute,
         CheckUnsafePromises,
+        HexagonDma,
         EmbedBitcode,
         EnableLLVMLoopOpt,
         WasmMvpOnly,
@@ -111,6 +112,7 @@ struct Target {
         WebGPU,
         SVE,
         SVE2,
+        EGL,
         ARMDotProd,
         ARMFp16,
         LLVMLargeCodeModel,
@@ -146,17 +148,43 @@ struct Target {
         HVX = HVX_128,
     };
 
+    /// The CPU to tune for (scheduling, not the instruction set), as in Halide; written
+    /// "tune_<name>" in target strings ("tune_znver4"). ProcessorGeneric lets the features
+    /// decide.
+    enum Processor {
+        ProcessorGeneric = 0,
+        K8,
+        K8_SSE3,
+        AMDFam10,
+        BtVer1,
+        BdVer1,
+        BdVer2,
+        BdVer3,
+        BdVer4,
+        BtVer2,
+        ZnVer1,
+        ZnVer2,
+        ZnVer3,
+        ZnVer4,
+        ZnVer5,
+    };
+
     OS os = OSUnknown;
     Arch arch = ArchUnknown;
     /// Pointer width: 32 or 64 (0 when unknown).
     int bits = 0;
     /// Vector register width in bits for scalable-vector targets (0 when not specified).
     int vector_bits = 0;
+    /// The CPU to tune for.
+    Processor processor_tune = ProcessorGeneric;
 
     /// The host: its OS, architecture and the CPU features it supports.
     Target();
     /// A target from its parts.
     Target(OS os, Arch arch, int bits, const std::vector<Feature> &features = {});
+    /// A target from its parts, tuned for processor `tune`.
+    Target(OS os, Arch arch, int bits, Processor tune, const std::vector<Feature> &features = {},
+           int vector_bits = 0);
     /// Parse "arch-bits-os-features..." or "host[-features...]"; "" means the host. An
     /// unknown token is a CompileError listing the valid names.
     Target(const std::string &s);
@@ -192,7 +220,8 @@ struct Target {
         return natural_vector_size(type_of<T>());
     }
 
-    /// "arch-bits-os-features" with the features in alphabetical order, as Halide writes it.
+    /// "arch-bits-os[-tune_<cpu>]-features[-vector_bits_<n>]" with the features in alphabetical
+    /// order of their names, as Halide writes it.
     std::string to_string() const;
 
     bool operator==(const Target &o) const;

@@ -4,8 +4,13 @@
 #include "support/util.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <sstream>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 namespace loom {
 
@@ -46,6 +51,7 @@ const std::map<std::string, Target::Feature> &feature_names() {
     static const std::map<std::string, Target::Feature> m = {
         {"jit", Target::JIT},
         {"debug", Target::Debug},
+        {"enable_backtraces", Target::EnableBacktraces},
         {"no_asserts", Target::NoAsserts},
         {"no_bounds_query", Target::NoBoundsQuery},
         {"sse41", Target::SSE41},
@@ -81,6 +87,8 @@ const std::map<std::string, Target::Feature> &feature_names() {
         {"c_plus_plus_name_mangling", Target::CPlusPlusMangling},
         {"large_buffers", Target::LargeBuffers},
         {"hexagon_dma", Target::HexagonDma},
+        // Halide names HVX_128 twice, and prints both names.
+        {"hvx", Target::HVX_128},
         {"hvx_128", Target::HVX_128},
         {"hvx_v62", Target::HVX_v62},
         {"hvx_v65", Target::HVX_v65},
@@ -148,6 +156,27 @@ const std::map<std::string, Target::Feature> &feature_names() {
     return m;
 }
 
+const std::map<std::string, Target::Processor> &processor_names() {
+    static const std::map<std::string, Target::Processor> m = {
+        {"tune_generic", Target::ProcessorGeneric},
+        {"tune_k8", Target::K8},
+        {"tune_k8_sse3", Target::K8_SSE3},
+        {"tune_amdfam10", Target::AMDFam10},
+        {"tune_btver1", Target::BtVer1},
+        {"tune_bdver1", Target::BdVer1},
+        {"tune_bdver2", Target::BdVer2},
+        {"tune_bdver3", Target::BdVer3},
+        {"tune_bdver4", Target::BdVer4},
+        {"tune_btver2", Target::BtVer2},
+        {"tune_znver1", Target::ZnVer1},
+        {"tune_znver2", Target::ZnVer2},
+        {"tune_znver3", Target::ZnVer3},
+        {"tune_znver4", Target::ZnVer4},
+        {"tune_znver5", Target::ZnVer5},
+    };
+    return m;
+}
+
 template <typename E>
 std::string name_of(const std::map<std::string, E> &m, E value) {
     for (const auto &kv : m) {
@@ -156,8 +185,122 @@ std::string name_of(const std::map<std::string, E> &m, E value) {
     return "";
 }
 
-/// The host's target: Linux/x86-64 features from the CPU, the same rules as Halide's host
-/// detection (AVX-512 variants only when all their parts are present).
+#if defined(__x86_64__) || defined(__i386__)
+/// cpuid leaf `leaf`, sub-leaf `sub`: {eax, ebx, ecx, edx} (zeros for an unsupported leaf).
+std::array<uint32_t, 4> cpuid(uint32_t leaf, uint32_t sub = 0) {
+    std::array<uint32_t, 4> r = {0, 0, 0, 0};
+    if (!__get_cpuid_count(leaf, sub, &r[0], &r[1], &r[2], &r[3])) r = {0, 0, 0, 0};
+    return r;
+}
+
+bool has_bits(uint32_t reg, uint32_t mask) { return (reg & mask) == mask; }
+
+/// Halide's tuning target for an AMD CPU of this family and model (ProcessorGeneric when none).
+Target::Processor amd_processor(uint32_t family, uint32_t model, bool sse3) {
+    auto in = [&](uint32_t lo, uint32_t hi) { return model >= lo && model <= hi; };
+    switch (family) {
+    case 0xf:
+        return sse3 ? Target::K8_SSE3 : Target::K8;
+    case 0x10:
+        return Target::AMDFam10;
+    case 0x14:
+        return Target::BtVer1;
+    case 0x15:
+        if (in(0x60, 0x7f)) return Target::BdVer4;
+        if (in(0x30, 0x3f)) return Target::BdVer3;
+        if (model == 0x02 || in(0x10, 0x2f)) return Target::BdVer2;
+        return model < 0x10 ? Target::BdVer1 : Target::ProcessorGeneric;
+    case 0x16:
+        return Target::BtVer2;
+    case 0x17:
+        if (in(0x30, 0x3f) || model == 0x47 || in(0x60, 0x7f) || in(0x84, 0x87) || in(0x90, 0xaf)) {
+            return Target::ZnVer2;
+        }
+        return Target::ZnVer1;
+    case 0x19:
+        if (in(0x10, 0x1f) || in(0x60, 0x7f) || in(0xa0, 0xaf)) return Target::ZnVer4;
+        return Target::ZnVer3;
+    case 0x1a:
+        return Target::ZnVer5;
+    default:
+        return Target::ProcessorGeneric;
+    }
+}
+
+/// The x86 host's features from cpuid, with Halide's rules: AVX2 and the AVX-512 levels only on
+/// 64-bit hosts with AVX, F16C and RDRAND; each AVX-512 level needs all its parts (KNL: F CD PF
+/// ER; Skylake: F CD VL BW DQ; Cannonlake: Skylake + IFMA; Sapphire Rapids: Cannonlake +
+/// VNNI BF16); AMD Zen 4 / Zen 5 are recognized by family and model.
+Target x86_host_target(Target::OS os, int bits) {
+    std::array<uint32_t, 4> vendor = cpuid(0);
+    bool amd = vendor[1] == 0x68747541 && vendor[3] == 0x69746e65 && vendor[2] == 0x444d4163;
+    std::array<uint32_t, 4> info = cpuid(1);
+    uint32_t family = (info[0] >> 8) & 0xf, model = (info[0] >> 4) & 0xf;
+    if (family == 0xf) family += (info[0] >> 20) & 0xff;
+    if (family == 0x6 || family >= 0xf) model += ((info[0] >> 16) & 0xf) << 4;
+
+    bool sse3 = info[2] & (1u << 0);
+    bool sse41 = info[2] & (1u << 19);
+    bool avx = info[2] & (1u << 28);
+    bool f16c = info[2] & (1u << 29);
+    bool rdrand = info[2] & (1u << 30);
+    bool fma = info[2] & (1u << 12);
+
+    Target::Processor tune = amd ? amd_processor(family, model, sse3) : Target::ProcessorGeneric;
+    std::vector<Target::Feature> fs;
+    if (tune == Target::ZnVer4 || tune == Target::ZnVer5) {
+        fs = {Target::SSE41,      Target::AVX,    Target::F16C,           Target::FMA,
+              Target::AVX2,       Target::AVX512, Target::AVX512_Skylake, Target::AVX512_Cannonlake,
+              Target::AVX512_Zen4};
+        if (tune == Target::ZnVer5) fs.push_back(Target::AVX512_Zen5);
+        return Target(os, Target::X86, bits, tune, fs);
+    }
+    if (sse41) fs.push_back(Target::SSE41);
+    if (avx) fs.push_back(Target::AVX);
+    if (f16c) fs.push_back(Target::F16C);
+    if (fma) fs.push_back(Target::FMA);
+    int vector_bits = 0;
+    if (bits == 64 && avx && f16c && rdrand) {
+        std::array<uint32_t, 4> l7 = cpuid(7, 0), l7s1 = cpuid(7, 1);
+        const uint32_t avx2 = 1u << 5, avx512f = 1u << 16, avx512dq = 1u << 17,
+                       avx512ifma = 1u << 21, avx512pf = 1u << 26, avx512er = 1u << 27,
+                       avx512cd = 1u << 28, avx512bw = 1u << 30, avx512vl = 1u << 31;
+        const uint32_t avx512vnni = 1u << 11;                   // ecx of leaf 7.0
+        const uint32_t avxvnni = 1u << 4, avx512bf16 = 1u << 5; // eax of leaf 7.1
+        const uint32_t avx10 = 1u << 19, apx = 1u << 21;        // edx of leaf 7.1
+        const uint32_t avx512 = avx512f | avx512cd;
+        const uint32_t knl = avx512 | avx512pf | avx512er;
+        const uint32_t skylake = avx512 | avx512vl | avx512bw | avx512dq;
+        const uint32_t cannonlake = skylake | avx512ifma; // (IFMA implies VBMI, as Halide assumes)
+        if (has_bits(l7[1], avx2)) fs.push_back(Target::AVX2);
+        if (has_bits(l7[1], avx512)) {
+            fs.push_back(Target::AVX512);
+            if (has_bits(l7[1], knl)) fs.push_back(Target::AVX512_KNL);
+            if (has_bits(l7[1], skylake)) fs.push_back(Target::AVX512_Skylake);
+            if (has_bits(l7[1], cannonlake)) {
+                fs.push_back(Target::AVX512_Cannonlake);
+                if (has_bits(l7[2], avx512vnni) && has_bits(l7s1[0], avx512bf16)) {
+                    fs.push_back(Target::AVX512_SapphireRapids);
+                }
+            }
+        }
+        if (has_bits(l7s1[0], avxvnni)) fs.push_back(Target::AVXVNNI);
+        if (has_bits(l7s1[3], avx10)) {
+            // Leaf 0x24: ebx[7:0] is the AVX10 version, bits 16-18 the vector widths.
+            std::array<uint32_t, 4> l24 = cpuid(0x24, 0);
+            if ((l24[1] & 0xff) >= 1) {
+                fs.push_back(Target::AVX10_1);
+                vector_bits = (l24[1] & (1u << 18)) ? 512 : (l24[1] & (1u << 17)) ? 256 : 128;
+            }
+        }
+        if (has_bits(l7s1[3], apx)) fs.push_back(Target::X86APX);
+    }
+    return Target(os, Target::X86, bits, tune, fs, vector_bits);
+}
+#endif
+
+/// The host's target: its OS, architecture, word size and (on x86) the CPU features Halide's
+/// host detection finds.
 Target calculate_host_target() {
     Target::OS os = Target::OSUnknown;
 #if defined(__linux__)
@@ -167,37 +310,14 @@ Target calculate_host_target() {
 #elif defined(_WIN32)
     os = Target::Windows;
 #endif
-    Target::Arch arch = Target::ArchUnknown;
-    std::vector<Target::Feature> features;
-#if defined(__x86_64__) || defined(__i386__)
-    arch = Target::X86;
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("sse4.1")) features.push_back(Target::SSE41);
-    if (__builtin_cpu_supports("avx")) features.push_back(Target::AVX);
-    if (__builtin_cpu_supports("f16c")) features.push_back(Target::F16C);
-    if (__builtin_cpu_supports("fma")) features.push_back(Target::FMA);
-    if (__builtin_cpu_supports("avx2")) features.push_back(Target::AVX2);
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd")) {
-        features.push_back(Target::AVX512);
-        if (__builtin_cpu_supports("avx512er") && __builtin_cpu_supports("avx512pf")) {
-            features.push_back(Target::AVX512_KNL);
-        }
-        if (__builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512dq")) {
-            features.push_back(Target::AVX512_Skylake);
-            if (__builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vbmi")) {
-                features.push_back(Target::AVX512_Cannonlake);
-                if (__builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vnni")) {
-                    features.push_back(Target::AVX512_SapphireRapids);
-                }
-            }
-        }
-    }
-#elif defined(__aarch64__) || defined(__arm__)
-    arch = Target::ARM;
-#endif
     int bits = sizeof(void *) * 8;
-    return Target(os, arch, bits, features);
+#if defined(__x86_64__) || defined(__i386__)
+    return x86_host_target(os, bits);
+#elif defined(__aarch64__) || defined(__arm__)
+    return Target(os, Target::ARM, bits);
+#else
+    return Target(os, Target::ArchUnknown, bits);
+#endif
 }
 
 [[noreturn]] void bad_target_string(const std::string &s, const std::string &token) {
@@ -209,6 +329,8 @@ Target calculate_host_target() {
     for (const auto &kv : arch_names()) os << " " << kv.first;
     os << "\nbits is 32 or 64\nos is one of:";
     for (const auto &kv : os_names()) os << " " << kv.first;
+    os << "\nthe processor to tune for is one of:";
+    for (const auto &kv : processor_names()) os << " " << kv.first;
     os << "\nand the features are:";
     for (const auto &kv : feature_names()) os << " " << kv.first;
     os << " trace_all\n";
@@ -244,8 +366,8 @@ bool parse_target(Target &t, const std::string &s, std::string *bad) {
             os_set = true;
         } else if (f_it != feature_names().end()) {
             t.set_feature(f_it->second);
-        } else if (tok == "hvx") {
-            t.set_feature(Target::HVX);
+        } else if (processor_names().count(tok)) {
+            t.processor_tune = processor_names().at(tok);
         } else if (tok == "trace_all") {
             t.set_features({Target::TraceLoads, Target::TraceStores, Target::TraceRealizations});
         } else if (internal::starts_with(tok, "vector_bits_") && tok.size() > 12 &&
@@ -265,6 +387,11 @@ bool parse_target(Target &t, const std::string &s, std::string *bad) {
 Target::Target() : Target(get_host_target()) {}
 
 Target::Target(OS o, Arch a, int b, const std::vector<Feature> &fs) : os(o), arch(a), bits(b) {
+    set_features(fs);
+}
+
+Target::Target(OS o, Arch a, int b, Processor tune, const std::vector<Feature> &fs, int vb)
+    : os(o), arch(a), bits(b), vector_bits(vb), processor_tune(tune) {
     set_features(fs);
 }
 
@@ -371,6 +498,7 @@ int Target::natural_vector_size(const Type &t) const {
 std::string Target::to_string() const {
     std::string s =
         name_of(arch_names(), arch) + "-" + std::to_string(bits) + "-" + name_of(os_names(), os);
+    if (processor_tune != ProcessorGeneric) s += "-" + name_of(processor_names(), processor_tune);
     for (const auto &kv : feature_names()) {
         if (has_feature(kv.second)) s += "-" + kv.first;
     }
@@ -384,7 +512,7 @@ std::string Target::to_string() const {
 
 bool Target::operator==(const Target &o) const {
     return os == o.os && arch == o.arch && bits == o.bits && vector_bits == o.vector_bits &&
-           features == o.features;
+           processor_tune == o.processor_tune && features == o.features;
 }
 
 Target get_host_target() {

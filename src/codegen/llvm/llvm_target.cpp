@@ -110,7 +110,7 @@ void arm_features(const Target &t, std::vector<std::string> &attrs) {
     if (t.has_feature(Target::ARMDotProd)) attrs.push_back("+dotprod");
     if (t.has_feature(Target::ARMFp16)) attrs.push_back("+fullfp16");
     const std::pair<Target::Feature, const char *> versions[] = {
-        {Target::ARMv8a, "+v8a"},   {Target::ARMv81a, "+v8.1a"}, {Target::ARMv82a, "+v8.2a"},
+        {Target::ARMv8a, "+v8a"},    {Target::ARMv81a, "+v8.1a"}, {Target::ARMv82a, "+v8.2a"},
         {Target::ARMv83a, "+v8.3a"}, {Target::ARMv84a, "+v8.4a"}, {Target::ARMv85a, "+v8.5a"},
         {Target::ARMv86a, "+v8.6a"}, {Target::ARMv87a, "+v8.7a"}, {Target::ARMv88a, "+v8.8a"},
         {Target::ARMv89a, "+v8.9a"},
@@ -282,8 +282,8 @@ std::string emit_module(llvm::Module &m, llvm::TargetMachine &tm, LLVMOutput kin
                                                : llvm::CodeGenFileType::AssemblyFile;
         if (tm.addPassesToEmitFile(pm, os, nullptr, type)) {
             internal_error << "emit_module: the TargetMachine for " << tm.getTargetTriple().str()
-                           << " cannot emit " << (kind == LLVMOutput::Object ? "objects" : "assembly")
-                           << "\n";
+                           << " cannot emit "
+                           << (kind == LLVMOutput::Object ? "objects" : "assembly") << "\n";
         }
         pm.run(*copy);
         break;

@@ -1,0 +1,227 @@
+/* A plain C99 program using two AOT-compiled pipelines (pipeline_a.a and pipeline_b.a, each
+ * carrying a weak copy of the runtime) without libloom, LLVM or the C++ standard library. It
+ * checks the results against naive loops, a bounds query, argument errors, and that its own
+ * halide_error / halide_malloc / halide_free replace the runtime's. Prints "N passed, N failed".
+ */
+#include "HalideRuntime.h"
+#include "pipeline_a.h"
+#include "pipeline_b.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed = 0, failed = 0;
+
+static void check(int ok, const char *what) {
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        printf("FAILED: %s\n", what);
+    }
+}
+
+/* ---- Overrides of runtime functions (strong definitions win over the archives' weak ones) */
+
+static int error_calls = 0;
+static char last_error[1024];
+static void *last_error_context = NULL;
+
+void halide_error(void *user_context, const char *msg) {
+    error_calls++;
+    last_error_context = user_context;
+    strncpy(last_error, msg, sizeof(last_error) - 1);
+    last_error[sizeof(last_error) - 1] = 0;
+}
+
+static int mallocs = 0, frees = 0;
+
+void *halide_malloc(void *user_context, size_t size) {
+    /* 128-byte aligned, as the runtime's own allocator. */
+    void *p = NULL;
+    mallocs++;
+    if (posix_memalign(&p, 128, size + 64) != 0) return NULL;
+    return p;
+}
+
+void halide_free(void *user_context, void *ptr) {
+    if (ptr) frees++;
+    free(ptr);
+}
+
+/* ---- Buffers ---- */
+
+static halide_buffer_t make_buffer(uint8_t code, uint8_t bits, void *host, halide_dimension_t *dim,
+                                   int dims) {
+    halide_buffer_t b;
+    memset(&b, 0, sizeof(b));
+    b.host = (uint8_t *)host;
+    b.type.code = code;
+    b.type.bits = bits;
+    b.type.lanes = 1;
+    b.dimensions = dims;
+    b.dim = dim;
+    return b;
+}
+
+static void dense_shape(halide_dimension_t *dim, const int *extent, int dims) {
+    int stride = 1;
+    for (int d = 0; d < dims; d++) {
+        dim[d].min = 0;
+        dim[d].extent = extent[d];
+        dim[d].stride = stride;
+        dim[d].flags = 0;
+        stride *= extent[d];
+    }
+}
+
+/* ---- Pipeline A: bright = min(sum3 / 3 + offset, 65535), scaled = sum3(x, y + 1) * gain, with
+ * sum3(x, y, c) = in(x) + in(x + 1) + in(x + 2). */
+
+static void test_pipeline_a(void) {
+    enum { W = 37, H = 21, C = 3 };
+    const float gain = 0.5f;
+    const uint8_t offset = 200;
+
+    /* A bounds query: a null host asks for the region of the input the outputs need. */
+    halide_dimension_t qdim[3];
+    memset(qdim, 0, sizeof(qdim));
+    halide_buffer_t query = make_buffer(halide_type_uint, 16, NULL, qdim, 3);
+    int out_extent[3] = {W, H, C};
+    halide_dimension_t odim[3];
+    dense_shape(odim, out_extent, 3);
+    uint16_t *bright = (uint16_t *)malloc(sizeof(uint16_t) * W * H * C);
+    float *scaled = (float *)malloc(sizeof(float) * W * H * C);
+    halide_buffer_t bright_buf = make_buffer(halide_type_uint, 16, bright, odim, 3);
+    halide_buffer_t scaled_buf = make_buffer(halide_type_float, 32, scaled, odim, 3);
+    int rc = pipeline_a(gain, &query, offset, 0, &bright_buf, &scaled_buf);
+    check(rc == 0, "pipeline_a bounds query returns 0");
+    check(qdim[0].min == 0 && qdim[0].extent == W + 2, "bounds query: x needs two more columns");
+    check(qdim[1].min == 0 && qdim[1].extent == H + 1, "bounds query: y needs one more row");
+    check(qdim[2].min == 0 && qdim[2].extent == C, "bounds query: all channels");
+
+    /* The input, allocated with the queried shape. */
+    int in_extent[3] = {qdim[0].extent, qdim[1].extent, qdim[2].extent};
+    halide_dimension_t idim[3];
+    dense_shape(idim, in_extent, 3);
+    int iw = in_extent[0], ih = in_extent[1];
+    uint16_t *in = (uint16_t *)malloc(sizeof(uint16_t) * iw * ih * C);
+    for (int i = 0; i < iw * ih * C; i++) in[i] = (uint16_t)((i * 7919) % 65536);
+    halide_buffer_t in_buf = make_buffer(halide_type_uint, 16, in, idim, 3);
+
+    mallocs = frees = 0;
+    rc = pipeline_a(gain, &in_buf, offset, 12345, &bright_buf, &scaled_buf);
+    check(rc == 0, "pipeline_a returns 0");
+    check(mallocs > 0, "pipeline_a allocates its compute_root intermediate with halide_malloc");
+    check(mallocs == frees, "pipeline_a frees what it allocates");
+
+    int bad_bright = 0, bad_scaled = 0;
+    for (int c = 0; c < C; c++) {
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+#define IN(X, Y) ((uint32_t)in[(X) + (Y)*iw + c * iw * ih])
+                uint32_t s = IN(x, y) + IN(x + 1, y) + IN(x + 2, y);
+                uint32_t s1 = IN(x, y + 1) + IN(x + 1, y + 1) + IN(x + 2, y + 1);
+#undef IN
+                uint32_t b = s / 3 + offset;
+                if (b > 65535) b = 65535;
+                int i = x + y * W + c * W * H;
+                bad_bright += bright[i] != (uint16_t)b;
+                bad_scaled += scaled[i] != (float)s1 * gain;
+            }
+        }
+    }
+    check(bad_bright == 0, "pipeline_a bright matches the reference");
+    check(bad_scaled == 0, "pipeline_a scaled matches the reference");
+
+    /* The _argv entry point: args[i] points at scalars, is the buffer for buffers. */
+    memset(bright, 0, sizeof(uint16_t) * W * H * C);
+    float g = gain;
+    uint8_t o = offset;
+    int32_t unused = 0;
+    void *args[6] = {&g, &in_buf, &o, &unused, &bright_buf, &scaled_buf};
+    rc = pipeline_a_argv(args);
+    check(rc == 0 && bright[W * H + 5] != 0, "pipeline_a_argv runs the pipeline");
+
+    /* Metadata: the arguments in calling order. */
+    const struct halide_filter_metadata_t *md = pipeline_a_metadata();
+    check(md->version == 1 && md->num_arguments == 6, "pipeline_a_metadata has 6 arguments");
+    check(strcmp(md->name, "pipeline_a") == 0, "metadata name");
+    check(strcmp(md->arguments[0].name, "gain") == 0 &&
+              md->arguments[0].kind == halide_argument_kind_input_scalar &&
+              md->arguments[0].scalar_def && md->arguments[0].scalar_def->u.f32 == 1.0f,
+          "metadata: gain is a float scalar with default 1");
+    check(strcmp(md->arguments[1].name, "input") == 0 &&
+              md->arguments[1].kind == halide_argument_kind_input_buffer &&
+              md->arguments[1].dimensions == 3 && md->arguments[1].type.bits == 16,
+          "metadata: input is a 3-D uint16 buffer");
+    check(md->arguments[4].kind == halide_argument_kind_output_buffer &&
+              md->arguments[5].type.code == halide_type_float,
+          "metadata: two outputs, the second float");
+
+    /* A buffer of the wrong type: a nonzero code, reported through our halide_error. */
+    error_calls = 0;
+    halide_buffer_t wrong = make_buffer(halide_type_uint, 8, in, idim, 3);
+    rc = pipeline_a(gain, &wrong, offset, 0, &bright_buf, &scaled_buf);
+    check(rc == halide_error_code_bad_type, "a uint8 input fails with bad_type");
+    check(error_calls == 1, "the program's halide_error replaced the runtime's");
+    check(strstr(last_error, "input") != NULL && strstr(last_error, "uint8") != NULL,
+          "the error message names the input and the type given");
+
+    /* An input too small for the outputs. */
+    error_calls = 0;
+    halide_dimension_t small_dim[3];
+    int small_extent[3] = {W, H, C};
+    dense_shape(small_dim, small_extent, 3);
+    halide_buffer_t small = make_buffer(halide_type_uint, 16, in, small_dim, 3);
+    rc = pipeline_a(gain, &small, offset, 0, &bright_buf, &scaled_buf);
+    check(rc == halide_error_code_access_out_of_bounds, "a too-small input fails");
+    check(error_calls == 1, "and reports it");
+
+    free(in);
+    free(bright);
+    free(scaled);
+}
+
+/* ---- Pipeline B (compiled with user_context): out = sqrt(in^2 + bias) - in / 2 ---- */
+
+static void test_pipeline_b(void) {
+    enum { W = 19, H = 11 };
+    const float bias = 2.25f;
+    int extent[2] = {W, H};
+    halide_dimension_t dim[2];
+    dense_shape(dim, extent, 2);
+    float *in = (float *)malloc(sizeof(float) * W * H);
+    float *out = (float *)malloc(sizeof(float) * W * H);
+    for (int i = 0; i < W * H; i++) in[i] = (float)(i % 23) * 0.75f - 4.0f;
+    halide_buffer_t in_buf = make_buffer(halide_type_float, 32, in, dim, 2);
+    halide_buffer_t out_buf = make_buffer(halide_type_float, 32, out, dim, 2);
+    int context = 42;
+    int rc = pipeline_b(&context, &in_buf, bias, &out_buf);
+    check(rc == 0, "pipeline_b returns 0");
+    int bad = 0;
+    for (int i = 0; i < W * H; i++) {
+        float want = sqrtf(in[i] * in[i] + bias) - in[i] * 0.5f;
+        if (fabsf(out[i] - want) > 1e-5f * (1.0f + fabsf(want))) bad++;
+    }
+    check(bad == 0, "pipeline_b matches the reference");
+
+    /* Errors carry the user context. */
+    error_calls = 0;
+    halide_buffer_t wrong = make_buffer(halide_type_int, 32, in, dim, 2);
+    rc = pipeline_b(&context, &wrong, bias, &out_buf);
+    check(rc != 0, "pipeline_b rejects an int32 input");
+    check(error_calls == 1 && last_error_context == &context,
+          "halide_error gets the caller's user context");
+    free(in);
+    free(out);
+}
+
+int main(void) {
+    test_pipeline_a();
+    test_pipeline_b();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

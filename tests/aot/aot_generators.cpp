@@ -1,0 +1,84 @@
+// Build-time generator for the AOT tests: writes static libraries, objects and headers of a few
+// pipelines into a folder, for the C and C++ programs of tests/aot (which link them without
+// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm>
+#include "Halide.h"
+
+#include <cstdio>
+#include <string>
+
+using namespace Halide;
+
+namespace {
+
+/// Pipeline A: a 3-D uint16 input, a compute_root stencil (so the input region is larger than
+/// the outputs'), two outputs of different types, two scalar params and one unused one.
+Pipeline pipeline_a(ImageParam &input, Param<float> &gain, Param<uint8_t> &offset) {
+    Var x("x"), y("y"), c("c");
+    Func sum3("sum3"), bright("bright"), scaled("scaled");
+    sum3(x, y, c) = cast<uint32_t>(input(x, y, c)) + input(x + 1, y, c) + input(x + 2, y, c);
+    sum3.compute_root();
+    bright(x, y, c) = cast<uint16_t>(min(sum3(x, y, c) / 3 + offset, 65535));
+    scaled(x, y, c) = cast<float>(sum3(x, y + 1, c)) * gain;
+    return Pipeline({bright, scaled});
+}
+
+/// Pipeline B: float, one output.
+Func pipeline_b(ImageParam &in, Param<float> &bias) {
+    Var x("x"), y("y");
+    Func out("out");
+    out(x, y) = sqrt(in(x, y) * in(x, y) + bias) - in(x, y) * 0.5f;
+    return out;
+}
+
+/// The feature-level pipeline: integer and float work LLVM's vectorizers widen, a Tuple output.
+Func pipeline_levels(ImageParam &in) {
+    Var x("x"), y("y");
+    Func f("levels");
+    Expr v = cast<float>(in(x, y)) * 0.25f + cast<float>(in(x + 1, y)) * 0.75f;
+    f(x, y) = Tuple(cast<uint8_t>(clamp(v, 0.0f, 255.0f)), v * v);
+    return f;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s <out_dir> <a|b|levels|arm>\n", argv[0]);
+        return 1;
+    }
+    std::string dir = std::string(argv[1]) + "/", which = argv[2];
+    Target host = get_host_target();
+    if (which == "a" || which == "arm") {
+        ImageParam input(UInt(16), 3, "input");
+        Param<float> gain("gain", 1.0f);
+        Param<uint8_t> offset("offset");
+        Param<int32_t> unused("unused");
+        Pipeline p = pipeline_a(input, gain, offset);
+        if (which == "a") {
+            p.compile_to_static_library(dir + "pipeline_a", {gain, input, offset, unused},
+                                        "pipeline_a", host);
+        } else {
+            Target arm("arm-64-linux");
+            p.compile_to_static_library(dir + "pipeline_a_arm", {gain, input, offset, unused},
+                                        "pipeline_a_arm", arm);
+            p.compile_to_object(dir + "pipeline_a_arm.o", {gain, input, offset, unused},
+                                "pipeline_a_arm", arm);
+        }
+    } else if (which == "b") {
+        ImageParam in(Float(32), 2, "in");
+        Param<float> bias("bias");
+        pipeline_b(in, bias).compile_to_static_library(dir + "pipeline_b", {in, bias}, "pipeline_b",
+                                                       host.with_feature(Target::UserContext));
+    } else if (which == "levels") {
+        ImageParam in(UInt(8), 2, "in");
+        Func f = pipeline_levels(in);
+        f.compile_to_static_library(dir + "levels_base", {in}, "levels_base",
+                                    Target("x86-64-linux"));
+        f.compile_to_static_library(dir + "levels_avx2", {in}, "levels_avx2",
+                                    Target("x86-64-linux-avx-avx2-fma-f16c-sse41"));
+    } else {
+        fprintf(stderr, "unknown pipeline %s\n", which.c_str());
+        return 1;
+    }
+    return 0;
+}

@@ -16,6 +16,7 @@
 #include <loom/module.h>
 #include <loom/rdom.h>
 #include <loom/realization.h>
+#include <loom/schedule.h>
 #include <loom/target.h>
 #include <loom/tuple.h>
 #include <loom/var.h>
@@ -70,6 +71,32 @@ public:
     int stage_index() const { return stage; }
     /// The definition itself (valid until the Function gets another update definition).
     internal::Definition &definition() const;
+
+    // Loop scheduling (the loop names accept Halide's short forms: after a split of x into
+    // x.xo and x.xi, "xi" names x.xi).
+
+    /// Split the loop over `old` into an outer loop over `outer` and an inner loop over `inner`
+    /// of `factor` iterations: old = outer * factor + inner + old.min. `tail` says what happens
+    /// when factor does not divide the extent.
+    Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                 const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    /// Run the loop over `var` as SIMD vectors (its extent must be a constant).
+    Stage &vectorize(const VarOrRVar &var);
+    /// Split `var` by `factor` (a constant) and vectorize the inner loop.
+    Stage &vectorize(const VarOrRVar &var, const Expr &factor,
+                     TailStrategy tail = TailStrategy::Auto);
+    /// Run the iterations of the loop over `var` as parallel tasks.
+    Stage &parallel(const VarOrRVar &var);
+    /// Split `var` into tasks of `task_size` iterations and run the tasks in parallel.
+    Stage &parallel(const VarOrRVar &var, const Expr &task_size,
+                    TailStrategy tail = TailStrategy::Auto);
+    /// Unroll the loop over `var` completely (its extent must be a constant).
+    Stage &unroll(const VarOrRVar &var);
+    /// Split `var` by `factor` (a constant) and unroll the inner loop.
+    Stage &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    /// Run the loop over `var` serially (undoes vectorize/parallel/unroll).
+    Stage &serial(const VarOrRVar &var);
+
 
 private:
     internal::IntrusivePtr<internal::RefCounted> func; ///< a FunctionContents
@@ -255,6 +282,19 @@ public:
     Func &compute_root();
     /// Inline this Func into every use (the default for pure Funcs that are not outputs).
     Func &compute_inline();
+
+    /// The loop directives of the pure definition (see Stage for each).
+    Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Func &vectorize(const VarOrRVar &var);
+    Func &vectorize(const VarOrRVar &var, const Expr &factor,
+                    TailStrategy tail = TailStrategy::Auto);
+    Func &parallel(const VarOrRVar &var);
+    Func &parallel(const VarOrRVar &var, const Expr &task_size,
+                   TailStrategy tail = TailStrategy::Auto);
+    Func &unroll(const VarOrRVar &var);
+    Func &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Func &serial(const VarOrRVar &var);
 
     /// The internal Function.
     internal::Function function() const;

@@ -6,6 +6,8 @@
 /// the function is computed and stored, a StageSchedule per definition for its loops).
 /// Scheduling calls only record decisions here; lowering reads them (DESIGN.md §2).
 
+#include <loom/schedule.h>
+
 #include "ir/ir.h"
 
 #include <map>
@@ -28,19 +30,6 @@ struct LoopLevelSpec {
     bool is_root() const { return kind == Root; }
     static LoopLevelSpec inlined() { return {}; }
     static LoopLevelSpec root() { return {Root, "", "", -1}; }
-};
-
-/// Tail handling of a split (Halide's TailStrategy).
-enum class TailStrategy : uint8_t {
-    RoundUp,
-    GuardWithIf,
-    Predicate,
-    PredicateLoads,
-    PredicateStores,
-    ShiftInwards,
-    Auto,
-    RoundUpAndBlend,
-    ShiftInwardsAndBlend
 };
 
 /// One loop transformation, applied in order: split old into outer*factor+inner, rename old to

@@ -1,0 +1,62 @@
+#ifndef LOOM_SCHEDULE_H
+#define LOOM_SCHEDULE_H
+
+/// \file The vocabulary of the scheduling language shared by Func and Stage: TailStrategy (what
+/// a split does when the factor does not divide the extent) and VarOrRVar (a loop named by a
+/// Var or an RVar).
+
+#include <loom/rdom.h>
+#include <loom/var.h>
+
+#include <cstdint>
+#include <string>
+
+namespace loom {
+
+/// What a split does with the last, partial iteration when the factor does not divide the
+/// extent (Halide's TailStrategy, in Halide's order).
+enum class TailStrategy : uint8_t {
+    /// Compute past the end: the realization is rounded up to a multiple of the factor. Not
+    /// allowed where that would write outside an output buffer or change an update's result.
+    RoundUp,
+    /// Guard the loop body with an if, so the tail iterations do nothing.
+    GuardWithIf,
+    /// Guard with vector predication (as GuardWithIf on CPUs without masked vectors).
+    Predicate,
+    /// Predicate only the loads; the stores write the whole vector.
+    PredicateLoads,
+    /// Predicate only the stores; the loads read the whole vector.
+    PredicateStores,
+    /// Shift the last iteration back to end at the extent, recomputing a few points. Only for
+    /// pure definitions (recomputing must be harmless), and needs extent >= factor.
+    ShiftInwards,
+    /// ShiftInwards, blending the overlap with the existing values (updates only).
+    ShiftInwardsAndBlend,
+    /// RoundUp, blending the tail's results with the existing values (updates only).
+    RoundUpAndBlend,
+    /// ShiftInwards for pure definitions, RoundUp for the pure Vars of updates, GuardWithIf for
+    /// RVars.
+    Auto
+};
+
+/// A loop variable given to a scheduling directive: a Var, an RVar, or a one-dimensional RDom
+/// (which stands for its RVar).
+class VarOrRVar {
+public:
+    VarOrRVar(const Var &v) : var(v), is_rvar(false) {}
+    VarOrRVar(const RVar &r) : rvar(r), is_rvar(true) {}
+    VarOrRVar(const RDom &r) : rvar(r.x), is_rvar(true) {}
+    /// A Var by name (Halide's string form).
+    VarOrRVar(const std::string &n, bool r) : var(n), rvar(n), is_rvar(r) {}
+
+    /// The loop's name.
+    const std::string &name() const { return is_rvar ? rvar.name() : var.name(); }
+
+    Var var;
+    RVar rvar;
+    bool is_rvar;
+};
+
+} // namespace loom
+
+#endif

@@ -1,0 +1,275 @@
+// The loop directives of the scheduling language (split, vectorize, parallel, unroll, serial) on
+// Stage, and Func's forwards to its pure stage. They only record decisions in the stage's
+// StageSchedule (splits and dims); build_provide_loop_nest turns them into loops.
+#include <loom/func.h>
+#include <loom/ir_operator.h>
+
+#include "lang/function.h"
+#include "support/error.h"
+#include "support/util.h"
+
+#include <set>
+#include <sstream>
+
+namespace loom {
+
+using namespace internal;
+
+namespace {
+
+/// Halide's loop-name matching: a schedule may name a split product by its last component
+/// ("xi" names "x.xi").
+bool var_name_match(const std::string &candidate, const std::string &name) {
+    return candidate == name || ends_with(candidate, "." + name);
+}
+
+const char *for_type_verb(ForType t) {
+    switch (t) {
+    case ForType::Parallel:
+        return "parallelize";
+    case ForType::Vectorized:
+        return "vectorize";
+    case ForType::Unrolled:
+        return "unroll";
+    default:
+        return "serialize";
+    }
+}
+
+/// The loops of a stage, outermost first, for error messages.
+std::string loop_list(const StageSchedule &s) {
+    std::ostringstream os;
+    bool first = true;
+    for (size_t i = s.dims.size(); i-- > 0;) {
+        if (s.dims[i].var == Var::outermost().name()) continue;
+        os << (first ? "" : ", ") << s.dims[i].var;
+        first = false;
+    }
+    return first ? std::string("(none)") : os.str();
+}
+
+/// The index in s.dims of the loop `name` names: the loop of that exact name, else a split
+/// product whose last component is `name` (never an original Var or RVar: "x" must not name the
+/// RVar "r.x"). A CompileError naming the stage and listing its loops when there is none.
+size_t find_dim(const Stage &stage, const std::string &name, const char *what) {
+    const Definition &def = stage.definition();
+    const StageSchedule &s = def.schedule;
+    for (size_t i = 0; i < s.dims.size(); i++) {
+        if (s.dims[i].var == name) return i;
+    }
+    std::set<std::string> originals(stage.function().args().begin(), stage.function().args().end());
+    for (const ReductionVariable &rv : s.rvars) originals.insert(rv.var);
+    for (size_t i = 0; i < s.dims.size(); i++) {
+        if (!originals.count(s.dims[i].var) && var_name_match(s.dims[i].var, name)) return i;
+    }
+    user_error << "In schedule for " << stage.name() << ": can't " << what << " " << name
+               << " because " << stage.name() << " has no loop over " << name
+               << ". Its loops, outermost first, are: " << loop_list(s) << ".\n";
+    return 0;
+}
+
+/// A factor that must be a positive compile-time constant (vector widths, unroll factors).
+void check_constant_factor(const Stage &stage, const VarOrRVar &var, const Expr &factor,
+                           const char *what) {
+    const IntImm *k = factor.as<IntImm>();
+    user_assert(k) << "In schedule for " << stage.name() << ": the " << what << " factor of "
+                   << var.name() << " must be a constant integer, but it is " << factor
+                   << ". Use a literal such as 8, or a Param only in split().\n";
+    user_assert(k->value > 0) << "In schedule for " << stage.name() << ": the " << what
+                              << " factor of " << var.name() << " must be positive, not "
+                              << k->value << ".\n";
+}
+
+void mark_touched(const Stage &stage) {
+    stage.definition().schedule.touched = true;
+    stage.function().touch();
+}
+
+} // namespace
+
+Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                    const Expr &factor, TailStrategy tail) {
+    const std::string where = "In schedule for " + name() + ": ";
+    if (old.is_rvar) {
+        user_assert(outer.is_rvar && inner.is_rvar)
+            << where << "can't split RVar " << old.name() << " into Vars; name the new loops "
+            << "with RVars (RVar " << outer.name() << ", " << inner.name() << ").\n";
+    } else {
+        user_assert(!outer.is_rvar && !inner.is_rvar)
+            << where << "can't split Var " << old.name() << " into RVars; name the new loops "
+            << "with Vars.\n";
+    }
+    user_assert(factor.defined()) << where << "the split factor of " << old.name()
+                                  << " is undefined.\n";
+    user_assert(factor.type().is_int() || factor.type().is_uint())
+        << where << "the split factor of " << old.name() << " must be an integer, not "
+        << factor.type() << ".\n";
+    if (const IntImm *k = factor.as<IntImm>()) {
+        user_assert(k->value > 0) << where << "the split factor of " << old.name()
+                                  << " must be positive, not " << k->value << ".\n";
+    }
+
+    StageSchedule &s = definition().schedule;
+    size_t i = find_dim(*this, old.name(), "split");
+    const Dim split_dim = s.dims[i];
+    const bool is_update = stage > 0;
+    if (split_dim.is_rvar()) {
+        user_assert(tail != TailStrategy::RoundUp && tail != TailStrategy::ShiftInwards)
+            << where << "can't split RVar " << old.name() << " with TailStrategy::"
+            << (tail == TailStrategy::RoundUp ? "RoundUp" : "ShiftInwards")
+            << ": it would run the reduction over points outside its domain. Use GuardWithIf "
+            << "(or Auto).\n";
+    }
+    user_assert(!is_update || tail != TailStrategy::ShiftInwards)
+        << where << "can't split " << old.name() << " with TailStrategy::ShiftInwards: an "
+        << "update definition would be applied twice to some points. Use RoundUp, GuardWithIf "
+        << "or Auto.\n";
+
+    const std::string outer_name = split_dim.var + "." + outer.name();
+    const std::string inner_name = split_dim.var + "." + inner.name();
+    user_assert(outer_name != inner_name)
+        << where << "the two loops made by splitting " << old.name() << " need different names, "
+        << "but both are called " << outer.name() << ".\n";
+    for (const Dim &d : s.dims) {
+        user_assert(d.var != outer_name && d.var != inner_name)
+            << where << "splitting " << old.name() << " would make a second loop named "
+            << (d.var == outer_name ? outer_name : inner_name) << ". Pick another name.\n";
+    }
+
+    Split sp;
+    sp.kind = Split::SplitVar;
+    sp.old_var = split_dim.var;
+    sp.outer = outer_name;
+    sp.inner = inner_name;
+    sp.factor = cast(Int(32), factor);
+    sp.tail = tail;
+    s.splits.push_back(sp);
+
+    Dim inner_dim = split_dim, outer_dim = split_dim;
+    inner_dim.var = inner_name;
+    outer_dim.var = outer_name;
+    s.dims[i] = inner_dim;
+    s.dims.insert(s.dims.begin() + i + 1, outer_dim);
+    mark_touched(*this);
+    return *this;
+}
+
+namespace {
+
+/// Refuses to parallelize or vectorize an RVar whose iterations may touch the same element
+/// (their order would change the result). Checked before any split the directive makes, so a
+/// refused directive leaves the schedule unchanged.
+void check_for_type_legal(const Stage &stage, const VarOrRVar &var, ForType t) {
+    const StageSchedule &s = stage.definition().schedule;
+    const Dim &d = s.dims[find_dim(stage, var.name(), for_type_verb(t))];
+    if ((t == ForType::Parallel || t == ForType::Vectorized) && d.kind == Dim::Kind::ImpureRVar) {
+        user_assert(s.allow_race_conditions || s.atomic)
+            << "In schedule for " << stage.name() << ": can't " << for_type_verb(t) << " RVar "
+            << var.name() << " because different iterations of it may read or write the same "
+            << "element of " << stage.function().name() << ", so running them "
+            << (t == ForType::Parallel ? "in parallel" : "as a vector")
+            << " could change the result. Use rfactor() to make a parallel reduction, or "
+            << "atomic() if the update is associative.\n";
+    }
+}
+
+/// Sets the ForType of the loop `var` names.
+void set_for_type(Stage &stage, const VarOrRVar &var, ForType t) {
+    check_for_type_legal(stage, var, t);
+    stage.definition().schedule.dims[find_dim(stage, var.name(), for_type_verb(t))].for_type = t;
+    mark_touched(stage);
+}
+
+/// Splits `var` by `factor` into (var, a new inner loop) and gives the loop `which` (the new
+/// inner one, or the outer one keeping var's name) the ForType t.
+void split_and_set(Stage &stage, const VarOrRVar &var, const Expr &factor, TailStrategy tail,
+                   ForType t, bool inner) {
+    check_for_type_legal(stage, var, t);
+    VarOrRVar tmp = var.is_rvar ? VarOrRVar(RVar(unique_name('v'))) : VarOrRVar(Var());
+    stage.split(var, var, tmp, factor, tail);
+    set_for_type(stage, inner ? tmp : var, t);
+}
+
+} // namespace
+
+Stage &Stage::vectorize(const VarOrRVar &var) {
+    set_for_type(*this, var, ForType::Vectorized);
+    return *this;
+}
+
+Stage &Stage::vectorize(const VarOrRVar &var, const Expr &factor, TailStrategy tail) {
+    check_constant_factor(*this, var, factor, "vector");
+    split_and_set(*this, var, factor, tail, ForType::Vectorized, true);
+    return *this;
+}
+
+Stage &Stage::parallel(const VarOrRVar &var) {
+    set_for_type(*this, var, ForType::Parallel);
+    return *this;
+}
+
+Stage &Stage::parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail) {
+    split_and_set(*this, var, task_size, tail, ForType::Parallel, false);
+    return *this;
+}
+
+Stage &Stage::unroll(const VarOrRVar &var) {
+    set_for_type(*this, var, ForType::Unrolled);
+    return *this;
+}
+
+Stage &Stage::unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail) {
+    check_constant_factor(*this, var, factor, "unroll");
+    split_and_set(*this, var, factor, tail, ForType::Unrolled, true);
+    return *this;
+}
+
+Stage &Stage::serial(const VarOrRVar &var) {
+    set_for_type(*this, var, ForType::Serial);
+    return *this;
+}
+
+// ---- Func: the same directives on the pure definition ----
+
+Func &Func::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                  const Expr &factor, TailStrategy tail) {
+    Stage(function(), 0).split(old, outer, inner, factor, tail);
+    return *this;
+}
+
+Func &Func::vectorize(const VarOrRVar &var) {
+    Stage(function(), 0).vectorize(var);
+    return *this;
+}
+
+Func &Func::vectorize(const VarOrRVar &var, const Expr &factor, TailStrategy tail) {
+    Stage(function(), 0).vectorize(var, factor, tail);
+    return *this;
+}
+
+Func &Func::parallel(const VarOrRVar &var) {
+    Stage(function(), 0).parallel(var);
+    return *this;
+}
+
+Func &Func::parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy tail) {
+    Stage(function(), 0).parallel(var, task_size, tail);
+    return *this;
+}
+
+Func &Func::unroll(const VarOrRVar &var) {
+    Stage(function(), 0).unroll(var);
+    return *this;
+}
+
+Func &Func::unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail) {
+    Stage(function(), 0).unroll(var, factor, tail);
+    return *this;
+}
+
+Func &Func::serial(const VarOrRVar &var) {
+    Stage(function(), 0).serial(var);
+    return *this;
+}
+
+} // namespace loom

@@ -1,0 +1,168 @@
+// split / vectorize / parallel / unroll / serial on pure and update stages: every schedule gives
+// the unscheduled pipeline's result, and the loop nest shows the directive.
+#include <loom/loom.h>
+
+#include "common/expect_error.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <sstream>
+#include <string>
+
+using namespace loom;
+
+namespace {
+
+/// The pipeline under test: a pure producer, a consumer with a stencil and an update over an
+/// RDom. `schedule` is applied to (producer, consumer) before realizing.
+Buffer<int32_t> run(const std::function<void(Func &, Func &)> &schedule, int w, int h,
+                    std::string *loop_nest = nullptr) {
+    Var x("x"), y("y");
+    Func producer("producer"), consumer("consumer");
+    producer(x, y) = x * 7 + y * 3 + (x ^ y);
+    consumer(x, y) = producer(x, y) + producer(x + 1, y) * 2 - producer(x, y + 2);
+    RDom r(0, 5, "r");
+    consumer(x, y) += r * (x - y);
+    producer.compute_root();
+    schedule(producer, consumer);
+    if (loop_nest) {
+        std::ostringstream captured;
+        std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+        consumer.print_loop_nest();
+        std::cout.rdbuf(old);
+        *loop_nest = captured.str();
+    }
+    return consumer.realize({w, h});
+}
+
+/// The naive reference.
+int32_t expected(int x, int y) {
+    auto p = [](int i, int j) { return i * 7 + j * 3 + (i ^ j); };
+    int32_t v = p(x, y) + p(x + 1, y) * 2 - p(x, y + 2);
+    for (int r = 0; r < 5; r++) v += r * (x - y);
+    return v;
+}
+
+void check(const Buffer<int32_t> &out) {
+    for (int y = 0; y < out.height(); y++) {
+        for (int x = 0; x < out.width(); x++) {
+            ASSERT_EQ(out(x, y), expected(x, y)) << "at " << x << ", " << y;
+        }
+    }
+}
+
+struct Case {
+    const char *name;
+    std::function<void(Func &, Func &)> schedule;
+    const char *loop_nest_contains; ///< a line the loop nest must show
+};
+
+} // namespace
+
+TEST(LoopDirectives, EveryScheduleMatchesTheReference) {
+    Var x("x"), y("y");
+    const Case cases[] = {
+        {"none", [](Func &, Func &) {}, "for x:"},
+        {"split", [&](Func &, Func &c) { c.split(x, Var("xo"), Var("xi"), 4); }, "for x.xi:"},
+        {"split_guard",
+         [&](Func &, Func &c) { c.split(y, Var("yo"), Var("yi"), 3, TailStrategy::GuardWithIf); },
+         "for y.yo:"},
+        {"split_param_factor",
+         [&](Func &, Func &c) {
+             Param<int> k("k", 5);
+             c.split(x, Var("xo"), Var("xi"), k);
+         },
+         "for x.xo:"},
+        {"vectorize", [&](Func &p, Func &) { p.vectorize(x, 8); }, "vectorized x.v"},
+        {"parallel", [&](Func &, Func &c) { c.parallel(y); }, "parallel y:"},
+        {"parallel_task", [&](Func &p, Func &) { p.parallel(y, 4); }, "parallel y.y:"},
+        {"unroll", [&](Func &, Func &c) { c.unroll(x, 2); }, "unrolled x.v"},
+        {"split_then_vectorize_inner",
+         [&](Func &, Func &c) {
+             c.split(x, Var("xo"), Var("xi"), 8).vectorize(Var("xi")).parallel(y);
+         },
+         "vectorized x.xi:"},
+        {"nested_splits",
+         [&](Func &, Func &c) {
+             c.split(x, Var("xo"), Var("xi"), 8).split(Var("xi"), Var("a"), Var("b"), 2);
+         },
+         "for x.xi.b:"},
+        {"update_pure_var",
+         [&](Func &, Func &c) {
+             c.update(0).vectorize(x, 4, TailStrategy::GuardWithIf).parallel(y);
+         },
+         "parallel y:"},
+        {"update_rvar_split",
+         [&](Func &, Func &c) { c.update(0).split(RVar("r.x"), RVar("ro"), RVar("ri"), 2); },
+         "for r.x.ri:"},
+        {"serial_undoes", [&](Func &, Func &c) { c.parallel(y).serial(y); }, "for y:"},
+    };
+    for (const Case &k : cases) {
+        SCOPED_TRACE(k.name);
+        std::string nest;
+        // Sizes that are and are not multiples of the factors.
+        for (int w : {8, 13}) {
+            for (int h : {4, 7}) check(run(k.schedule, w, h, &nest));
+        }
+        EXPECT_NE(nest.find(k.loop_nest_contains), std::string::npos) << nest;
+    }
+}
+
+TEST(LoopDirectives, RoundUpPastAnOutputIsARuntimeError) {
+    // Auto is RoundUp for an update's pure Var (Halide's rule): on an output whose width is not
+    // a multiple of the factor, the rounded-up loop would write past the buffer, and the
+    // pipeline's bounds check says so instead of writing out of bounds.
+    Func f("rounded");
+    Var x("x");
+    f(x) = x;
+    f(x) += 1;
+    f.update(0).vectorize(x, 4);
+    Buffer<int32_t> ok = f.realize({12});
+    for (int i = 0; i < 12; i++) EXPECT_EQ(ok(i), i + 1);
+    loom_test::expect_error<RuntimeError>([&] { f.realize({13}); },
+                                          {"rounded", "beyond the max (12)"});
+}
+
+TEST(LoopDirectives, PureRVarMayBeParallelized) {
+    // r appears bare on the left and the update reads only f(r): iterations are independent.
+    Func f("independent");
+    Var x("x");
+    RDom r(0, 20, "r");
+    f(x) = x;
+    f(r) = f(r) * 3 + 1;
+    f.update(0).parallel(r).vectorize(r.x, 4);
+    Buffer<int32_t> out = f.realize({20});
+    for (int i = 0; i < 20; i++) EXPECT_EQ(out(i), i * 3 + 1);
+}
+
+TEST(LoopDirectives, Errors) {
+    Var x("x"), y("y");
+    Func f("sched_err");
+    f(x, y) = x + y;
+    RDom r(0, 10, "r");
+    f(r, 0) = f(r - 1, 0) + 1; // a scan: iterations depend on each other
+    loom_test::expect_error([&] { f.split(Var("z"), Var("zo"), Var("zi"), 4); },
+                            {"sched_err", "no loop over z", "y, x"});
+    Param<int> w("w");
+    loom_test::expect_error([&] { f.vectorize(x, w); }, {"vector factor of x must be a constant"});
+    loom_test::expect_error([&] { f.unroll(x, 0); }, {"must be positive"});
+    loom_test::expect_error([&] { f.update(0).parallel(r); },
+                            {"sched_err.update(0)", "can't parallelize RVar r", "rfactor"});
+    loom_test::expect_error([&] { f.update(0).vectorize(r.x, 4); },
+                            {"can't vectorize RVar", "atomic"});
+    loom_test::expect_error([&] { f.update(0).split(r.x, Var("a"), Var("b"), 2); },
+                            {"can't split RVar r.x into Vars"});
+    Func g("sched_err_g");
+    g(x) = x;
+    g(x) += 1;
+    loom_test::expect_error(
+        [&] { g.update(0).split(x, Var("a"), Var("b"), 2, TailStrategy::ShiftInwards); },
+        {"ShiftInwards", "update definition"});
+    // "x" is not a loop of f's update (its only loop is the RVar r.x).
+    loom_test::expect_error([&] { f.update(0).parallel(x); }, {"no loop over x", "r.x"});
+    loom_test::expect_error([&] { f.split(x, Var("a"), Var("a"), 2); }, {"different names"});
+    loom_test::expect_error(
+        [&] { f.update(0).split(r.x, RVar("ro"), RVar("ri"), 2, TailStrategy::RoundUp); },
+        {"RoundUp", "outside its domain"});
+}

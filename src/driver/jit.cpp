@@ -1,8 +1,9 @@
-// JITModule: LoweredFunc -> LLVM module (codegen_llvm) -> -O3 -> ORC LLJIT for the host CPU,
-// with a process-wide cache of compiled modules keyed by the printed LoweredFunc.
+// JITModule: LoweredFunc -> LLVM module (codegen_llvm) -> -O3 -> ORC LLJIT for a target the host
+// can run, with a process-wide cache of compiled modules keyed by target and printed LoweredFunc.
 #include "driver/jit.h"
 
 #include "codegen/llvm/codegen_llvm.h"
+#include "codegen/llvm/llvm_target.h"
 #include "ir/ir_printer.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -43,8 +44,10 @@ Cache &cache() {
     return *c;
 }
 
-std::string cache_key(const LoweredFunc &f, const std::map<std::string, void *> &externs) {
+std::string cache_key(const LoweredFunc &f, const Target &target,
+                      const std::map<std::string, void *> &externs) {
     std::ostringstream os;
+    os << target.to_string() << "\n";
     for (const auto &e : externs) os << e.first << "=" << e.second << ";";
     os << f.name << "(";
     for (const LoweredArgument &a : f.args) {
@@ -52,15 +55,6 @@ std::string cache_key(const LoweredFunc &f, const std::map<std::string, void *> 
     }
     os << ")\n" << f.body;
     return os.str();
-}
-
-void init_llvm() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        llvm::InitializeNativeTarget();
-        llvm::InitializeNativeTargetAsmPrinter();
-        llvm::InitializeNativeTargetAsmParser();
-    });
 }
 
 template <typename T>
@@ -76,7 +70,94 @@ void check(llvm::Error e, const char *what) {
 // A symbol of this library, to find the library's own path with dladdr.
 void anchor() {}
 
+/// The features that name CPU instructions: code using them runs only where the CPU has them.
+/// (The others, e.g. no_asserts or trace_loads, change what is generated, not where it runs.)
+const Target::Feature cpu_features[] = {
+    Target::SSE41,
+    Target::AVX,
+    Target::AVX2,
+    Target::AVXVNNI,
+    Target::FMA,
+    Target::FMA4,
+    Target::F16C,
+    Target::AVX512,
+    Target::AVX512_KNL,
+    Target::AVX512_Skylake,
+    Target::AVX512_Cannonlake,
+    Target::AVX512_SapphireRapids,
+    Target::AVX512_Zen4,
+    Target::AVX512_Zen5,
+    Target::AVX10_1,
+    Target::X86APX,
+    Target::ARMv7s,
+    Target::VSX,
+    Target::POWER_ARCH_2_07,
+    Target::SVE,
+    Target::SVE2,
+    Target::ARMDotProd,
+    Target::ARMFp16,
+    Target::RVV,
+    Target::HVX_128,
+    Target::HVX_v62,
+    Target::HVX_v65,
+    Target::HVX_v66,
+    Target::HVX_v68,
+    Target::ARMv8a,
+    Target::ARMv81a,
+    Target::ARMv82a,
+    Target::ARMv83a,
+    Target::ARMv84a,
+    Target::ARMv85a,
+    Target::ARMv86a,
+    Target::ARMv87a,
+    Target::ARMv88a,
+    Target::ARMv89a,
+};
+
+/// The ORC builder for target: Halide's triple, CPU and features for it (llvm_target.h), -O3,
+/// and the JIT's own code model (LLVM's default unless the target asks for the large one).
+llvm::orc::JITTargetMachineBuilder jit_machine_builder(const Target &target) {
+    llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(llvm_triple(target))};
+    jtmb.setCPU(llvm_cpu(target));
+    std::vector<std::string> features;
+    for (const std::string &f : split_string(llvm_features(target), ",")) {
+        if (!f.empty()) features.push_back(f);
+    }
+    jtmb.addFeatures(features);
+    jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    if (target.has_feature(Target::LLVMLargeCodeModel)) jtmb.setCodeModel(llvm::CodeModel::Large);
+    jtmb.getOptions().FloatABIType = llvm_target_options(target).FloatABIType;
+    return jtmb;
+}
+
 } // namespace
+
+Target jit_target_for(const Target &requested) {
+    return requested == get_host_target() ? get_jit_target_from_environment() : requested;
+}
+
+void JITModule::check_host_can_run(const Target &target) {
+    Target host = get_host_target();
+    std::vector<std::string> missing;
+    // to_string starts "arch-bits-os".
+    std::vector<std::string> parts = split_string(target.to_string(), "-");
+    if (target.arch != host.arch) missing.push_back("the " + parts[0] + " architecture");
+    if (target.bits != host.bits) missing.push_back(parts[1] + "-bit code");
+    if (target.os != host.os) missing.push_back("the " + parts[2] + " OS");
+    for (Target::Feature f : cpu_features) {
+        if (target.has_feature(f) && !host.has_feature(f)) {
+            missing.push_back(Target::feature_to_name(f));
+        }
+    }
+    if (missing.empty()) return;
+    std::string list;
+    for (size_t i = 0; i < missing.size(); i++) list += (i ? ", " : "") + missing[i];
+    throw CompileError("Can't JIT-compile for target " + target.to_string() + ": the host (" +
+                       host.to_string() + ") does not support " + list +
+                       ".\nJIT-compile for get_host_target() or a target with a subset of its "
+                       "features (HL_JIT_TARGET sets the default one), or compile ahead of time "
+                       "for other targets.\n");
+}
 
 JITModule::JITModule(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
@@ -84,7 +165,13 @@ JITModule::~JITModule() = default;
 
 std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f,
                                               const std::map<std::string, void *> &externs) {
-    std::string key = cache_key(f, externs);
+    return compile(f, get_host_target(), externs);
+}
+
+std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target &target,
+                                              const std::map<std::string, void *> &externs) {
+    check_host_can_run(target);
+    std::string key = cache_key(f, target, externs);
     Cache &c = cache();
     std::promise<std::shared_ptr<JITModule>> promise;
     std::shared_future<std::shared_ptr<JITModule>> future;
@@ -102,16 +189,14 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f,
     if (future.valid()) return future.get();
 
     try {
-        init_llvm();
+        initialize_llvm_targets();
         auto start = std::chrono::steady_clock::now();
         auto impl = std::make_unique<Impl>();
         impl->name = f.name;
 
-        llvm::orc::JITTargetMachineBuilder jtmb =
-            check(llvm::orc::JITTargetMachineBuilder::detectHost(), "Cannot target the host CPU");
-        jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+        llvm::orc::JITTargetMachineBuilder jtmb = jit_machine_builder(target);
         std::unique_ptr<llvm::TargetMachine> tm =
-            check(jtmb.createTargetMachine(), "Cannot create the host TargetMachine");
+            check(jtmb.createTargetMachine(), "Cannot create the JIT's TargetMachine");
 
         auto ctx = std::make_unique<llvm::LLVMContext>();
         std::unique_ptr<llvm::Module> module = codegen_llvm(f, *ctx, *tm);

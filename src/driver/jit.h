@@ -1,7 +1,8 @@
 #ifndef LOOM_DRIVER_JIT_H
 #define LOOM_DRIVER_JIT_H
 
-/// \file JITModule: a LoweredFunc compiled to machine code for the host CPU with LLVM's ORC JIT.
+/// \file JITModule: a LoweredFunc compiled to machine code for the host (or a target it can run)
+/// with LLVM's ORC JIT.
 /// This header deliberately includes no LLVM header; the LLVM state lives behind a pimpl.
 ///
 /// Calling convention of the compiled code (see src/codegen/llvm/codegen_llvm.h):
@@ -12,6 +13,8 @@
 ///                                                      buffer, or points at a scalar's value
 /// Both return 0 on success or the (negative) error code of the first failed assertion.
 
+#include <loom/target.h>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -21,23 +24,41 @@ namespace internal {
 
 struct LoweredFunc;
 
+/// The target a JIT compilation with `requested` uses: Halide's realize/compile_jit take the
+/// default Target() to mean get_jit_target_from_environment() (HL_JIT_TARGET, else the host).
+/// Loom's Target() is the host target, so a target equal to get_host_target() becomes the
+/// environment's JIT target; any other target is used as given.
+Target jit_target_for(const Target &requested);
+
 /// Compiled code plus the LLVM JIT instance that owns it. Shared: the compile cache and every
 /// caller hold it by shared_ptr, and the code stays valid while any holder lives.
 class JITModule {
 public:
     using ArgvFunction = int (*)(void **);
 
-    /// Compiles f for the host CPU (all its features: AVX2/AVX-512/FMA...), optimizing at -O3.
-    /// Identical LoweredFuncs (same printed body, args and name) share one compiled module
-    /// through an in-memory cache, so compiling again costs only the key computation.
+    /// Compiles f for `target`, optimizing at -O3: LLVM generates code for target's CPU and
+    /// features (Halide's mapping, see codegen/llvm/llvm_target.h), so "x86-64-linux-sse41"
+    /// really gives SSE4.1 code on an AVX-512 host. A target the host cannot run (another
+    /// architecture, word size or OS, or a CPU feature the host lacks) is refused before
+    /// compiling with a CompileError naming what the host lacks.
+    /// Identical LoweredFuncs (same printed body, args and name) for the same target share one
+    /// compiled module through an in-memory cache, so compiling again costs only the key
+    /// computation.
     /// Throws InternalError (with the LLVM IR dumped) if the generated module fails to verify,
     /// and CompileError if the code calls a C function that cannot be found.
     ///
     /// `externs` maps C function names to addresses that calls to those names resolve to,
     /// ahead of the process's own symbols (for JIT externs defined in an executable that does
     /// not export its symbols). They are part of the cache key.
+    static std::shared_ptr<JITModule> compile(const LoweredFunc &f, const Target &target,
+                                              const std::map<std::string, void *> &externs = {});
+    /// Compiles f for the host (get_host_target(), all its CPU features).
     static std::shared_ptr<JITModule> compile(const LoweredFunc &f,
                                               const std::map<std::string, void *> &externs = {});
+
+    /// Throws the CompileError compile gives when the host cannot run code for `target`;
+    /// returns normally when it can.
+    static void check_host_can_run(const Target &target);
 
     /// The `<name>_argv` entry point (Halide's argv convention, see the file comment).
     ArgvFunction argv_function() const;

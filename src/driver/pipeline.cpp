@@ -135,7 +135,8 @@ std::vector<Func> Pipeline::outputs() const {
     return fs;
 }
 
-void Pipeline::compile_jit(const Target &target) {
+void Pipeline::compile_jit(const Target &requested) {
+    Target target = jit_target_for(requested); // the default (host) Target: HL_JIT_TARGET
     PipelineContents &c = contents_of(contents);
     check_outputs_defined(c);
     auto funcs = snapshot(c);
@@ -147,7 +148,7 @@ void Pipeline::compile_jit(const Target &target) {
     compiled->target = target;
     compiled->funcs = funcs;
     compiled->lowered = lower(c.outputs, function_name(c), target, c.requirements);
-    compiled->module = JITModule::compile(compiled->lowered);
+    compiled->module = JITModule::compile(compiled->lowered, target);
     compiled->constraints = constraints_key(c, compiled->lowered);
     c.compiled = std::move(compiled);
 }

@@ -12,7 +12,9 @@
 #include <loom/argument.h>
 #include <loom/buffer_fwd.h>
 #include <loom/expr.h>
+#include <loom/extern.h>
 #include <loom/intrusive_ptr.h>
+#include <loom/jit_handlers.h>
 #include <loom/module.h>
 #include <loom/rdom.h>
 #include <loom/realization.h>
@@ -96,7 +98,6 @@ public:
     Stage &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     /// Run the loop over `var` serially (undoes vectorize/parallel/unroll).
     Stage &serial(const VarOrRVar &var);
-
 
 private:
     internal::IntrusivePtr<internal::RefCounted> func; ///< a FunctionContents
@@ -295,6 +296,46 @@ public:
     Func &unroll(const VarOrRVar &var);
     Func &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     Func &serial(const VarOrRVar &var);
+
+    /// Make this (undefined) Func an extern stage: its values over a region are computed by
+    /// calling `int function_name(<params>, halide_buffer_t *out...)` (one output buffer per
+    /// type), first in bounds-query mode to learn the region of each input it needs. Func
+    /// params must not be inlined (compute_root them). GPU device APIs and C++ name mangling
+    /// are a CompileError when compiled.
+    void define_extern(const std::string &function_name,
+                       const std::vector<ExternFuncArgument> &params, Type t, int dimensionality,
+                       NameMangling mangling = NameMangling::Default,
+                       DeviceAPI device_api = DeviceAPI::Host);
+    void define_extern(const std::string &function_name,
+                       const std::vector<ExternFuncArgument> &params,
+                       const std::vector<Type> &types, int dimensionality,
+                       NameMangling mangling = NameMangling::Default,
+                       DeviceAPI device_api = DeviceAPI::Host);
+    void define_extern(const std::string &function_name,
+                       const std::vector<ExternFuncArgument> &params, Type t,
+                       const std::vector<Var> &arguments,
+                       NameMangling mangling = NameMangling::Default,
+                       DeviceAPI device_api = DeviceAPI::Host);
+    void define_extern(const std::string &function_name,
+                       const std::vector<ExternFuncArgument> &params,
+                       const std::vector<Type> &types, const std::vector<Var> &arguments,
+                       NameMangling mangling = NameMangling::Default,
+                       DeviceAPI device_api = DeviceAPI::Host);
+    /// Whether define_extern made this an extern stage (function().extern_function_name() and
+    /// function().extern_arguments() say what it calls, as in Halide).
+    bool is_extern() const;
+
+    /// The run-time hooks of this Func's pipeline (see <loom/jit_handlers.h>).
+    JITHandlers &jit_handlers();
+    /// realize / infer_input_bounds with a JITUserContext passed to the compiled code and to
+    /// the handlers (null: as without one).
+    Realization realize(JITUserContext *context, std::vector<int32_t> sizes = {},
+                        const Target &target = Target());
+    void realize(JITUserContext *context, RealizationArg outputs, const Target &target = Target());
+    void infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes,
+                            const Target &target = Target());
+    void infer_input_bounds(JITUserContext *context, RealizationArg outputs,
+                            const Target &target = Target());
 
     /// The internal Function.
     internal::Function function() const;

@@ -7,12 +7,15 @@
 #include <loom/boundary_conditions.h>
 #include <loom/buffer.h>
 #include <loom/concise_casts.h>
+#include <loom/device_api.h>
 #include <loom/error.h>
 #include <loom/expr.h>
+#include <loom/extern.h>
 #include <loom/func.h>
 #include <loom/image_param.h>
 #include <loom/inline_reductions.h>
 #include <loom/ir_operator.h>
+#include <loom/jit_handlers.h>
 #include <loom/lambda.h>
 #include <loom/param.h>
 #include <loom/pipeline.h>

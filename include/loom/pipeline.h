@@ -5,11 +5,14 @@
 /// Func's own realize/compile_jit/... forward to a Pipeline of that one Func.
 
 #include <loom/argument.h>
+#include <loom/extern.h>
 #include <loom/func.h>
+#include <loom/jit_handlers.h>
 #include <loom/module.h>
 #include <loom/realization.h>
 #include <loom/target.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,25 @@ public:
                             const Target &target = Target());
     /// The same for outputs given as buffers (which may themselves be bounds queries).
     void infer_input_bounds(RealizationArg outputs, const Target &target = Target());
+
+    /// realize / infer_input_bounds with a JITUserContext passed to the compiled code and to
+    /// the handlers (null: as without one). See <loom/jit_handlers.h>.
+    Realization realize(JITUserContext *context, std::vector<int32_t> sizes = {},
+                        const Target &target = Target());
+    void realize(JITUserContext *context, RealizationArg outputs, const Target &target = Target());
+    void infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes,
+                            const Target &target = Target());
+    void infer_input_bounds(JITUserContext *context, RealizationArg outputs,
+                            const Target &target = Target());
+
+    /// C functions that calls to these names (HalideExtern, define_extern) resolve to, ahead of
+    /// the process's own symbols. Replaces the previous map; the next realize recompiles.
+    void set_jit_externs(const std::map<std::string, JITExtern> &externs);
+    /// The map given to set_jit_externs (empty when none).
+    const std::map<std::string, JITExtern> &get_jit_externs();
+    /// The run-time hooks used by this pipeline's realize calls (mutable; takes effect at the
+    /// next realize).
+    JITHandlers &jit_handlers();
 
     /// Lower and JIT-compile now (realize does it on demand; compiled code is cached until a
     /// Func of the pipeline changes, the target changes or invalidate_cache is called).

@@ -4,6 +4,7 @@
 #include <loom/image_param.h>
 
 #include "driver/jit.h"
+#include "driver/jit_call_context.h"
 #include "driver/pipeline_contents.h"
 #include "ir/ir_printer.h"
 #include "lower/infer_arguments.h"
@@ -102,11 +103,14 @@ struct QueryBuffer {
     QueryBuffer(const QueryBuffer &) = delete;
 };
 
-/// Runs the compiled code; a nonzero result throws RuntimeError with the runtime's message.
-void call(const PipelineContents::Compiled &compiled, std::vector<void *> &argv) {
+/// Runs the compiled code with `ctx` as its user context; a nonzero result throws RuntimeError
+/// with the runtime's message, unless a custom error handler took the error.
+void call(const PipelineContents::Compiled &compiled, std::vector<void *> &argv,
+          const JITCallContext &ctx) {
+    argv[0] = ctx.get(); // args[0] is __user_context
     loom_clear_last_error();
     int rc = compiled.module->argv_function()(argv.data());
-    if (rc != 0) {
+    if (rc != 0 && !ctx.has_custom_error()) {
         std::string msg = loom_last_error_message();
         if (msg.empty())
             msg = "Pipeline " + compiled.lowered.name + " failed with error code " +
@@ -148,7 +152,8 @@ void Pipeline::compile_jit(const Target &requested) {
     compiled->target = target;
     compiled->funcs = funcs;
     compiled->lowered = lower(c.outputs, function_name(c), target, c.requirements);
-    compiled->module = JITModule::compile(compiled->lowered, target);
+    compiled->module = JITModule::compile(compiled->lowered, target,
+                                          jit_extern_addresses(c.jit_externs));
     compiled->constraints = constraints_key(c, compiled->lowered);
     c.compiled = std::move(compiled);
 }
@@ -158,6 +163,11 @@ void Pipeline::invalidate_cache() {
 }
 
 Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) {
+    return realize(nullptr, std::move(sizes), target);
+}
+
+Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> sizes,
+                              const Target &target) {
     PipelineContents &c = contents_of(contents);
     check_outputs_defined(c);
     std::vector<Buffer<void>> buffers;
@@ -170,7 +180,7 @@ Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) 
         for (const Type &t : f.output_types()) buffers.emplace_back(t, shape);
     }
     Realization r(buffers);
-    realize(RealizationArg(r), target);
+    realize(context, RealizationArg(r), target);
     return r;
 }
 
@@ -218,12 +228,17 @@ std::vector<void *> build_argv(const PipelineContents::Compiled &compiled,
 } // namespace
 
 void Pipeline::realize(RealizationArg outputs, const Target &target) {
+    realize(nullptr, std::move(outputs), target);
+}
+
+void Pipeline::realize(JITUserContext *context, RealizationArg outputs, const Target &target) {
     compile_jit(target);
     PipelineContents &c = contents_of(contents);
     std::vector<Buffer<void>> keep_alive;
     std::vector<halide_buffer_t *> raw = outputs.raw_buffers();
     std::vector<void *> argv = build_argv(*c.compiled, raw, nullptr, keep_alive);
-    call(*c.compiled, argv);
+    JITCallContext ctx(context, c.jit_handlers);
+    call(*c.compiled, argv, ctx);
 }
 
 namespace {
@@ -231,7 +246,8 @@ namespace {
 /// Halide's infer_input_bounds protocol: run the pipeline with a bounds-query buffer for every
 /// unbound ImageParam (repeating until the shapes settle, since one input's required region
 /// may depend on another's shape), then bind a Buffer of each queried shape.
-void bind_queried_inputs(PipelineContents &c, const std::vector<halide_buffer_t *> &outputs) {
+void bind_queried_inputs(PipelineContents &c, const std::vector<halide_buffer_t *> &outputs,
+                         JITUserContext *context) {
     std::vector<std::unique_ptr<QueryBuffer>> in_queries;
     std::map<std::string, QueryBuffer *> queries;
     for (const LoweredArgument &a : c.compiled->lowered.args) {
@@ -245,7 +261,8 @@ void bind_queried_inputs(PipelineContents &c, const std::vector<halide_buffer_t 
         for (auto &q : in_queries) before.push_back(q->dims);
         std::vector<Buffer<void>> keep_alive;
         std::vector<void *> argv = build_argv(*c.compiled, outputs, &queries, keep_alive);
-        call(*c.compiled, argv);
+        JITCallContext ctx(context, c.jit_handlers);
+        call(*c.compiled, argv, ctx);
         bool changed = false;
         for (size_t i = 0; i < in_queries.size(); i++) changed |= in_queries[i]->dims != before[i];
         if (!changed) break;
@@ -268,6 +285,11 @@ void bind_queried_inputs(PipelineContents &c, const std::vector<halide_buffer_t 
 } // namespace
 
 void Pipeline::infer_input_bounds(const std::vector<int32_t> &sizes, const Target &target) {
+    infer_input_bounds(nullptr, sizes, target);
+}
+
+void Pipeline::infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes,
+                                  const Target &target) {
     PipelineContents &c = contents_of(contents);
     check_outputs_defined(c);
     // The outputs are bounds queries too, of the requested shape.
@@ -288,12 +310,17 @@ void Pipeline::infer_input_bounds(const std::vector<int32_t> &sizes, const Targe
         }
     }
     compile_jit(target);
-    bind_queried_inputs(c, raw);
+    bind_queried_inputs(c, raw, context);
 }
 
 void Pipeline::infer_input_bounds(RealizationArg outputs, const Target &target) {
+    infer_input_bounds(nullptr, std::move(outputs), target);
+}
+
+void Pipeline::infer_input_bounds(JITUserContext *context, RealizationArg outputs,
+                                  const Target &target) {
     compile_jit(target);
-    bind_queried_inputs(contents_of(contents), outputs.raw_buffers());
+    bind_queried_inputs(contents_of(contents), outputs.raw_buffers(), context);
 }
 
 std::vector<Argument> Pipeline::infer_arguments() {

@@ -5,6 +5,8 @@
 /// requirements, and the compiled code with what it was compiled from, so realize recompiles
 /// only when a Func of the pipeline changed, the target changed, or the cache was invalidated.
 
+#include <loom/extern.h>
+#include <loom/jit_handlers.h>
 #include <loom/target.h>
 
 #include "driver/jit.h"
@@ -12,6 +14,7 @@
 #include "lower/add_image_checks.h"
 #include "lower/lowered_func.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +25,9 @@ namespace internal {
 struct PipelineContents : RefCounted {
     std::vector<Function> outputs;
     std::vector<Requirement> requirements;
+    /// Pipeline::set_jit_externs and jit_handlers().
+    std::map<std::string, JITExtern> jit_externs;
+    JITHandlers jit_handlers;
 
     // The compile cache.
     struct Compiled {

@@ -7,6 +7,7 @@
 #include "ir/parameter.h"
 #include "ir/reduction.h"
 
+#include <loom/device_api.h>
 #include <loom/expr.h>
 
 #include <string>
@@ -336,18 +337,8 @@ enum class ForType : uint8_t {
     GPUThread,
     GPULane
 };
-enum class DeviceAPI : uint8_t {
-    None,
-    Host,
-    Default_GPU,
-    CUDA,
-    OpenCL,
-    Metal,
-    Hexagon,
-    Vulkan,
-    WebGPU,
-    D3D12Compute
-};
+/// The public enum (include/loom/device_api.h), so user code and the IR name the same type.
+using DeviceAPI = ::loom::DeviceAPI;
 enum class MemoryType : uint8_t {
     Auto,
     Heap,

@@ -168,6 +168,9 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
     internal_assert(defined()) << "define on an undefined Function\n";
     const std::string &fn = name();
     std::string where = "In the pure definition of Func \"" + fn + "\": ";
+    user_assert(!has_extern_definition())
+        << where << "Func \"" << fn << "\" has an extern definition (define_extern), so it "
+        << "can't also have a pure definition.\n";
     user_assert(!has_pure_definition())
         << "Func \"" << fn << "\" cannot be given a new pure definition, because it already "
         << "has one. Further definitions must be update definitions.\n";
@@ -230,6 +233,9 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
     const std::string &fn = name();
     size_t idx = contents->updates.size();
     std::string where = "In update definition " + std::to_string(idx) + " of Func \"" + fn + "\": ";
+    user_assert(!has_extern_definition())
+        << where << "Func \"" << fn << "\" has an extern definition (define_extern), so it "
+        << "can't have update definitions.\n";
     user_assert(has_pure_definition())
         << where << "Func \"" << fn << "\" has no pure definition yet. Give it one first, over "
         << "distinct Vars (e.g. " << fn << "(x, y) = 0).\n";

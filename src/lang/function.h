@@ -6,6 +6,7 @@
 /// the function is computed and stored, a StageSchedule per definition for its loops).
 /// Scheduling calls only record decisions here; lowering reads them (DESIGN.md §2).
 
+#include <loom/extern.h>
 #include <loom/schedule.h>
 
 #include "ir/ir.h"
@@ -111,6 +112,17 @@ struct WeakFunctionRef : RefCounted {
     FunctionContents *target = nullptr;
 };
 
+/// The extern definition of a Func (Func::define_extern); `function_name` is empty when there
+/// is none. An extern Func also gets a placeholder pure definition (see extern_stages.h), so
+/// the rest of the compiler sees an ordinary Func until lowering replaces its computation.
+struct ExternDefinition {
+    std::string function_name;
+    std::vector<ExternFuncArgument> args;
+    NameMangling mangling = NameMangling::Default;
+    DeviceAPI device_api = DeviceAPI::Host;
+    bool defined() const { return !function_name.empty(); }
+};
+
 struct FunctionContents : RefCounted {
     ~FunctionContents() override;
     std::string name;
@@ -128,6 +140,8 @@ struct FunctionContents : RefCounted {
     int required_dims = -1;
     /// The WeakFunctionRef self-calls in this function's definitions hold (made on demand).
     IntrusivePtr<WeakFunctionRef> weak_self;
+    /// Set by define_extern.
+    ExternDefinition extern_def;
 };
 
 /// A handle to a FunctionContents. Copies alias the same function.
@@ -141,6 +155,15 @@ public:
 
     bool defined() const { return contents.defined(); }
     bool has_pure_definition() const { return defined() && contents->init_def.defined(); }
+    /// Whether define_extern made this an extern stage (it then has a placeholder pure
+    /// definition too).
+    bool has_extern_definition() const { return defined() && contents->extern_def.defined(); }
+    const ExternDefinition &extern_definition() const { return contents->extern_def; }
+    /// Halide's names for the extern definition's parts.
+    const std::string &extern_function_name() const { return contents->extern_def.function_name; }
+    const std::vector<ExternFuncArgument> &extern_arguments() const {
+        return contents->extern_def.args;
+    }
     const std::string &name() const { return contents->name; }
     const std::vector<std::string> &args() const { return contents->args; }
     int dimensions() const { return (int)contents->args.size(); }

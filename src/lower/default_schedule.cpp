@@ -1,5 +1,7 @@
 #include "lower/default_schedule.h"
 
+#include "lower/extern_stages.h"
+
 namespace loom {
 namespace internal {
 
@@ -26,6 +28,8 @@ default_schedule(const std::vector<Function> &outputs, const std::map<std::strin
     // Outputs write into the caller's buffers, computed once over their whole region.
     for (const Function &o : outputs)
         result[o.name()] = ComputePlacement{ComputePlacement::Root, {}};
+    // Extern stages are never inlined, nor are the Funcs they read.
+    apply_extern_stage_placements(env, result);
     return result;
 }
 

@@ -5,6 +5,7 @@
 #include "lower/add_image_checks.h"
 #include "lower/bounds_inference.h"
 #include "lower/default_schedule.h"
+#include "lower/extern_stages.h"
 #include "lower/infer_arguments.h"
 #include "lower/partition_loops.h"
 #include "lower/realization_order.h"
@@ -85,6 +86,14 @@ void check_no_free_variables(const Stmt &s, const std::vector<LoweredArgument> &
             dispatch(op->body);
             if (fresh) defined.erase(op->name);
         }
+        void visit(const Allocate *op) override {
+            // The allocation's name is its host pointer (extern stages pass it in buffers).
+            for (const Expr &e : op->extents) dispatch(e);
+            dispatch(op->condition);
+            bool fresh = defined.insert(op->name).second;
+            dispatch(op->body);
+            if (fresh) defined.erase(op->name);
+        }
     } check;
     for (const LoweredArgument &a : args) {
         check.defined.insert(a.is_buffer() ? a.name + ".buffer" : a.name);
@@ -142,6 +151,11 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_na
 
     // Every bound is defined by LetStmts around each realize, from what consumers need.
     s = run("bounds_inference", s, [&] { return bounds_inference(s, outputs, env); });
+    // Extern stages: `produce f` becomes the call to f's C function; the bounds queries that
+    // define the regions of f's inputs are kept aside for add_extern_bounds_queries.
+    ExternBoundsQueries extern_queries;
+    s = run("lower_extern_stages", s,
+            [&] { return lower_extern_stages(s, outputs, env, &extern_queries); });
     s = run("simplify", s, [&] { return simplify(s); });
 
     // The arguments: inputs in Halide's order (buffers, then scalars, by name), then outputs.
@@ -160,6 +174,10 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_na
     options.bounds_query = !target.has_feature(Target::NoBoundsQuery);
     s = run("add_image_checks", s,
             [&] { return add_image_checks(s, args, outputs, requirements, options); });
+    // The extern stages' bounds queries, right after the checks on the raw buffer handles
+    // (the required regions above are in terms of their results).
+    s = run("add_extern_bounds_queries", s,
+            [&] { return add_extern_bounds_queries(s, extern_queries); });
 
     // Flat storage: Allocate/Store/Load replace Realize/Provide/calls.
     s = run("storage_flattening", s, [&] { return storage_flattening(s, outputs, env); });

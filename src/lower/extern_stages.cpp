@@ -1,0 +1,396 @@
+#include "lower/extern_stages.h"
+
+#include <loom/ir_operator.h>
+
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "ir/substitute.h"
+#include "lang/extern_definition.h"
+#include "lower/add_image_checks.h"
+#include "lower/build_provide_loop_nest.h"
+#include "lower/output_buffers.h"
+#include "lower/unpack_buffers.h"
+#include "support/error.h"
+
+#include <set>
+#include <utility>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// The intrinsic that keeps, until add_image_checks, the reads an extern stage makes of its
+/// inputs (so their required regions are checked and answered to bounds queries).
+constexpr const char *extern_touch_marker = "loom_extern_touch";
+
+Expr var(const std::string &name) { return Variable::make(Int(32), name); }
+
+Expr null_handle() { return Reinterpret::make(Handle(), make_zero(UInt(64))); }
+
+/// A halide_buffer_t built in place by the compiled code (its fields in declaration order;
+/// make_struct lays them out as C does), with a halide_dimension_t array of its own.
+Expr make_buffer(const Expr &host, Type t, const std::vector<Expr> &mins,
+                 const std::vector<Expr> &extents, const std::vector<Expr> &strides) {
+    std::vector<Expr> shape;
+    for (size_t d = 0; d < mins.size(); d++) {
+        shape.push_back(mins[d]);
+        shape.push_back(extents[d]);
+        shape.push_back(strides[d]);
+        shape.push_back(make_zero(UInt(32))); // flags
+    }
+    Expr dims = shape.empty() ? null_handle()
+                              : Call::make(Handle(), Call::make_struct, shape, Call::Intrinsic);
+    std::vector<Expr> fields = {
+        make_zero(UInt(64)), // device
+        null_handle(),       // device_interface
+        host,
+        make_zero(UInt(64)), // flags
+        make_const(UInt(8), (int64_t)t.code()),
+        make_const(UInt(8), (int64_t)t.bits()),
+        make_const(UInt(16), (int64_t)t.lanes()),
+        Expr((int)mins.size()),
+        dims,
+        null_handle(), // padding
+    };
+    return Call::make(Handle(), Call::make_struct, fields, Call::Intrinsic);
+}
+
+/// Dense strides for `extents`, innermost dimension first.
+std::vector<Expr> dense_strides(const std::vector<Expr> &extents) {
+    std::vector<Expr> strides;
+    Expr stride = 1;
+    for (const Expr &e : extents) {
+        strides.push_back(stride);
+        stride = stride * e;
+    }
+    return strides;
+}
+
+Expr buffer_field(const char *intrinsic, const Expr &buf, int d) {
+    return Call::make(Int(32), intrinsic, {buf, Expr(d)}, Call::PureIntrinsic);
+}
+
+/// The extern's C name, after checking what Loom can call.
+const std::string &checked_function_name(const Function &f) {
+    const ExternDefinition &ext = f.extern_definition();
+    user_assert(ext.mangling != NameMangling::CPlusPlus)
+        << "Func " << f.name() << " is an extern stage calling " << ext.function_name
+        << " with C++ name mangling, which Loom does not support; declare the function extern "
+           "\"C\" and use NameMangling::C.\n";
+    user_assert(ext.device_api == DeviceAPI::Host || ext.device_api == DeviceAPI::None)
+        << "Func " << f.name() << " is an extern stage on a GPU or other device API, but Loom "
+           "runs extern stages on the host CPU only (use DeviceAPI::Host).\n";
+    return ext.function_name;
+}
+
+/// The storage of element k of Func g as seen inside g's realization (after
+/// storage_flattening, the allocation "g" or "g.k"; for outputs, the output buffer).
+Expr func_storage_buffer(const Function &g, int k, const std::set<std::string> &outputs) {
+    if (outputs.count(g.name())) {
+        return Variable::make(Handle(), output_buffer_name(g, k) + ".buffer");
+    }
+    std::string host = g.outputs() == 1 ? g.name() : g.name() + "." + std::to_string(k);
+    std::vector<Expr> mins, extents;
+    for (const std::string &a : g.args()) {
+        mins.push_back(var(g.name() + "." + a + ".min_realized"));
+        extents.push_back(var(g.name() + "." + a + ".extent_realized"));
+    }
+    return make_buffer(Variable::make(Handle(), host), g.output_types()[k], mins, extents,
+                       dense_strides(extents));
+}
+
+class LowerExternStages : public IRMutator {
+public:
+    LowerExternStages(const std::vector<Function> &outputs,
+                      const std::map<std::string, Function> &env)
+        : env(env) {
+        for (const Function &o : outputs) output_names.insert(o.name());
+    }
+
+    /// The externs met, outermost (producers) first, with the region each must compute.
+    std::vector<std::pair<Function, std::vector<std::pair<Expr, Expr>>>> regions;
+
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const LetStmt *op) override {
+        path_lets.emplace_back(op->name, op->value);
+        Stmt s = IRMutator::visit(op);
+        path_lets.pop_back();
+        return s;
+    }
+
+    Stmt visit(const For *op) override {
+        path_loops.push_back(op->name);
+        Stmt s = IRMutator::visit(op);
+        path_loops.pop_back();
+        return s;
+    }
+
+    Stmt visit(const Realize *op) override {
+        const Function *f = extern_function(op->name);
+        if (f) regions.emplace_back(*f, region_at_root(*f));
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const ProducerConsumer *op) override {
+        const Function *f = extern_function(op->name);
+        if (!f || !op->is_producer) return IRMutator::visit(op);
+        return ProducerConsumer::make_produce(op->name, extern_call(*f));
+    }
+
+private:
+    const Function *extern_function(const std::string &name) const {
+        auto it = env.find(name);
+        if (it == env.end() || !it->second.has_extern_definition()) return nullptr;
+        return &it->second;
+    }
+
+    /// The region f computes ("<f>.s0.<v>.min/.max", let-bound by bounds_inference around
+    /// its Realize), in terms of what is defined at the top of the pipeline.
+    std::vector<std::pair<Expr, Expr>> region_at_root(const Function &f) {
+        std::vector<std::pair<Expr, Expr>> region;
+        std::set<std::string> loops(path_loops.begin(), path_loops.end());
+        for (const std::string &a : f.args()) {
+            std::pair<Expr, Expr> r;
+            for (bool is_max : {false, true}) {
+                std::string n = stage_prefix(f.name(), 0) + a + (is_max ? ".max" : ".min");
+                Expr e = var(n);
+                // Substitute the lets on the path, innermost first, so only names defined
+                // outside the whole statement (arguments, other queries' results) remain.
+                for (auto it = path_lets.rbegin(); it != path_lets.rend(); ++it) {
+                    if (expr_uses_var(e, it->first)) e = substitute(it->first, it->second, e);
+                }
+                user_assert(!expr_uses_vars(e, loops) || !needs_query(f))
+                    << "Func " << f.name() << " is an extern stage with inputs computed inside a "
+                    << "loop; Loom computes such extern stages at the root only. Schedule "
+                    << f.name() << ".compute_root().\n";
+                (is_max ? r.second : r.first) = e;
+            }
+            region.push_back(r);
+        }
+        return region;
+    }
+
+    /// The call computing f, as the body of `produce f`.
+    Stmt extern_call(const Function &f) {
+        const std::string &fn = checked_function_name(f);
+        const ExternDefinition &ext = f.extern_definition();
+        const std::string prefix = f.name() + ".extern.";
+        std::vector<std::pair<std::string, Expr>> lets;
+        std::vector<Expr> call_args;
+        for (int i = 0; i < (int)ext.args.size(); i++) {
+            const ExternFuncArgument &a = ext.args[i];
+            if (a.is_expr()) {
+                call_args.push_back(a.expr);
+            } else if (a.is_func()) {
+                Function g(a.func);
+                for (int k = 0; k < g.outputs(); k++) {
+                    std::string n = prefix + "a" + std::to_string(i) + "." + std::to_string(k) +
+                                    ".buffer";
+                    lets.emplace_back(n, func_storage_buffer(g, k, output_names));
+                    call_args.push_back(Variable::make(Handle(), n));
+                }
+            } else {
+                call_args.push_back(extern_buffer_handle(a));
+            }
+        }
+        for (int k = 0; k < f.outputs(); k++) {
+            if (output_names.count(f.name())) {
+                call_args.push_back(Variable::make(Handle(), output_buffer_name(f, k) + ".buffer"));
+                continue;
+            }
+            std::string n = prefix + "out" + std::to_string(k) + ".buffer";
+            lets.emplace_back(n, func_storage_buffer(f, k, output_names));
+            call_args.push_back(Variable::make(Handle(), n));
+        }
+        Expr result = var(prefix + "result");
+        Stmt s = AssertStmt::make(
+            result == 0,
+            runtime_error_call("halide_error_extern_stage_failed", {Expr(fn), result}));
+        s = LetStmt::make(prefix + "result", Call::make(Int(32), fn, call_args, Call::Extern), s);
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+            s = LetStmt::make(it->first, it->second, s);
+        }
+        std::vector<Expr> reads = extern_region_reads(f);
+        if (!reads.empty()) {
+            Stmt touch =
+                Evaluate::make(Call::make(Int(32), extern_touch_marker, reads, Call::Intrinsic));
+            s = Block::make(touch, s);
+        }
+        return s;
+    }
+
+public:
+    /// Whether f has inputs whose regions come from a bounds query.
+    static bool needs_query(const Function &f) {
+        for (const ExternFuncArgument &a : f.extern_definition().args) {
+            if (!a.is_expr()) return true;
+        }
+        return false;
+    }
+
+private:
+    const std::map<std::string, Function> &env;
+    std::set<std::string> output_names;
+    std::vector<std::pair<std::string, Expr>> path_lets;
+    std::vector<std::string> path_loops;
+};
+
+/// The steps of f's bounds query, given the region it computes.
+void add_query(const Function &f, const std::vector<std::pair<Expr, Expr>> &region,
+               ExternBoundsQueries *queries) {
+    const std::string &fn = checked_function_name(f);
+    const ExternDefinition &ext = f.extern_definition();
+    const std::string prefix = f.name() + ".query.";
+    auto let = [&](const std::string &n, const Expr &v) {
+        queries->steps.push_back({n, v, Expr()});
+        return Variable::make(v.type(), n);
+    };
+    std::vector<Expr> call_args;
+    // Per Func or buffer argument: its query buffers (one per Tuple element).
+    std::vector<std::vector<Expr>> arg_queries(ext.args.size());
+    for (int i = 0; i < (int)ext.args.size(); i++) {
+        const ExternFuncArgument &a = ext.args[i];
+        if (a.is_expr()) {
+            call_args.push_back(a.expr);
+            continue;
+        }
+        if (!a.is_func()) {
+            call_args.push_back(extern_buffer_handle(a));
+            continue;
+        }
+        Function g(a.func);
+        std::vector<Expr> zeros(g.dimensions(), Expr(0));
+        for (int k = 0; k < g.outputs(); k++) {
+            std::string n = prefix + "a" + std::to_string(i) + "." + std::to_string(k);
+            Expr q = let(n, make_buffer(null_handle(), g.output_types()[k], zeros, zeros, zeros));
+            arg_queries[i].push_back(q);
+            call_args.push_back(q);
+        }
+    }
+    std::vector<Expr> mins, extents;
+    for (const auto &r : region) {
+        mins.push_back(r.first);
+        extents.push_back(r.second + 1 - r.first);
+    }
+    for (int k = 0; k < f.outputs(); k++) {
+        std::string n = prefix + "out" + std::to_string(k);
+        call_args.push_back(let(n, make_buffer(null_handle(), f.output_types()[k], mins, extents,
+                                               dense_strides(extents))));
+    }
+    Expr result = let(prefix + "result", Call::make(Int(32), fn, call_args, Call::Extern));
+    queries->steps.push_back(
+        {"", result == 0,
+         runtime_error_call("halide_error_bounds_inference_call_failed", {Expr(fn), result})});
+    // The region of each input the extern asked for (the union over Tuple elements).
+    for (int i = 0; i < (int)ext.args.size(); i++) {
+        if (arg_queries[i].empty()) continue;
+        int dims = Function(ext.args[i].func).dimensions();
+        for (int d = 0; d < dims; d++) {
+            Expr mn, mx;
+            for (const Expr &q : arg_queries[i]) {
+                Expr qmin = buffer_field(Call::buffer_get_min, q, d);
+                Expr qmax = qmin + buffer_field(Call::buffer_get_extent, q, d) - 1;
+                mn = mn.defined() ? min(mn, qmin) : qmin;
+                mx = mx.defined() ? max(mx, qmax) : qmax;
+            }
+            let(extern_query_bound(f.name(), i, false, d), mn);
+            let(extern_query_bound(f.name(), i, true, d), mx);
+        }
+    }
+}
+
+/// Removes the touch markers.
+class RemoveTouchMarkers : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Evaluate *op) override {
+        const Call *c = op->value.as<Call>();
+        if (c && c->is_intrinsic(extern_touch_marker)) return Evaluate::make(0);
+        return op;
+    }
+};
+
+void flatten_blocks(const Stmt &s, std::vector<Stmt> &out) {
+    if (const Block *b = s.as<Block>()) {
+        flatten_blocks(b->first, out);
+        flatten_blocks(b->rest, out);
+    } else if (s.defined()) {
+        out.push_back(s);
+    }
+}
+
+} // namespace
+
+void apply_extern_stage_placements(const std::map<std::string, Function> &env,
+                                   std::map<std::string, ComputePlacement> &placements) {
+    for (const auto &kv : env) {
+        ComputePlacement &p = placements[kv.first];
+        if (kv.second.has_extern_definition() && p.kind == ComputePlacement::Inline) {
+            p.kind = ComputePlacement::Root;
+        }
+    }
+    for (const auto &kv : env) {
+        const Function &f = kv.second;
+        if (!f.has_extern_definition()) continue;
+        for (const ExternFuncArgument &a : f.extern_definition().args) {
+            if (!a.is_func()) continue;
+            Function g(a.func);
+            auto it = placements.find(g.name());
+            if (it == placements.end()) continue;
+            // Unscheduled reductions default to the consumer's innermost loop, which an
+            // extern stage does not have: as for Halide, the user must place them.
+            bool inlined = it->second.kind == ComputePlacement::Inline ||
+                           (it->second.kind == ComputePlacement::Innermost &&
+                            g.schedule().compute_level.is_inlined());
+            user_assert(!inlined)
+                << "Func " << g.name()
+                << " cannot be scheduled to be computed inline, because it is used in the "
+                   "externally-computed function "
+                << f.name() << ". Schedule " << g.name() << ".compute_root().\n";
+        }
+    }
+}
+
+Stmt lower_extern_stages(const Stmt &s, const std::vector<Function> &outputs,
+                         const std::map<std::string, Function> &env,
+                         ExternBoundsQueries *queries) {
+    bool any = false;
+    for (const auto &kv : env) any = any || kv.second.has_extern_definition();
+    if (!any) return s;
+    LowerExternStages lower(outputs, env);
+    Stmt result = lower.mutate(s);
+    // A producer's region depends on its consumers' queries: run consumers' queries first.
+    for (auto it = lower.regions.rbegin(); it != lower.regions.rend(); ++it) {
+        if (LowerExternStages::needs_query(it->first)) add_query(it->first, it->second, queries);
+    }
+    return result;
+}
+
+Stmt add_extern_bounds_queries(const Stmt &s, const ExternBoundsQueries &queries) {
+    Stmt body = RemoveTouchMarkers().mutate(s);
+    if (queries.steps.empty()) return body;
+    // After the leading assertions on the raw buffer handles (null, type, dimensions): the
+    // queries read the output buffers' fields.
+    std::vector<Stmt> stmts;
+    flatten_blocks(body, stmts);
+    size_t first_rest = 0;
+    while (first_rest < stmts.size() && stmts[first_rest].as<AssertStmt>()) first_rest++;
+    std::vector<Stmt> front(stmts.begin(), stmts.begin() + first_rest);
+    Stmt rest = Block::make(std::vector<Stmt>(stmts.begin() + first_rest, stmts.end()));
+    if (!rest.defined()) rest = Evaluate::make(0);
+    for (auto it = queries.steps.rbegin(); it != queries.steps.rend(); ++it) {
+        if (it->name.empty()) {
+            rest = Block::make(AssertStmt::make(it->value, it->message), rest);
+        } else {
+            rest = LetStmt::make(it->name, it->value, rest);
+        }
+    }
+    front.push_back(rest);
+    return Block::make(front);
+}
+
+} // namespace internal
+} // namespace loom

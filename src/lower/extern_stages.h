@@ -1,0 +1,69 @@
+#ifndef LOOM_LOWER_EXTERN_STAGES_H
+#define LOOM_LOWER_EXTERN_STAGES_H
+
+/// \file Extern stages (Func::define_extern): their placement, their computation (a call to the
+/// C function over halide_buffer_t's) and their bounds queries.
+///
+/// Until bounds inference, an extern Func f is an ordinary Func whose placeholder definition
+/// reads each input at the corners of the region the extern will ask for, named by the free
+/// variables "<f>.extern.a<i>.min.<d>" / ".max.<d>" (src/lang/extern_definition.h). So bounds
+/// inference sizes each input Func g to that region: "g.s0.x.min = f.extern.a0.min.0".
+///
+/// lower_extern_stages (after bounds_inference) then
+///  - replaces `produce f` by the call, with halide_buffer_t's built in place (make_struct):
+///      let f.extern.a0.buffer = make_struct(<g's storage: host g, g.x.min_realized, ...>)
+///      let f.extern.result = fn(f.extern.a0.buffer, in.buffer, p, f.extern.out0.buffer)
+///      assert(f.extern.result == 0, halide_error_extern_stage_failed("fn", f.extern.result))
+///    keeping a `loom_extern_touch(in(...min...), in(...max...))` marker so add_image_checks
+///    sees which region of each input buffer the extern reads;
+///  - records f's bounds query: the region f must compute (the bounds bounds_inference let-bound
+///    around `realize f`, in terms of the pipeline's arguments), and the call in query mode
+///    (inputs with null host, output of that region) that defines "<f>.extern.a<i>.min/max.<d>".
+/// add_extern_bounds_queries (after add_image_checks, whose required regions use those
+/// variables) removes the markers and puts the queries, consumers first, after the entry
+/// assertions on the raw buffer handles. The queries run also when the pipeline itself is run
+/// as a bounds query, so infer_input_bounds sees the regions externs ask for.
+///
+/// Only extern stages computed at the root (or outputs) can have Func or buffer inputs: an
+/// extern stage computed inside a loop is a CompileError when its query would depend on the
+/// loop. Tests: tests/correctness/extern_stages.cpp, tests/error/extern_errors.cpp.
+
+#include "lang/function.h"
+#include "lower/default_schedule.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+/// Halide's placement rules for extern stages, applied to `placements`: an extern stage left
+/// inlined is computed at the root (Halide computes it inside its consumer's innermost loop;
+/// the values are the same); a Func passed to an extern stage must not be inlined (a
+/// CompileError, as in Halide).
+void apply_extern_stage_placements(const std::map<std::string, Function> &env,
+                                   std::map<std::string, ComputePlacement> &placements);
+
+/// The bounds queries of a pipeline's extern stages, in the order they run.
+struct ExternBoundsQueries {
+    struct Step {
+        std::string name; ///< a LetStmt's name (empty for an assertion)
+        Expr value;       ///< the let's value, or the assertion's condition
+        Expr message;     ///< the assertion's message
+    };
+    std::vector<Step> steps;
+};
+
+/// See the file comment. `s` is the statement right after bounds_inference.
+Stmt lower_extern_stages(const Stmt &s, const std::vector<Function> &outputs,
+                         const std::map<std::string, Function> &env,
+                         ExternBoundsQueries *queries);
+
+/// See the file comment. `s` is the statement after add_image_checks.
+Stmt add_extern_bounds_queries(const Stmt &s, const ExternBoundsQueries &queries);
+
+} // namespace internal
+} // namespace loom
+
+#endif

@@ -55,7 +55,15 @@ void link_runtime(llvm::Module &module, const Target &t) {
     runtime->setTargetTriple(module.getTargetTriple());
     runtime->setDataLayout(module.getDataLayout());
     for (llvm::Function &f : *runtime) make_weak(f);
-    for (llvm::GlobalVariable &g : runtime->globals()) make_weak(g);
+    for (llvm::GlobalVariable &g : runtime->globals()) {
+        // Mutable file-local state (handlers, the thread pool) becomes weak too, under its
+        // mangled name, so every pipeline's copy of the runtime uses one instance of it.
+        if (g.hasLocalLinkage() && !g.isConstant() && g.hasName() &&
+            !g.getName().starts_with("llvm.")) {
+            g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+        }
+        make_weak(g);
+    }
 
     // Code generated for the pipeline declares runtime functions it calls; the linker resolves
     // those declarations to the runtime's definitions.

@@ -305,6 +305,29 @@ char *halide_pointer_to_string(char *dst, char *end, const void *arg);
 /// The type's name ("uint8", "float32x4", "bool"), packed or as a struct.
 char *halide_type_to_string(char *dst, char *end, const struct halide_type_t *arg);
 
+/// A parallel loop's body: runs iteration `task_number` with the loop's captured variables.
+typedef int (*halide_task_t)(void *user_context, int task_number, uint8_t *closure);
+typedef int (*halide_do_par_for_t)(void *user_context, halide_task_t f, int min, int size,
+                                   uint8_t *closure);
+typedef int (*halide_do_task_t)(void *user_context, halide_task_t f, int idx, uint8_t *closure);
+/// Runs f for every index in [min, min + size) on the thread pool (or the custom handler) and
+/// returns 0 or the first nonzero result of f. Compiled parallel loops call it.
+int halide_do_par_for(void *user_context, halide_task_t f, int min, int size, uint8_t *closure);
+/// Runs one iteration (through the custom handler, if any); the thread pool calls it.
+int halide_do_task(void *user_context, halide_task_t f, int idx, uint8_t *closure);
+int halide_default_do_par_for(void *user_context, halide_task_t f, int min, int size,
+                              uint8_t *closure);
+int halide_default_do_task(void *user_context, halide_task_t f, int idx, uint8_t *closure);
+/// Replace the handlers (null restores the default); each returns the previous one.
+halide_do_par_for_t halide_set_custom_do_par_for(halide_do_par_for_t do_par_for);
+halide_do_task_t halide_set_custom_do_task(halide_do_task_t do_task);
+/// The number of threads parallel loops use (the calling thread included); n <= 0 means the
+/// default: LOOM_NUM_THREADS, else HL_NUM_THREADS, else the number of CPUs. Returns the old
+/// count.
+int halide_set_num_threads(int n);
+/// Stops and joins the worker threads (the next parallel loop starts them again).
+void halide_shutdown_thread_pool(void);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

@@ -425,6 +425,23 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         phi->addIncoming(b, else_end);
         return phi;
     }
+    if (n == Call::require) {
+        // require(condition, value, error): when the condition fails (in any lane) the error
+        // call reports it and the pipeline returns its code; otherwise the value.
+        internal_assert(args.size() == 3) << "require takes 3 args\n";
+        Value *c = arg(0);
+        if (c->getType()->isVectorTy()) c = builder_->CreateAndReduce(c);
+        llvm::BasicBlock *ok = llvm::BasicBlock::Create(context_, "require ok", function_);
+        llvm::BasicBlock *failed = llvm::BasicBlock::Create(context_, "require failed", function_);
+        llvm::MDBuilder md(context_);
+        builder_->CreateCondBr(c, ok, failed, md.createBranchWeights(1 << 20, 1));
+        builder_->SetInsertPoint(failed);
+        // The error is cast to the value's type only to type-check; return the Int(32) code.
+        const Cast *as_value = args[2].as<Cast>();
+        emit_error_return(codegen(as_value ? as_value->value : args[2]));
+        builder_->SetInsertPoint(ok);
+        return arg(1);
+    }
     if (n == Call::div_round_to_zero || n == Call::mod_round_to_zero) {
         Value *a = arg(0), *b = arg(1);
         return emit_div_round_to_zero(a, b, t, n == Call::mod_round_to_zero);
@@ -507,7 +524,7 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         bool handled;
         return codegen_buffer_intrinsic(op, &handled);
     }
-    if (n == Call::undef || n == Call::require || n == Call::random) {
+    if (n == Call::undef || n == Call::random) {
         internal_error << "The intrinsic " << n
                        << " reached code generation; lowering must remove it\n";
     }

@@ -684,9 +684,13 @@ void CodeGenLLVM::visit(const AssertStmt *op) {
 
 void CodeGenLLVM::visit(const ProducerConsumer *op) { codegen(op->body); }
 
-// Every ForType runs serially here; the thread pool and vector/unroll transformations belong to
-// lowering and to later codegen work.
+// Parallel loops become tasks (codegen_parallel.cpp); the other ForTypes run serially here
+// (vectorizing and unrolling belong to lowering).
 void CodeGenLLVM::visit(const For *op) {
+    if (op->for_type == ForType::Parallel) {
+        codegen_parallel_for(op);
+        return;
+    }
     Value *min = codegen(op->min);
     Value *extent = codegen(op->extent);
     Value *end = builder_->CreateAdd(min, extent, op->name + ".end");

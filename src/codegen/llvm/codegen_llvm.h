@@ -110,6 +110,8 @@ protected:
     void free_live_allocations();
     /// Returns `code` from the function after freeing live allocations.
     void emit_error_return(llvm::Value *code);
+    /// A ForType::Parallel loop as a task run by halide_do_par_for (codegen_parallel.cpp).
+    void codegen_parallel_for(const For *op);
     /// Tags a load or store of buffer `name` with type-based alias metadata unique to that
     /// name, telling LLVM that accesses to different buffers/allocations never alias (Halide's
     /// assumption too). Returns v.

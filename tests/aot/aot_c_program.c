@@ -6,6 +6,7 @@
 #include "HalideRuntime.h"
 #include "pipeline_a.h"
 #include "pipeline_b.h"
+#include "pipeline_lut.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -221,9 +222,28 @@ static void test_pipeline_b(void) {
     free(out);
 }
 
+/* ---- Pipeline lut: a compiled-in table (a Buffer not in the argument list), a bool ---- */
+
+static void test_pipeline_lut(void) {
+    enum { N = 300 };
+    uint8_t in[N];
+    int16_t out[N];
+    for (int i = 0; i < N; i++) in[i] = (uint8_t)(i * 7);
+    halide_dimension_t in_dim = {0, N, 1, 0}, out_dim = {0, N, 1, 0};
+    halide_buffer_t in_buf = make_buffer(halide_type_uint, 8, in, &in_dim, 1);
+    halide_buffer_t out_buf = make_buffer(halide_type_int, 16, out, &out_dim, 1);
+    int bad = 0;
+    check(pipeline_lut(false, &in_buf, &out_buf) == 0, "pipeline_lut(false) returns 0");
+    for (int i = 0; i < N; i++) bad += out[i] != (int16_t)(in[i] * in[i] - 1000);
+    check(pipeline_lut(true, &in_buf, &out_buf) == 0, "pipeline_lut(true) returns 0");
+    for (int i = 0; i < N; i++) bad += out[i] != (int16_t)(-(in[i] * in[i] - 1000));
+    check(bad == 0, "pipeline_lut reads the compiled-in table and honours the bool");
+}
+
 int main(void) {
     test_pipeline_a();
     test_pipeline_b();
+    test_pipeline_lut();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 // Build-time generator for the AOT tests: writes static libraries, objects and headers of a few
 // pipelines into a folder, for the C and C++ programs of tests/aot (which link them without
-// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm>
+// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm> (b also writes pipeline_lut)
 #include "Halide.h"
 
 #include <cstdio>
@@ -28,6 +28,18 @@ Func pipeline_b(ImageParam &in, Param<float> &bias) {
     Func out("out");
     out(x, y) = sqrt(in(x, y) * in(x, y) + bias) - in(x, y) * 0.5f;
     return out;
+}
+
+/// Pipeline "lut": a Buffer the user does not list (its contents are compiled into the object)
+/// and a bool parameter.
+Func pipeline_lut(ImageParam &in, Param<bool> &negate) {
+    Buffer<int16_t> lut(std::vector<int>{256}, "lut");
+    for (int i = 0; i < 256; i++) lut(i) = (int16_t)(i * i - 1000);
+    Var x("x");
+    Func f("lookup");
+    Expr v = lut(cast<int32_t>(in(x)));
+    f(x) = select(negate, -v, v);
+    return f;
 }
 
 /// The feature-level pipeline: integer and float work LLVM's vectorizers widen, a Tuple output.
@@ -69,6 +81,10 @@ int main(int argc, char **argv) {
         Param<float> bias("bias");
         pipeline_b(in, bias).compile_to_static_library(dir + "pipeline_b", {in, bias}, "pipeline_b",
                                                        host.with_feature(Target::UserContext));
+        ImageParam bytes(UInt(8), 1, "bytes");
+        Param<bool> negate("negate");
+        pipeline_lut(bytes, negate)
+            .compile_to_static_library(dir + "pipeline_lut", {negate, bytes}, "pipeline_lut", host);
     } else if (which == "levels") {
         ImageParam in(UInt(8), 2, "in");
         Func f = pipeline_levels(in);

@@ -1,7 +1,9 @@
-/* A plain C99 program using two AOT-compiled pipelines (pipeline_a.a and pipeline_b.a, each
- * carrying a weak copy of the runtime) without libloom, LLVM or the C++ standard library. It
+/* A plain C99 program using three AOT-compiled pipelines (pipeline_a.a, pipeline_b.a and
+ * pipeline_lut.a, each carrying a weak copy of the runtime) without libloom, LLVM or the C++
+ * standard library. It
  * checks the results against naive loops, a bounds query, argument errors, and that its own
- * halide_error / halide_malloc / halide_free replace the runtime's. Prints "N passed, N failed".
+ * halide_error / halide_malloc / halide_free / halide_do_par_for replace the runtime's. Prints "N
+ * passed, N failed".
  */
 #include "HalideRuntime.h"
 #include "pipeline_a.h"
@@ -50,6 +52,18 @@ void *halide_malloc(void *user_context, size_t size) {
 void halide_free(void *user_context, void *ptr) {
     if (ptr) frees++;
     free(ptr);
+}
+
+/* Runs parallel loops serially, counting them. */
+static int par_for_calls = 0;
+
+int halide_do_par_for(void *user_context, halide_task_t f, int min, int size, uint8_t *closure) {
+    par_for_calls++;
+    for (int i = min; i < min + size; i++) {
+        int rc = f(user_context, i, closure);
+        if (rc != 0) return rc;
+    }
+    return 0;
 }
 
 /* ---- Buffers ---- */
@@ -112,11 +126,12 @@ static void test_pipeline_a(void) {
     for (int i = 0; i < iw * ih * C; i++) in[i] = (uint16_t)((i * 7919) % 65536);
     halide_buffer_t in_buf = make_buffer(halide_type_uint, 16, in, idim, 3);
 
-    mallocs = frees = 0;
+    mallocs = frees = par_for_calls = 0;
     rc = pipeline_a(gain, &in_buf, offset, 12345, &bright_buf, &scaled_buf);
     check(rc == 0, "pipeline_a returns 0");
     check(mallocs > 0, "pipeline_a allocates its compute_root intermediate with halide_malloc");
     check(mallocs == frees, "pipeline_a frees what it allocates");
+    check(par_for_calls == 1, "the program's halide_do_par_for ran the parallel loop");
 
     int bad_bright = 0, bad_scaled = 0;
     for (int c = 0; c < C; c++) {

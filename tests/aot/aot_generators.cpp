@@ -11,7 +11,8 @@ using namespace Halide;
 namespace {
 
 /// Pipeline A: a 3-D uint16 input, a compute_root stencil (so the input region is larger than
-/// the outputs'), two outputs of different types, two scalar params and one unused one.
+/// the outputs'), two outputs of different types, two scalar params and one unused one, a
+/// parallel loop.
 Pipeline pipeline_a(ImageParam &input, Param<float> &gain, Param<uint8_t> &offset) {
     Var x("x"), y("y"), c("c");
     Func sum3("sum3"), bright("bright"), scaled("scaled");
@@ -19,6 +20,8 @@ Pipeline pipeline_a(ImageParam &input, Param<float> &gain, Param<uint8_t> &offse
     sum3.compute_root();
     bright(x, y, c) = cast<uint16_t>(min(sum3(x, y, c) / 3 + offset, 65535));
     scaled(x, y, c) = cast<float>(sum3(x, y + 1, c)) * gain;
+    // Parallel over channels: the C program replaces halide_do_par_for and counts its calls.
+    bright.parallel(c);
     return Pipeline({bright, scaled});
 }
 

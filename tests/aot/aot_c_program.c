@@ -1,10 +1,8 @@
 /* A plain C99 program using three AOT-compiled pipelines (pipeline_a.a, pipeline_b.a and
  * pipeline_lut.a, each carrying a weak copy of the runtime) without libloom, LLVM or the C++
- * standard library. It
- * checks the results against naive loops, a bounds query, argument errors, and that its own
- * halide_error / halide_malloc / halide_free / halide_do_par_for replace the runtime's. Prints "N
- * passed, N failed".
- */
+ * standard library. It checks the results against naive loops, a bounds query, argument
+ * errors, and that its own halide_error, halide_malloc, halide_free and halide_do_par_for
+ * replace the runtime's. Prints "N passed, N failed". */
 #include "HalideRuntime.h"
 #include "pipeline_a.h"
 #include "pipeline_b.h"

@@ -34,8 +34,10 @@ Module make_aot_module(const std::vector<Function> &outputs,
 /// and its arguments, then the body; as an HTML page (escaped, in <pre>) when `html`.
 std::string lowered_stmt_text(const LoweredFunc &f, bool html);
 
-/// A GNU-format archive with a symbol table holding one member, `object`, named `member`.
-std::string static_library_bytes(const std::string &member, const std::string &object);
+/// An archive with a symbol table holding one member, `object`, named `member`, in the format of
+/// the target's OS (GNU for Linux, BSD/Darwin for macOS and iOS, COFF for Windows).
+std::string static_library_bytes(const std::string &member, const std::string &object,
+                                 const Target &target);
 
 } // namespace internal
 } // namespace loom

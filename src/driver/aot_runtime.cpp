@@ -22,7 +22,10 @@ namespace {
 // Weak, so the linker keeps one definition when several pipelines carry the runtime and a
 // program's own (strong) definition replaces it; not weak_odr, which would let LLVM inline
 // or reason about the body that a user may replace.
-void make_weak(llvm::GlobalValue &g) {
+// Comdats (clang puts the thread_local wrappers in them) are dropped: weak linkage already lets
+// copies merge, and Mach-O has no comdats.
+void make_weak(llvm::GlobalObject &g) {
+    g.setComdat(nullptr);
     if (g.isDeclaration() || g.hasLocalLinkage()) return;
     g.setLinkage(llvm::GlobalValue::WeakAnyLinkage);
 }
@@ -64,6 +67,7 @@ void link_runtime(llvm::Module &module, const Target &t) {
         }
         make_weak(g);
     }
+    runtime->getComdatSymbolTable().clear();
 
     // Code generated for the pipeline declares runtime functions it calls; the linker resolves
     // those declarations to the runtime's definitions.

@@ -66,6 +66,13 @@ void write_file(const std::string &name, const std::string &data) {
     user_assert(out.good()) << "Can't write " << name << ".\n";
 }
 
+/// The archive format the target's linkers read.
+llvm::object::Archive::Kind archive_kind(const Target &t) {
+    if (t.os == Target::OSX || t.os == Target::IOS) return llvm::object::Archive::K_DARWIN;
+    if (t.os == Target::Windows) return llvm::object::Archive::K_COFF;
+    return llvm::object::Archive::K_GNU;
+}
+
 /// The archive member name for a static library "dir/prefix.a": "prefix.o".
 std::string member_name(const std::string &archive, const Target &t) {
     std::string base = archive.substr(archive.find_last_of('/') + 1);
@@ -101,12 +108,13 @@ std::string lowered_stmt_text(const LoweredFunc &f, bool html) {
            "</title></head><body><pre>\n" + escaped + "</pre></body></html>\n";
 }
 
-std::string static_library_bytes(const std::string &member, const std::string &object) {
+std::string static_library_bytes(const std::string &member, const std::string &object,
+                                 const Target &target) {
     std::vector<llvm::NewArchiveMember> members;
     members.emplace_back(llvm::MemoryBufferRef(object, member));
     members.back().MemberName = member;
     llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> archive = llvm::writeArchiveToBuffer(
-        members, llvm::SymtabWritingMode::NormalSymtab, llvm::object::Archive::K_GNU,
+        members, llvm::SymtabWritingMode::NormalSymtab, archive_kind(target),
         /*Deterministic=*/true, /*Thin=*/false);
     if (!archive) {
         internal_error << "Writing the static library failed: "
@@ -218,7 +226,7 @@ void Module::compile(const std::map<OutputFileType, std::string> &output_files) 
         }
         if (wants(OutputFileType::static_library)) {
             const std::string &a = output_files.at(OutputFileType::static_library);
-            write_file(a, static_library_bytes(member_name(a, m.target), object));
+            write_file(a, static_library_bytes(member_name(a, m.target), object, m.target));
         }
     }
     if (wants(OutputFileType::assembly)) {

@@ -163,6 +163,16 @@ TEST(AotModule, AArch64Object) {
     EXPECT_EQ((unsigned char)bytes[18], 183); // EM_AARCH64
 }
 
+TEST(AotModule, MacOSObjectAndArchive) {
+    TwoOutputs p;
+    std::string prefix = temp_path("osx");
+    p.a.compile_to_static_library(prefix, {p.input}, "a_osx", Target("x86-64-osx"));
+    std::string archive = read_file(prefix + ".a");
+    EXPECT_EQ(archive.substr(0, 8), "!<arch>\n");
+    EXPECT_TRUE(contains(archive, "\xcf\xfa\xed\xfe")) << "a 64-bit Mach-O member";
+    EXPECT_TRUE(contains(archive, "_a_osx_argv")) << "Mach-O symbols have a leading underscore";
+}
+
 TEST(AotModule, OutputFileExtensions) {
     EXPECT_EQ(output_file_extension(OutputFileType::object), ".o");
     EXPECT_EQ(output_file_extension(OutputFileType::static_library), ".a");

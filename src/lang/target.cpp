@@ -10,6 +10,8 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
 #endif
 
 namespace loom {
@@ -313,6 +315,15 @@ Target calculate_host_target() {
     int bits = sizeof(void *) * 8;
 #if defined(__x86_64__) || defined(__i386__)
     return x86_host_target(os, bits);
+#elif defined(__aarch64__) && defined(__linux__)
+    // Halide's Linux AArch64 detection: the kernel's hardware capability bits.
+    unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
+    std::vector<Target::Feature> fs;
+    if (hwcap & (1ul << 20)) fs.push_back(Target::ARMDotProd); // HWCAP_ASIMDDP
+    if (hwcap & (1ul << 10)) fs.push_back(Target::ARMFp16);    // HWCAP_ASIMDHP
+    if (hwcap & (1ul << 22)) fs.push_back(Target::SVE);        // HWCAP_SVE
+    if (hwcap2 & (1ul << 1)) fs.push_back(Target::SVE2);       // HWCAP2_SVE2
+    return Target(os, Target::ARM, bits, fs);
 #elif defined(__aarch64__) || defined(__arm__)
     return Target(os, Target::ARM, bits);
 #else

@@ -196,8 +196,8 @@ private:
         LOOM_EXTERN_CHECK_(::loom::type_of<t2>(), name, a2, 2);                                    \
         LOOM_EXTERN_CHECK_(::loom::type_of<t3>(), name, a3, 3);                                    \
         LOOM_EXTERN_CHECK_(::loom::type_of<t4>(), name, a4, 4);                                    \
-        return ::loom::internal::make_extern_call(::loom::type_of<rt>(), #name,                    \
-                                                  {a1, a2, a3, a4}, pure);                         \
+        return ::loom::internal::make_extern_call(::loom::type_of<rt>(), #name, {a1, a2, a3, a4},  \
+                                                  pure);                                           \
     }
 #define LOOM_EXTERN_5_(pure, rt, name, t1, t2, t3, t4, t5)                                         \
     inline ::loom::Expr name(const ::loom::Expr &a1, const ::loom::Expr &a2,                       \
@@ -223,8 +223,7 @@ private:
 #define HalidePureExtern_1(rt, name, t1) LOOM_EXTERN_1_(true, rt, name, t1)
 #define HalidePureExtern_2(rt, name, t1, t2) LOOM_EXTERN_2_(true, rt, name, t1, t2)
 #define HalidePureExtern_3(rt, name, t1, t2, t3) LOOM_EXTERN_3_(true, rt, name, t1, t2, t3)
-#define HalidePureExtern_4(rt, name, t1, t2, t3, t4)                                               \
-    LOOM_EXTERN_4_(true, rt, name, t1, t2, t3, t4)
+#define HalidePureExtern_4(rt, name, t1, t2, t3, t4) LOOM_EXTERN_4_(true, rt, name, t1, t2, t3, t4)
 #define HalidePureExtern_5(rt, name, t1, t2, t3, t4, t5)                                           \
     LOOM_EXTERN_5_(true, rt, name, t1, t2, t3, t4, t5)
 

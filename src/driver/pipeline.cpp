@@ -152,8 +152,8 @@ void Pipeline::compile_jit(const Target &requested) {
     compiled->target = target;
     compiled->funcs = funcs;
     compiled->lowered = lower(c.outputs, function_name(c), target, c.requirements);
-    compiled->module = JITModule::compile(compiled->lowered, target,
-                                          jit_extern_addresses(c.jit_externs));
+    compiled->module =
+        JITModule::compile(compiled->lowered, target, jit_extern_addresses(c.jit_externs));
     compiled->constraints = constraints_key(c, compiled->lowered);
     c.compiled = std::move(compiled);
 }

@@ -5,8 +5,8 @@
 #include <loom/image_param.h>
 
 #include "ir/ir.h"
-#include "lang/function.h"
 #include "lang/extern_definition.h"
+#include "lang/function.h"
 #include "support/error.h"
 
 #include <set>
@@ -20,9 +20,8 @@ namespace internal {
 Expr make_extern_call(const Type &t, const std::string &name, const std::vector<Expr> &args,
                       bool pure) {
     for (size_t i = 0; i < args.size(); i++) {
-        user_assert(args[i].defined())
-            << "Argument " << i + 1 << " of the call to extern function " << name
-            << " is undefined.\n";
+        user_assert(args[i].defined()) << "Argument " << i + 1 << " of the call to extern function "
+                                       << name << " is undefined.\n";
     }
     return Call::make(t, name, args, pure ? Call::PureExtern : Call::Extern);
 }
@@ -37,8 +36,7 @@ void check_extern_arg_type(const Type &expected, const char *fn, const Expr &arg
 }
 
 std::string extern_query_bound(const std::string &f, int arg, bool is_max, int d) {
-    return f + ".extern.a" + std::to_string(arg) + (is_max ? ".max." : ".min.") +
-           std::to_string(d);
+    return f + ".extern.a" + std::to_string(arg) + (is_max ? ".max." : ".min.") + std::to_string(d);
 }
 
 Parameter extern_buffer_parameter(const ExternFuncArgument &a) {
@@ -65,7 +63,8 @@ std::vector<Expr> extern_region_reads(const Function &f) {
         auto corner = [&](bool is_max, int dims) {
             std::vector<Expr> coords;
             for (int d = 0; d < dims; d++) {
-                coords.push_back(Variable::make(Int(32), extern_query_bound(f.name(), i, is_max, d)));
+                coords.push_back(
+                    Variable::make(Int(32), extern_query_bound(f.name(), i, is_max, d)));
             }
             return coords;
         };
@@ -136,16 +135,16 @@ std::string dimension_name(int d) { return Var::implicit(d).name(); }
 } // namespace
 
 void Func::define_extern(const std::string &function_name,
-                         const std::vector<ExternFuncArgument> &params, Type t,
-                         int dimensionality, NameMangling mangling, DeviceAPI device_api) {
+                         const std::vector<ExternFuncArgument> &params, Type t, int dimensionality,
+                         NameMangling mangling, DeviceAPI device_api) {
     define_extern(function_name, params, std::vector<Type>{t}, dimensionality, mangling,
                   device_api);
 }
 
 void Func::define_extern(const std::string &function_name,
                          const std::vector<ExternFuncArgument> &params,
-                         const std::vector<Type> &types, int dimensionality,
-                         NameMangling mangling, DeviceAPI device_api) {
+                         const std::vector<Type> &types, int dimensionality, NameMangling mangling,
+                         DeviceAPI device_api) {
     user_assert(dimensionality >= 0) << "In extern definition for Func \"" << name()
                                      << "\": the dimensionality can't be negative.\n";
     std::vector<Var> args;
@@ -167,8 +166,8 @@ void Func::define_extern(const std::string &function_name,
     Function f = function();
     const std::string where = "In extern definition for Func \"" + f.name() + "\":\n";
     user_assert(!f.has_extern_definition())
-        << where << "Func already has an extern definition (calling " << f.extern_definition().function_name
-        << "); a Func can have only one.\n";
+        << where << "Func already has an extern definition (calling "
+        << f.extern_definition().function_name << "); a Func can have only one.\n";
     user_assert(!f.has_pure_definition())
         << where << "Func with a pure definition cannot have an extern definition.\n";
     user_assert(!function_name.empty()) << where << "The extern function's name is empty.\n";
@@ -202,7 +201,8 @@ void Func::define_extern(const std::string &function_name,
                 << "\", which has no definition yet. Define it before passing it to an extern "
                    "stage.\n";
         } else if (p.is_expr()) {
-            user_assert(p.expr.defined()) << where << "Argument " << i << " is an undefined Expr.\n";
+            user_assert(p.expr.defined())
+                << where << "Argument " << i << " is an undefined Expr.\n";
             user_assert(p.expr.type().is_scalar())
                 << where << "Argument " << i << " (" << p.expr
                 << ") is a vector; extern stages take scalars and buffers.\n";

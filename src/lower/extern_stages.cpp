@@ -79,7 +79,8 @@ const std::string &checked_function_name(const Function &f) {
         << " with C++ name mangling, which Loom does not support; declare the function extern "
            "\"C\" and use NameMangling::C.\n";
     user_assert(ext.device_api == DeviceAPI::Host || ext.device_api == DeviceAPI::None)
-        << "Func " << f.name() << " is an extern stage on a GPU or other device API, but Loom "
+        << "Func " << f.name()
+        << " is an extern stage on a GPU or other device API, but Loom "
            "runs extern stages on the host CPU only (use DeviceAPI::Host).\n";
     return ext.function_name;
 }
@@ -187,8 +188,8 @@ private:
             } else if (a.is_func()) {
                 Function g(a.func);
                 for (int k = 0; k < g.outputs(); k++) {
-                    std::string n = prefix + "a" + std::to_string(i) + "." + std::to_string(k) +
-                                    ".buffer";
+                    std::string n =
+                        prefix + "a" + std::to_string(i) + "." + std::to_string(k) + ".buffer";
                     lets.emplace_back(n, func_storage_buffer(g, k, output_names));
                     call_args.push_back(Variable::make(Handle(), n));
                 }
@@ -206,9 +207,9 @@ private:
             call_args.push_back(Variable::make(Handle(), n));
         }
         Expr result = var(prefix + "result");
-        Stmt s = AssertStmt::make(
-            result == 0,
-            runtime_error_call("halide_error_extern_stage_failed", {Expr(fn), result}));
+        Stmt s =
+            AssertStmt::make(result == 0, runtime_error_call("halide_error_extern_stage_failed",
+                                                             {Expr(fn), result}));
         s = LetStmt::make(prefix + "result", Call::make(Int(32), fn, call_args, Call::Extern), s);
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
             s = LetStmt::make(it->first, it->second, s);
@@ -355,8 +356,7 @@ void apply_extern_stage_placements(const std::map<std::string, Function> &env,
 }
 
 Stmt lower_extern_stages(const Stmt &s, const std::vector<Function> &outputs,
-                         const std::map<std::string, Function> &env,
-                         ExternBoundsQueries *queries) {
+                         const std::map<std::string, Function> &env, ExternBoundsQueries *queries) {
     bool any = false;
     for (const auto &kv : env) any = any || kv.second.has_extern_definition();
     if (!any) return s;

@@ -14,11 +14,16 @@
 ///      let f.extern.a0.buffer = make_struct(<g's storage: host g, g.x.min_realized, ...>)
 ///      let f.extern.result = fn(f.extern.a0.buffer, in.buffer, p, f.extern.out0.buffer)
 ///      assert(f.extern.result == 0, halide_error_extern_stage_failed("fn", f.extern.result))
-///    keeping a `loom_extern_touch(in(...min...), in(...max...))` marker so add_image_checks
-///    sees which region of each input buffer the extern reads;
+///    keeping a `loom_extern_touch(g(...min...), g(...max...))` marker so add_image_checks
+///    sees the region of an input Func that is also a pipeline output;
 ///  - records f's bounds query: the region f must compute (the bounds bounds_inference let-bound
 ///    around `realize f`, in terms of the pipeline's arguments), and the call in query mode
-///    (inputs with null host, output of that region) that defines "<f>.extern.a<i>.min/max.<d>".
+///    (Func inputs as buffers with null host and zeroed dimensions, output of that region)
+///    that defines "<f>.extern.a<i>.min/max.<d>".
+/// Buffer and ImageParam arguments are passed as they are, in the query too (as Halide does):
+/// the query learns their regions only when the pipeline itself runs as a bounds query and the
+/// buffer is a query buffer the extern fills in (infer_input_bounds), and their regions are
+/// not checked (the extern reads them on its own responsibility).
 /// add_extern_bounds_queries (after add_image_checks, whose required regions use those
 /// variables) removes the markers and puts the queries, consumers first, after the entry
 /// assertions on the raw buffer handles. The queries run also when the pipeline itself is run
@@ -57,8 +62,7 @@ struct ExternBoundsQueries {
 
 /// See the file comment. `s` is the statement right after bounds_inference.
 Stmt lower_extern_stages(const Stmt &s, const std::vector<Function> &outputs,
-                         const std::map<std::string, Function> &env,
-                         ExternBoundsQueries *queries);
+                         const std::map<std::string, Function> &env, ExternBoundsQueries *queries);
 
 /// See the file comment. `s` is the statement after add_image_checks.
 Stmt add_extern_bounds_queries(const Stmt &s, const ExternBoundsQueries &queries);

@@ -21,7 +21,9 @@ extern "C" int32_t loomtest_counter(int32_t x) {
     return x + 1000;
 }
 
-extern "C" double loomtest_hyp3(double a, double b, double c) { return std::sqrt(a * a + b * b + c * c); }
+extern "C" double loomtest_hyp3(double a, double b, double c) {
+    return std::sqrt(a * a + b * b + c * c);
+}
 
 extern "C" uint8_t loomtest_mix5(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e) {
     return (uint8_t)(a + 2 * b + 3 * c + 4 * d + 5 * e);

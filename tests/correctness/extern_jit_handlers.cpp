@@ -38,7 +38,9 @@ struct CountingContext : JITUserContext {
     std::string last_error;
 };
 
-void context_print(JITUserContext *ctx, const char *) { static_cast<CountingContext *>(ctx)->prints++; }
+void context_print(JITUserContext *ctx, const char *) {
+    static_cast<CountingContext *>(ctx)->prints++;
+}
 
 void context_error(JITUserContext *ctx, const char *msg) {
     auto *c = static_cast<CountingContext *>(ctx);

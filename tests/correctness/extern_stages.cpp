@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -94,7 +95,8 @@ extern "C" int loomtest_failing_query(halide_buffer_t *in, halide_buffer_t *out)
 /// out(x) = x * 3, no inputs: a producer of an extern stage's own.
 extern "C" int loomtest_iota3(halide_buffer_t *out) {
     if (out->is_bounds_query()) return 0;
-    for (int x = out->dim[0].min; x < out->dim[0].min + out->dim[0].extent; x++) *at(out, x) = x * 3;
+    for (int x = out->dim[0].min; x < out->dim[0].min + out->dim[0].extent; x++)
+        *at(out, x) = x * 3;
     return 0;
 }
 
@@ -110,6 +112,29 @@ extern "C" int loomtest_image_reader(halide_buffer_t *in, halide_buffer_t *out) 
     for (int x = out->dim[0].min; x < out->dim[0].min + out->dim[0].extent; x++) {
         *at(out, x) = *at(in, x - 1) + *at(in, x + 1);
     }
+    return 0;
+}
+
+/// Two outputs: out0(x) = in(x) + 1, out1(x) = in(x) * 0.5 (in needs the same region).
+extern "C" int loomtest_two_outputs(halide_buffer_t *in, halide_buffer_t *out0,
+                                    halide_buffer_t *out1) {
+    if (in->is_bounds_query()) {
+        in->dim[0].min = out0->dim[0].min;
+        in->dim[0].extent = out0->dim[0].extent;
+        return 0;
+    }
+    for (int x = out0->dim[0].min; x < out0->dim[0].min + out0->dim[0].extent; x++) {
+        *at(out0, x) = *at(in, x) + 1;
+        ((float *)out1->host)[(x - out1->dim[0].min) * out1->dim[0].stride] = *at(in, x) * 0.5f;
+    }
+    return 0;
+}
+
+/// out(x) = x + offset, no inputs.
+extern "C" int loomtest_hidden_iota(int offset, halide_buffer_t *out) {
+    if (out->is_bounds_query()) return 0;
+    for (int x = out->dim[0].min; x < out->dim[0].min + out->dim[0].extent; x++)
+        *at(out, x) = x + offset;
     return 0;
 }
 
@@ -271,9 +296,48 @@ TEST(ExternStages, FailingExternWithCustomErrorHandlerDoesNotThrow) {
     };
     EXPECT_NO_THROW(f.realize({4}));
     EXPECT_EQ(error_calls, 1);
-    EXPECT_NE(captured_error.find("Call to external stage loomtest_failing returned non-zero value"),
-              std::string::npos)
+    EXPECT_NE(
+        captured_error.find("Call to external stage loomtest_failing returned non-zero value"),
+        std::string::npos)
         << captured_error;
+}
+
+TEST(ExternStages, TupleOutputs) {
+    Var x("x");
+    Func g("g"), f("f"), h("h");
+    g(x) = x * 4;
+    g.compute_root();
+    f.define_extern("loomtest_two_outputs", {g}, {Int(32), Float(32)}, 1);
+    f.compute_root();
+    h(x) = cast<float>(f(x)[0]) + f(x)[1];
+    Buffer<float> out = h.realize({6});
+    for (int i = 0; i < 6; i++) EXPECT_FLOAT_EQ(out(i), (float)(i * 4 + 1) + i * 2.0f) << i;
+    // As a pipeline output: one buffer per element.
+    Realization r = f.realize({5});
+    Buffer<int32_t> r0 = r[0];
+    Buffer<float> r1 = r[1];
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(r0(i), i * 4 + 1);
+        EXPECT_FLOAT_EQ(r1(i), i * 2.0f);
+    }
+}
+
+namespace {
+// Not exported: reached only through set_jit_externs.
+int hidden_stage(int offset, halide_buffer_t *out) { return loomtest_hidden_iota(offset, out); }
+} // namespace
+
+TEST(ExternStages, JitExternsResolveExternStages) {
+    Var x("x");
+    Func f("f"), h("h");
+    f.define_extern("loomtest_not_exported_stage", {Expr(7)}, Int(32), 1);
+    h(x) = f(x) * 3;
+    Pipeline p(h);
+    std::map<std::string, JITExtern> externs;
+    externs.emplace("loomtest_not_exported_stage", JITExtern(hidden_stage));
+    p.set_jit_externs(externs);
+    Buffer<int32_t> out = p.realize({4});
+    for (int i = 0; i < 4; i++) EXPECT_EQ(out(i), (i + 7) * 3) << i;
 }
 
 TEST(ExternStages, IsExternAndArguments) {

@@ -10,9 +10,9 @@
 /// makes for the call. With a custom_error handler in effect a failing realize returns without
 /// throwing (the handler saw the message); otherwise it throws RuntimeError.
 ///
-/// custom_do_task, custom_do_par_for, custom_trace, custom_get_symbol, custom_load_library and
-/// custom_get_library_symbol are stored but not called yet: Loom's runtime has no parallel
-/// task launcher, tracer or dynamic loader that would call them.
+/// custom_trace, custom_get_symbol, custom_load_library and custom_get_library_symbol are
+/// stored but not called yet: Loom's runtime has no tracer or dynamic loader that would call
+/// them.
 
 #include <cstddef>
 #include <cstdint>
@@ -30,10 +30,11 @@ struct JITHandlers {
     /// Allocation of the pipeline's heap buffers, and its release.
     void *(*custom_malloc)(JITUserContext *, size_t){nullptr};
     void (*custom_free)(JITUserContext *, void *){nullptr};
-    /// Runs one parallel task (stored; see the file comment).
+    /// Runs one task of a parallel loop (the default calls the task).
     int (*custom_do_task)(JITUserContext *, int (*)(JITUserContext *, int, uint8_t *), int,
                           uint8_t *){nullptr};
-    /// Runs a parallel loop (stored; see the file comment).
+    /// Runs a parallel loop: every index in [min, min + extent) (the default uses Loom's
+    /// thread pool, which runs each index through custom_do_task).
     int (*custom_do_par_for)(JITUserContext *, int (*)(JITUserContext *, int, uint8_t *), int, int,
                              uint8_t *){nullptr};
     /// Receives the message of a run-time error; realize then returns without throwing.

@@ -39,6 +39,11 @@ std::atomic<halide_error_handler_t> fallback_error{halide_default_error};
 std::atomic<halide_print_t> fallback_print{halide_default_print};
 std::atomic<halide_malloc_t> fallback_malloc{halide_default_malloc};
 std::atomic<halide_free_t> fallback_free{halide_default_free};
+std::atomic<halide_do_par_for_t> fallback_do_par_for{halide_default_do_par_for};
+std::atomic<halide_do_task_t> fallback_do_task{halide_default_do_task};
+
+/// A runtime task as JITHandlers spells it (the user context typed).
+using JITTask = int (*)(JITUserContext *, int, uint8_t *);
 
 void error_trampoline(void *uc, const char *msg) {
     JITUserContext *c = active_context(uc);
@@ -64,6 +69,22 @@ void free_trampoline(void *uc, void *ptr) {
     fallback_free.load()(uc, ptr);
 }
 
+int do_par_for_trampoline(void *uc, halide_task_t f, int min, int size, uint8_t *closure) {
+    JITUserContext *c = active_context(uc);
+    if (c && c->handlers.custom_do_par_for) {
+        return c->handlers.custom_do_par_for(c, (JITTask)f, min, size, closure);
+    }
+    return fallback_do_par_for.load()(uc, f, min, size, closure);
+}
+
+int do_task_trampoline(void *uc, halide_task_t f, int idx, uint8_t *closure) {
+    JITUserContext *c = active_context(uc);
+    if (c && c->handlers.custom_do_task) {
+        return c->handlers.custom_do_task(c, (JITTask)f, idx, closure);
+    }
+    return fallback_do_task.load()(uc, f, idx, closure);
+}
+
 /// Puts the trampolines in place (again, if someone replaced them since), remembering what
 /// they replace.
 void install_trampolines() {
@@ -78,6 +99,13 @@ void install_trampolines() {
     }
     if (auto prev = halide_set_custom_free(free_trampoline); prev != free_trampoline) {
         fallback_free = prev;
+    }
+    if (auto prev = halide_set_custom_do_par_for(do_par_for_trampoline);
+        prev != do_par_for_trampoline) {
+        fallback_do_par_for = prev;
+    }
+    if (auto prev = halide_set_custom_do_task(do_task_trampoline); prev != do_task_trampoline) {
+        fallback_do_task = prev;
     }
 }
 

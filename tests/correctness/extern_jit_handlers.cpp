@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -141,4 +142,51 @@ TEST(JITHandlers, CustomErrorInContextSuppressesTheException) {
     CountingContext ctx2;
     EXPECT_NO_THROW(f.realize(&ctx2, {4}));
     EXPECT_EQ(ctx2.errors, 1);
+}
+
+namespace {
+
+int par_for_calls = 0;
+std::atomic<int> tasks_run{0};
+
+/// A serial parallel-for: runs every index in order on the calling thread.
+int serial_par_for(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *), int min,
+                   int extent, uint8_t *closure) {
+    par_for_calls++;
+    for (int i = min; i < min + extent; i++) {
+        if (int r = f(ctx, i, closure)) return r;
+    }
+    return 0;
+}
+
+int counting_task(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *), int idx,
+                  uint8_t *closure) {
+    tasks_run++;
+    return f(ctx, idx, closure);
+}
+
+} // namespace
+
+TEST(JITHandlers, CustomParallelForAndTask) {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x * 100 + y;
+    f.parallel(y);
+
+    // A custom parallel-for sees the loop once and runs its tasks itself.
+    par_for_calls = 0;
+    f.jit_handlers().custom_do_par_for = serial_par_for;
+    Buffer<int32_t> out = f.realize({8, 6});
+    EXPECT_EQ(par_for_calls, 1);
+    for (int j = 0; j < 6; j++) {
+        for (int i = 0; i < 8; i++) EXPECT_EQ(out(i, j), i * 100 + j);
+    }
+
+    // With the default parallel-for, each task goes through custom_do_task.
+    f.jit_handlers().custom_do_par_for = nullptr;
+    f.jit_handlers().custom_do_task = counting_task;
+    tasks_run = 0;
+    out = f.realize({8, 6});
+    EXPECT_EQ(tasks_run.load(), 6);
+    EXPECT_EQ(out(7, 5), 705);
 }

@@ -4,11 +4,11 @@
 /// \file How JIT-compiled code reaches the user's run-time hooks (<loom/jit_handlers.h>).
 ///
 /// The runtime's handlers (halide_set_error_handler, halide_set_custom_print/_malloc/_free/
-/// _do_par_for/_do_task) are process-wide, so Loom installs trampolines there once: when the user_context a runtime
-/// function receives is a JITUserContext of a call in progress (registered by JITCallContext),
-/// the trampoline calls that context's handler if it has one; otherwise it calls whatever
-/// handler was installed before (the runtime's default, or an AOT user's). The handlers in the
-/// context are the user's, with the pipeline's filled in where the user set none.
+/// _do_par_for/_do_task) are process-wide, so Loom installs trampolines there once: when the
+/// user_context a runtime function receives is a JITUserContext of a call in progress (registered
+/// by JITCallContext), the trampoline calls that context's handler if it has one; otherwise it
+/// calls whatever handler was installed before (the runtime's default, or an AOT user's). The
+/// handlers in the context are the user's, with the pipeline's filled in where the user set none.
 /// Tests: tests/correctness/extern_jit_handlers.cpp.
 
 #include <loom/extern.h>

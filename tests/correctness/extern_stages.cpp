@@ -244,6 +244,24 @@ TEST(ExternStages, ImageParamInputAndInferInputBounds) {
     for (int i = 0; i < 8; i++) EXPECT_EQ(out(i), (i - 1) * (i - 1) + (i + 1) * (i + 1)) << i;
 }
 
+TEST(ExternStages, InferInputBoundsThroughAnExternQuery) {
+    // The region of `in` the pipeline needs comes from the extern's answer for g.
+    Var x("x");
+    ImageParam in(Int(32), 1, "in");
+    Func g("g"), f("f");
+    g(x) = in(x)*2;
+    g.compute_root();
+    f.define_extern("loomtest_window_sum", {g, 0}, Int(32), 1);
+    f.infer_input_bounds({10});
+    Buffer<int32_t> bound = in.get();
+    ASSERT_TRUE(bound.defined());
+    EXPECT_EQ(bound.dim(0).min(), 5);
+    EXPECT_EQ(bound.dim(0).extent(), 12);
+    for (int i = 5; i < 17; i++) bound(i) = i;
+    Buffer<int32_t> out = f.realize({10});
+    for (int i = 0; i < 10; i++) EXPECT_EQ(out(i), 2 * ((i + 5) + (i + 6) + (i + 7))) << i;
+}
+
 TEST(ExternStages, FailingExternThrowsNamingIt) {
     Var x("x");
     Func g("g"), f("f");

@@ -17,7 +17,11 @@ namespace {
 /// concurrent calls).
 struct Registry {
     std::mutex mutex;
-    std::unordered_map<const void *, int> active;
+    struct Call {
+        int count = 0;      ///< calls in progress with this context
+        std::string errors; ///< their error messages, when no custom handler takes them
+    };
+    std::unordered_map<const void *, Call> active;
 };
 
 Registry &registry() {
@@ -48,6 +52,19 @@ using JITTask = int (*)(JITUserContext *, int, uint8_t *);
 void error_trampoline(void *uc, const char *msg) {
     JITUserContext *c = active_context(uc);
     if (c && c->handlers.custom_error) return c->handlers.custom_error(c, msg);
+    if (c) {
+        // Kept for the RuntimeError the call throws (whichever thread reported it), as Halide's
+        // JIT does, instead of printing.
+        Registry &r = registry();
+        std::lock_guard<std::mutex> lock(r.mutex);
+        auto it = r.active.find(uc);
+        if (it != r.active.end()) {
+            std::string &errors = it->second.errors;
+            if (!errors.empty() && errors.back() != '\n') errors += '\n';
+            errors += msg;
+            return;
+        }
+    }
     fallback_error.load()(uc, msg);
 }
 
@@ -135,16 +152,23 @@ JITCallContext::JITCallContext(JITUserContext *user, const JITHandlers &pipeline
     install_trampolines();
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    r.active[ctx_]++;
+    r.active[ctx_].count++;
 }
 
 JITCallContext::~JITCallContext() {
     {
         Registry &r = registry();
         std::lock_guard<std::mutex> lock(r.mutex);
-        if (--r.active[ctx_] == 0) r.active.erase(ctx_);
+        if (--r.active[ctx_].count == 0) r.active.erase(ctx_);
     }
     ctx_->handlers = saved_;
+}
+
+std::string JITCallContext::error_messages() const {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.active.find(ctx_);
+    return it == r.active.end() ? std::string() : it->second.errors;
 }
 
 std::map<std::string, void *> jit_extern_addresses(const std::map<std::string, JITExtern> &m) {

@@ -36,6 +36,9 @@ public:
     /// Whether a custom error handler receives this call's errors (a failing call then
     /// returns normally instead of throwing, as in Halide).
     bool has_custom_error() const { return ctx_->handlers.custom_error != nullptr; }
+    /// The error messages reported so far by this call (from any thread), when no custom error
+    /// handler took them.
+    std::string error_messages() const;
 
 private:
     JITUserContext local_;

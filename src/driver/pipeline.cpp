@@ -108,10 +108,9 @@ struct QueryBuffer {
 void call(const PipelineContents::Compiled &compiled, std::vector<void *> &argv,
           const JITCallContext &ctx) {
     argv[0] = ctx.get(); // args[0] is __user_context
-    loom_clear_last_error();
     int rc = compiled.module->argv_function()(argv.data());
     if (rc != 0 && !ctx.has_custom_error()) {
-        std::string msg = loom_last_error_message();
+        std::string msg = ctx.error_messages();
         if (msg.empty())
             msg = "Pipeline " + compiled.lowered.name + " failed with error code " +
                   std::to_string(rc);

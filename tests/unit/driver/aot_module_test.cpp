@@ -173,6 +173,14 @@ TEST(AotModule, MacOSObjectAndArchive) {
     EXPECT_TRUE(contains(archive, "_a_osx_argv")) << "Mach-O symbols have a leading underscore";
 }
 
+TEST(AotModule, StringLiteralFunctionNameWithDefaultTarget) {
+    TwoOutputs p;
+    std::string ll = temp_path("literal.ll");
+    // Halide code passes fn_name as a literal and lets the target default (HL_TARGET or host).
+    p.a.compile_to_llvm_assembly(ll, {p.input}, "literal_fn");
+    EXPECT_TRUE(defines(read_file(ll), "literal_fn", ""));
+}
+
 TEST(AotModule, OutputFileExtensions) {
     EXPECT_EQ(output_file_extension(OutputFileType::object), ".o");
     EXPECT_EQ(output_file_extension(OutputFileType::static_library), ".a");

@@ -94,6 +94,48 @@ bool stmt_uses_vars(const Stmt &s, const std::set<std::string> &names) {
     return uses_vars(s, names);
 }
 
+namespace {
+
+class NamesReferenced : public IRVisitor {
+public:
+    std::set<std::string> names;
+
+protected:
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { names.insert(op->name); }
+    void visit(const Load *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+};
+
+void append_blocks(const Stmt &s, std::vector<Stmt> &out) {
+    if (const Block *b = s.as<Block>()) {
+        append_blocks(b->first, out);
+        append_blocks(b->rest, out);
+    } else if (s.defined()) {
+        out.push_back(s);
+    }
+}
+
+} // namespace
+
+std::set<std::string> names_referenced(const Stmt &s) {
+    NamesReferenced v;
+    v.dispatch(s);
+    return std::move(v.names);
+}
+
+std::vector<Stmt> flatten_blocks(const Stmt &s) {
+    std::vector<Stmt> out;
+    append_blocks(s, out);
+    return out;
+}
+
 bool is_const(const Expr &e) {
     if (!e.defined()) return false;
     if (const Broadcast *b = e.as<Broadcast>()) return is_const(b->value);

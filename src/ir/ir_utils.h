@@ -8,6 +8,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace loom {
 namespace internal {
@@ -19,6 +20,11 @@ bool stmt_uses_var(const Stmt &s, const std::string &name);
 /// Whether `e` mentions any of `names` free.
 bool expr_uses_vars(const Expr &e, const std::set<std::string> &names);
 bool stmt_uses_vars(const Stmt &s, const std::set<std::string> &names);
+/// Every Variable name and every Load/Store buffer name in `s`, bound inside it or not (what a
+/// statement moved elsewhere must take along).
+std::set<std::string> names_referenced(const Stmt &s);
+/// The statements of a nest of Blocks, in order (undefined ones left out).
+std::vector<Stmt> flatten_blocks(const Stmt &s);
 
 /// Whether `e` is a constant: an Int/UInt/Float/String immediate, or a broadcast of one.
 bool is_const(const Expr &e);

@@ -314,15 +314,6 @@ protected:
     }
 };
 
-void flatten_blocks(const Stmt &s, std::vector<Stmt> &out) {
-    if (const Block *b = s.as<Block>()) {
-        flatten_blocks(b->first, out);
-        flatten_blocks(b->rest, out);
-    } else if (s.defined()) {
-        out.push_back(s);
-    }
-}
-
 } // namespace
 
 void apply_extern_stage_placements(const std::map<std::string, Function> &env,
@@ -374,8 +365,7 @@ Stmt add_extern_bounds_queries(const Stmt &s, const ExternBoundsQueries &queries
     if (queries.steps.empty()) return body;
     // After the leading assertions on the raw buffer handles (null, type, dimensions): the
     // queries read the output buffers' fields.
-    std::vector<Stmt> stmts;
-    flatten_blocks(body, stmts);
+    std::vector<Stmt> stmts = flatten_blocks(body);
     size_t first_rest = 0;
     while (first_rest < stmts.size() && stmts[first_rest].as<AssertStmt>()) first_rest++;
     std::vector<Stmt> front(stmts.begin(), stmts.begin() + first_rest);

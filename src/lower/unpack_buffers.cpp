@@ -1,7 +1,6 @@
 #include "lower/unpack_buffers.h"
 
 #include "ir/ir_utils.h"
-#include "ir/ir_visitor.h"
 
 #include <set>
 #include <utility>
@@ -11,46 +10,14 @@ namespace internal {
 
 Expr buffer_handle(const std::string &name) { return Variable::make(Handle(), name + ".buffer"); }
 
-namespace {
-
-/// Every Variable name and Load/Store buffer name in s.
-class NamesUsed : public IRVisitor {
-public:
-    std::set<std::string> names;
-
-protected:
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { names.insert(op->name); }
-    void visit(const Load *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Store *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
-
-void flatten_blocks(const Stmt &s, std::vector<Stmt> &out) {
-    if (const Block *b = s.as<Block>()) {
-        flatten_blocks(b->first, out);
-        flatten_blocks(b->rest, out);
-    } else if (s.defined()) {
-        out.push_back(s);
-    }
-}
-
-} // namespace
-
 Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
-    NamesUsed used;
-    used.dispatch(s);
+    const std::set<std::string> used = names_referenced(s);
 
     std::vector<std::pair<std::string, Expr>> lets;
     for (const LoweredArgument &a : args) {
         if (!a.is_buffer()) continue;
         Expr buf = buffer_handle(a.name);
-        if (used.names.count(a.name)) {
+        if (used.count(a.name)) {
             lets.emplace_back(
                 a.name, Call::make(Handle(), Call::buffer_get_host, {buf}, Call::PureIntrinsic));
         }
@@ -62,7 +29,7 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
                 {"stride", Call::buffer_get_stride}};
             for (const auto &field : fields) {
                 std::string n = a.name + "." + field.first + "." + ds;
-                if (used.names.count(n)) {
+                if (used.count(n)) {
                     lets.emplace_back(
                         n, Call::make(Int(32), field.second, {buf, Expr(d)}, Call::PureIntrinsic));
                 }
@@ -73,8 +40,7 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
     for (const auto &l : lets) let_names.insert(l.first);
 
     // Keep leading assertions on the raw handles before the lets.
-    std::vector<Stmt> stmts;
-    flatten_blocks(s, stmts);
+    std::vector<Stmt> stmts = flatten_blocks(s);
     size_t first_rest = 0;
     while (first_rest < stmts.size()) {
         const AssertStmt *a = stmts[first_rest].as<AssertStmt>();

@@ -11,37 +11,13 @@
 //       { unpack closure; body; return 0 }   (a failed assertion in body returns its code)
 #include "codegen/llvm/codegen_llvm.h"
 
-#include "ir/ir_visitor.h"
+#include "ir/ir_utils.h"
 #include "support/error.h"
-
-#include <set>
 
 namespace loom {
 namespace internal {
 
 using llvm::Value;
-
-namespace {
-
-/// The names a statement refers to: variables and the buffers it loads from or stores to.
-class ReferencedNames : public IRVisitor {
-public:
-    std::set<std::string> names;
-
-protected:
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { names.insert(op->name); }
-    void visit(const Load *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Store *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
-
-} // namespace
 
 void CodeGenLLVM::codegen_parallel_for(const For *op) {
     Value *min = codegen(op->min);
@@ -49,11 +25,9 @@ void CodeGenLLVM::codegen_parallel_for(const For *op) {
 
     // The closure: every symbol in scope that the body uses (the loop variable is the task
     // index, the user context the task's own argument).
-    ReferencedNames refs;
-    refs.dispatch(op->body);
     std::vector<std::string> captured;
     std::vector<llvm::Type *> field_types;
-    for (const std::string &n : refs.names) {
+    for (const std::string &n : names_referenced(op->body)) {
         if (n == op->name || n == "__user_context" || !sym_exists(n)) continue;
         captured.push_back(n);
         field_types.push_back(sym_get(n)->getType());

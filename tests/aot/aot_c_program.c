@@ -235,7 +235,8 @@ static void test_pipeline_b(void) {
     free(out);
 }
 
-/* ---- Pipeline lut: a compiled-in table (a Buffer not in the argument list), a bool ---- */
+/* ---- Pipeline lut: a compiled-in table (a Buffer not in the argument list), a bool; built with
+ * no_runtime, so it calls the runtime pipeline_a.a carries. ---- */
 
 static void test_pipeline_lut(void) {
     enum { N = 300 };

@@ -34,7 +34,7 @@ Func pipeline_b(ImageParam &in, Param<float> &bias) {
 }
 
 /// Pipeline "lut": a Buffer the user does not list (its contents are compiled into the object)
-/// and a bool parameter.
+/// and a bool parameter. Compiled with no_runtime: it uses the runtime another archive carries.
 Func pipeline_lut(ImageParam &in, Param<bool> &negate) {
     Buffer<int16_t> lut(std::vector<int>{256}, "lut");
     for (int i = 0; i < 256; i++) lut(i) = (int16_t)(i * i - 1000);
@@ -87,7 +87,8 @@ int main(int argc, char **argv) {
         ImageParam bytes(UInt(8), 1, "bytes");
         Param<bool> negate("negate");
         pipeline_lut(bytes, negate)
-            .compile_to_static_library(dir + "pipeline_lut", {negate, bytes}, "pipeline_lut", host);
+            .compile_to_static_library(dir + "pipeline_lut", {negate, bytes}, "pipeline_lut",
+                                       host.with_feature(Target::NoRuntime));
     } else if (which == "levels") {
         ImageParam in(UInt(8), 2, "in");
         Func f = pipeline_levels(in);

@@ -144,7 +144,10 @@ struct halide_filter_argument_t {
 /// What <name>_metadata() of an AOT-compiled pipeline returns: its arguments in calling order
 /// (the user context first when the target has user_context), target string and name.
 struct halide_filter_metadata_t {
-    int32_t version; ///< 1
+#ifdef __cplusplus
+    static const int32_t VERSION = 1;
+#endif
+    int32_t version; ///< VERSION (1)
     int32_t num_arguments;
     const struct halide_filter_argument_t *arguments;
     const char *target;

@@ -231,6 +231,23 @@ static void test_pipeline_b(void) {
     check(rc != 0, "pipeline_b rejects an int32 input");
     check(error_calls == 1 && last_error_context == &context,
           "halide_error gets the caller's user context");
+
+    /* Through _argv, args[0] points at the user context. */
+    {
+        void *context_ptr = &context;
+        float b = bias;
+        void *args[4] = {&context_ptr, &wrong, &b, &out_buf};
+        error_calls = 0;
+        last_error_context = NULL;
+        rc = pipeline_b_argv(args);
+        check(rc != 0 && error_calls == 1 && last_error_context == &context,
+              "pipeline_b_argv passes *args[0] as the user context");
+        args[1] = &in_buf;
+        memset(out, 0, sizeof(float) * W * H);
+        rc = pipeline_b_argv(args);
+        check(rc == 0 && fabsf(out[5] - (sqrtf(in[5] * in[5] + bias) - in[5] * 0.5f)) < 1e-5f,
+              "pipeline_b_argv runs the pipeline");
+    }
     free(in);
     free(out);
 }

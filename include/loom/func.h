@@ -396,28 +396,6 @@ public:
                             const Target &target = get_target_from_environment());
     void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
                             const Target &target = get_target_from_environment());
-    // With a string literal as fn_name, the overloads above are ambiguous while Target converts
-    // implicitly from const char *; these pick the fn_name ones.
-    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
-                           const char *fn_name,
-                           const Target &target = get_target_from_environment()) {
-        compile_to_object(filename, args, std::string(fn_name), target);
-    }
-    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
-                             const char *fn_name,
-                             const Target &target = get_target_from_environment()) {
-        compile_to_assembly(filename, args, std::string(fn_name), target);
-    }
-    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
-                                  const char *fn_name,
-                                  const Target &target = get_target_from_environment()) {
-        compile_to_llvm_assembly(filename, args, std::string(fn_name), target);
-    }
-    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
-                            const char *fn_name,
-                            const Target &target = get_target_from_environment()) {
-        compile_to_bitcode(filename, args, std::string(fn_name), target);
-    }
     /// A CompileError: the C back end is a later milestone.
     void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
                       const std::string &fn_name = "",

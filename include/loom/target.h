@@ -187,8 +187,8 @@ struct Target {
            int vector_bits = 0);
     /// Parse "arch-bits-os-features..." or "host[-features...]"; "" means the host. An
     /// unknown token is a CompileError listing the valid names.
-    Target(const std::string &s);
-    Target(const char *s) : Target(std::string(s)) {}
+    explicit Target(const std::string &s);
+    explicit Target(const char *s) : Target(std::string(s)) {}
 
     /// Whether `s` parses as a target string.
     static bool validate_target_string(const std::string &s);

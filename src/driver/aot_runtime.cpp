@@ -4,10 +4,6 @@
 
 #include "support/error.h"
 
-#include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/Linker/Linker.h>
-#include <llvm/Support/MemoryBuffer.h>
-
 namespace loom {
 namespace internal {
 

@@ -8,10 +8,6 @@
 #include "driver/module_contents.h"
 #include "support/error.h"
 
-#include <llvm/Object/Archive.h>
-#include <llvm/Object/ArchiveWriter.h>
-#include <llvm/Support/MemoryBuffer.h>
-
 #include <fstream>
 #include <sstream>
 

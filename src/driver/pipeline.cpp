@@ -21,9 +21,9 @@ namespace loom {
 
 using namespace internal;
 
-namespace {
+namespace internal {
 
-PipelineContents &contents_of(const IntrusivePtr<RefCounted> &p) {
+PipelineContents &pipeline_contents(const IntrusivePtr<RefCounted> &p) {
     user_assert(p.defined()) << "Can't use an undefined Pipeline.\n";
     return *static_cast<PipelineContents *>(p.get());
 }
@@ -34,6 +34,10 @@ void check_outputs_defined(const PipelineContents &c) {
             << "Can't realize or compile Func " << f.name() << ": it has no definition.\n";
     }
 }
+
+} // namespace internal
+
+namespace {
 
 /// The C name of the compiled function.
 std::string function_name(const PipelineContents &c) {
@@ -134,13 +138,13 @@ bool Pipeline::defined() const { return contents.defined(); }
 
 std::vector<Func> Pipeline::outputs() const {
     std::vector<Func> fs;
-    for (const Function &f : contents_of(contents).outputs) fs.push_back(Func(f));
+    for (const Function &f : pipeline_contents(contents).outputs) fs.push_back(Func(f));
     return fs;
 }
 
 void Pipeline::compile_jit(const Target &requested) {
     Target target = jit_target_for(requested); // the default (host) Target: HL_JIT_TARGET
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     auto funcs = snapshot(c);
     if (c.compiled && c.compiled->target == target && same_snapshot(c.compiled->funcs, funcs) &&
@@ -158,7 +162,7 @@ void Pipeline::compile_jit(const Target &requested) {
 }
 
 void Pipeline::invalidate_cache() {
-    if (contents.defined()) contents_of(contents).compiled.reset();
+    if (contents.defined()) pipeline_contents(contents).compiled.reset();
 }
 
 Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) {
@@ -167,7 +171,7 @@ Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) 
 
 Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> sizes,
                               const Target &target) {
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     std::vector<Buffer<void>> buffers;
     std::vector<int> shape(sizes.begin(), sizes.end());
@@ -232,7 +236,7 @@ void Pipeline::realize(RealizationArg outputs, const Target &target) {
 
 void Pipeline::realize(JITUserContext *context, RealizationArg outputs, const Target &target) {
     compile_jit(target);
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     std::vector<Buffer<void>> keep_alive;
     std::vector<halide_buffer_t *> raw = outputs.raw_buffers();
     std::vector<void *> argv = build_argv(*c.compiled, raw, nullptr, keep_alive);
@@ -289,7 +293,7 @@ void Pipeline::infer_input_bounds(const std::vector<int32_t> &sizes, const Targe
 
 void Pipeline::infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes,
                                   const Target &target) {
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     // The outputs are bounds queries too, of the requested shape.
     std::vector<std::unique_ptr<QueryBuffer>> out_queries;
@@ -319,11 +323,11 @@ void Pipeline::infer_input_bounds(RealizationArg outputs, const Target &target) 
 void Pipeline::infer_input_bounds(JITUserContext *context, RealizationArg outputs,
                                   const Target &target) {
     compile_jit(target);
-    bind_queried_inputs(contents_of(contents), outputs.raw_buffers(), context);
+    bind_queried_inputs(pipeline_contents(contents), outputs.raw_buffers(), context);
 }
 
 std::vector<Argument> Pipeline::infer_arguments() {
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     std::vector<Expr> extra;
     for (const Requirement &r : c.requirements) {
@@ -340,7 +344,7 @@ std::vector<Argument> Pipeline::infer_arguments() {
 }
 
 void Pipeline::print_loop_nest() {
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     std::cout << internal::print_loop_nest(c.outputs);
 }
@@ -348,7 +352,7 @@ void Pipeline::print_loop_nest() {
 // compile_to_lowered_stmt is in pipeline_aot.cpp with the other compile_to_* members.
 
 void Pipeline::add_requirement(const Expr &condition, const std::vector<Expr> &error_args) {
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     user_assert(condition.defined() && condition.type().is_bool())
         << "Pipeline::add_requirement needs a boolean condition.\n";
     c.requirements.push_back(Requirement{condition, error_args});

@@ -22,18 +22,6 @@ using namespace internal;
 
 namespace {
 
-PipelineContents &contents_of(const IntrusivePtr<RefCounted> &p) {
-    user_assert(p.defined()) << "Can't use an undefined Pipeline.\n";
-    return *static_cast<PipelineContents *>(p.get());
-}
-
-void check_outputs_defined(const PipelineContents &c) {
-    for (const Function &f : c.outputs) {
-        user_assert(f.has_pure_definition())
-            << "Can't realize or compile Func " << f.name() << ": it has no definition.\n";
-    }
-}
-
 bool is_c_identifier(const std::string &s) {
     if (s.empty() || isdigit((unsigned char)s[0])) return false;
     for (char c : s) {
@@ -140,7 +128,7 @@ Module make_aot_module(const std::vector<Function> &outputs,
 
 Module Pipeline::compile_to_module(const std::vector<Argument> &args, const std::string &fn_name,
                                    const Target &target, LinkageType linkage_type) {
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     std::string name = fn_name.empty() && !c.outputs.empty() ? c.outputs[0].name() : fn_name;
     return make_aot_module(c.outputs, c.requirements, args, name, target, linkage_type);
@@ -206,7 +194,7 @@ void Pipeline::compile_to_c(const std::string &filename, const std::vector<Argum
 void Pipeline::compile_to_lowered_stmt(const std::string &filename,
                                        const std::vector<Argument> &args, StmtOutputFormat fmt,
                                        const Target &target) {
-    PipelineContents &c = contents_of(contents);
+    PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     (void)args; // the statement is the same whatever the argument order
     std::string name =

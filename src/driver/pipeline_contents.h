@@ -42,6 +42,11 @@ struct PipelineContents : RefCounted {
     std::unique_ptr<Compiled> compiled;
 };
 
+/// The PipelineContents behind a Pipeline's handle; a CompileError for an undefined Pipeline.
+PipelineContents &pipeline_contents(const IntrusivePtr<RefCounted> &p);
+/// A CompileError naming the first output Func that has no definition.
+void check_outputs_defined(const PipelineContents &c);
+
 } // namespace internal
 } // namespace loom
 

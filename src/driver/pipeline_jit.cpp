@@ -13,10 +13,7 @@ using namespace internal;
 
 namespace {
 
-PipelineContents &contents_of(const Pipeline &p) {
-    user_assert(p.defined()) << "Can't use an undefined Pipeline.\n";
-    return *static_cast<PipelineContents *>(p.get_contents().get());
-}
+PipelineContents &contents_of(const Pipeline &p) { return pipeline_contents(p.get_contents()); }
 
 } // namespace
 

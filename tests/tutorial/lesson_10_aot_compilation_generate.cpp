@@ -1,19 +1,18 @@
-// Halide tutorial lesson 10: AOT compilation part 1
+// Tutorial lesson 10, part 1 of 2: compiling a pipeline ahead of time.
 //
-// This lesson demonstrates how to use Halide as a more traditional ahead-of-time (AOT) compiler.
+// A re-creation of Halide's lesson 10 (whose sources are not available offline), written for
+// Loom's tests: it uses the same API calls through include/compat.
 //
-// This lesson is split across two files. The first (this one) builds a Halide pipeline and
-// compiles it to a static library and header. The second (lesson_10_aot_compilation_run.cpp)
-// uses that static library to actually run the pipeline. This means that compiling this code
-// is a multi-step process:
+// So far every pipeline was compiled just in time, inside the program that ran it. Here the
+// program that defines the pipeline only compiles it, into a static library and a C header;
+// a second program (lesson_10_aot_compilation_run.cpp) links that library and calls the
+// pipeline like any C function, with no compiler, libloom or LLVM at run time. The steps:
 //
-//   1. Compile and run this file: it writes lesson_10_halide.a and lesson_10_halide.h into the
-//      current folder.
-//   2. Compile lesson_10_aot_compilation_run.cpp and link it with lesson_10_halide.a (plus
-//      -lpthread -ldl -lm). That program needs neither libHalide nor LLVM: the static library
-//      holds the compiled pipeline and the runtime it calls.
+//   1. build and run this program: it writes lesson_10_halide.a and lesson_10_halide.h;
+//   2. build lesson_10_aot_compilation_run.cpp against that header and link it with
+//      lesson_10_halide.a -lpthread -ldl -lm, then run it.
 //
-// (In this repository tests/aot/CMakeLists.txt does both steps.)
+// (tests/aot/lesson_10.cmake does both in this repository's build.)
 
 #include "Halide.h"
 
@@ -22,41 +21,30 @@
 using namespace Halide;
 
 int main(int argc, char **argv) {
-    // We'll define a simple one-stage pipeline:
     Func brighter;
     Var x, y;
 
-    // The pipeline will depend on one scalar parameter.
+    // The values the compiled function will receive when it is called. A Param stands for a
+    // scalar (here the amount to add) ...
     Param<uint8_t> offset;
 
-    // And take one grayscale 8-bit input buffer. The first argument gives the type of a pixel,
-    // and the second specifies the number of dimensions (not the number of channels!). For a
-    // grayscale image this is two; for a color image it's three. Currently, four dimensions is
-    // the maximum for inputs and outputs.
+    // ... and an ImageParam for a buffer: its element type and its number of dimensions (two for
+    // a gray image; the channels of a colour image would be a third).
     ImageParam input(type_of<uint8_t>(), 2);
 
-    // If we were jit-compiling, these would just be an int and a Buffer, but because we want to
-    // compile the pipeline once and have it work for any value of the parameter, we need to make
-    // a Param object, which can be used like an Expr, and an ImageParam object, which can be
-    // used like a Buffer.
-
-    // Define the Func.
+    // The algorithm reads them like a Buffer and an Expr.
     brighter(x, y) = input(x, y) + offset;
 
-    // Schedule it.
+    // Sixteen pixels per vector along x, rows in parallel.
     brighter.vectorize(x, 16).parallel(y);
 
-    // This time, instead of calling brighter.realize(...), which would compile and run the
-    // pipeline immediately, we'll call a method that compiles the pipeline to a static library
-    // and header.
-    //
-    // For AOT-compiled code, we need to explicitly declare the arguments to the routine. This
-    // routine takes two. Arguments are usually Params or ImageParams.
+    // Compile instead of realizing. The argument list fixes the C function's parameters and
+    // their order (the output buffer comes last); "brighter" is the function's name.
     brighter.compile_to_static_library("lesson_10_halide", {input, offset}, "brighter");
 
     printf("Halide pipeline compiled, but not yet run.\n");
 
-    // To continue this lesson, look in the file lesson_10_aot_compilation_run.cpp
+    // The second half is in lesson_10_aot_compilation_run.cpp.
 
     return 0;
 }

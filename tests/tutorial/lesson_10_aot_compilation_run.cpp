@@ -1,36 +1,26 @@
-// Halide tutorial lesson 10: AOT compilation part 2
+// Tutorial lesson 10, part 2 of 2: calling the ahead-of-time compiled pipeline.
 //
-// Before reading this file, see lesson_10_aot_compilation_generate.cpp
-//
-// This is the code that actually uses the Halide pipeline we've compiled. It does not depend on
-// libHalide, so we won't be including Halide.h.
-//
-// Instead, it depends on the header file that lesson_10_generate produced when we ran it:
+// A re-creation of Halide's lesson 10 (see lesson_10_aot_compilation_generate.cpp). This program
+// includes neither Halide.h nor anything of the compiler: only the header the generator wrote
+// and the header-only buffer class, and it links only the static library.
 #include "lesson_10_halide.h"
 
-// We want to continue to use our Halide::Buffer with AOT-compiled code, so we explicitly
-// include it. It's a header-only class, and doesn't require libHalide.
+// Halide::Runtime::Buffer is header-only; it converts to the halide_buffer_t * the generated
+// function takes.
 #include "HalideBuffer.h"
 
 #include <stdio.h>
 
 int main(int argc, char **argv) {
-    // Have a look in the header file above (it won't exist until you've run
-    // lesson_10_generate). At the bottom is the signature of the function we generated:
+    // lesson_10_halide.h declares
     //
-    // int brighter(halide_buffer_t *_input_buffer, uint8_t _offset,
-    //              halide_buffer_t *_brighter_buffer);
+    //   int brighter(struct halide_buffer_t *_input_buffer, uint8_t _offset,
+    //                struct halide_buffer_t *_brighter_buffer);
     //
-    // The ImageParam inputs have become pointers to "halide_buffer_t" structs. This is the
-    // struct that Halide uses to represent arrays of data. Unless you're calling the Halide
-    // pipeline from pure C code, you don't want to use it directly. Halide::Runtime::Buffer is
-    // a simple wrapper around halide_buffer_t that will implicitly convert to a
-    // halide_buffer_t *. We will pass Halide::Runtime::Buffer objects in those slots.
-    //
-    // The Halide Func we compiled has become an output buffer, also a halide_buffer_t *. The
-    // uint8_t Param became a plain uint8_t argument.
+    // in the order the generator listed the arguments: the ImageParam as a buffer pointer, the
+    // Param<uint8_t> as a plain uint8_t, and the output buffer last.
 
-    // Let's make some input data to test with:
+    // An input image with a pattern to check against, and an output of the same size.
     Halide::Runtime::Buffer<uint8_t> input(640, 480), output(640, 480);
     for (int y = 0; y < 480; y++) {
         for (int x = 0; x < 640; x++) {
@@ -38,10 +28,10 @@ int main(int argc, char **argv) {
         }
     }
 
-    // And the value of the parameter:
+    // The scalar argument.
     uint8_t offset = 17;
 
-    // Now let's call the function. It returns zero for success, and an error code otherwise.
+    // The call: 0 means success, anything else is a Halide error code.
     int error = brighter(input, offset, output);
 
     if (error) {
@@ -49,8 +39,7 @@ int main(int argc, char **argv) {
         return -1;
     }
 
-    // Now let's check the filter performed as advertised. It was supposed to add the offset to
-    // every input pixel (wrapping around past 255, as uint8_t arithmetic does).
+    // Every output pixel must be its input pixel plus the offset, modulo 256 (uint8_t wraps).
     for (int y = 0; y < 480; y++) {
         for (int x = 0; x < 640; x++) {
             uint8_t input_val = input(x, y);
@@ -63,7 +52,6 @@ int main(int argc, char **argv) {
         }
     }
 
-    // Everything worked!
     printf("Success!\n");
     return 0;
 }

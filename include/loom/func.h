@@ -283,6 +283,12 @@ public:
     Func &compute_root();
     /// Inline this Func into every use (the default for pure Funcs that are not outputs).
     Func &compute_inline();
+    /// Compute this Func inside the loop over `var` of `f` (its last stage), for the region that
+    /// one iteration of that loop needs; its storage is allocated there too.
+    Func &compute_at(const Func &f, const Var &var);
+    Func &compute_at(const Func &f, const RVar &var);
+    /// compute_at a LoopLevel (root and inlined are compute_root and compute_inline).
+    Func &compute_at(LoopLevel level);
 
     /// The loop directives of the pure definition (see Stage for each).
     Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,

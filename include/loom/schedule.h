@@ -2,8 +2,8 @@
 #define LOOM_SCHEDULE_H
 
 /// \file The vocabulary of the scheduling language shared by Func and Stage: TailStrategy (what
-/// a split does when the factor does not divide the extent) and VarOrRVar (a loop named by a
-/// Var or an RVar).
+/// a split does when the factor does not divide the extent), VarOrRVar (a loop named by a Var or
+/// an RVar) and LoopLevel (where a Func is computed).
 
 #include <loom/rdom.h>
 #include <loom/var.h>
@@ -55,6 +55,37 @@ public:
     Var var;
     RVar rvar;
     bool is_rvar;
+};
+
+class Func;
+
+/// A place in the loop nest for compute_at/store_at: inlined, the root, or the loop over a Var or
+/// RVar of a Func's stage (by default its last stage).
+class LoopLevel {
+public:
+    /// Inlined.
+    LoopLevel() = default;
+    /// The loop over `var` in stage `stage_index` of `f` (-1: f's last stage).
+    LoopLevel(const Func &f, const VarOrRVar &var, int stage_index = -1);
+
+    static LoopLevel inlined() { return LoopLevel(); }
+    static LoopLevel root() {
+        LoopLevel l;
+        l.kind_ = Root;
+        return l;
+    }
+
+    bool is_inlined() const { return kind_ == Inlined; }
+    bool is_root() const { return kind_ == Root; }
+    /// The Func and loop name of an At level (empty otherwise).
+    const std::string &func() const { return func_; }
+    const std::string &var() const { return var_; }
+    int stage_index() const { return stage_index_; }
+
+private:
+    enum Kind { Inlined, Root, At } kind_ = Inlined;
+    std::string func_, var_;
+    int stage_index_ = -1;
 };
 
 } // namespace loom

@@ -466,6 +466,32 @@ Func &Func::compute_inline() {
     return *this;
 }
 
+LoopLevel::LoopLevel(const Func &f, const VarOrRVar &var, int stage_index)
+    : kind_(At), func_(f.name()), var_(var.name()), stage_index_(stage_index) {}
+
+Func &Func::compute_at(const Func &f, const Var &var) { return compute_at(LoopLevel(f, var)); }
+
+Func &Func::compute_at(const Func &f, const RVar &var) { return compute_at(LoopLevel(f, var)); }
+
+Func &Func::compute_at(LoopLevel level) {
+    if (level.is_root()) return compute_root();
+    if (level.is_inlined()) return compute_inline();
+    user_assert(level.func() != name())
+        << "Func " << name() << " can't be computed at a loop of its own (" << level.func() << "."
+        << level.var() << "). Compute it at a loop of one of its consumers.\n";
+    internal::LoopLevelSpec spec;
+    spec.kind = internal::LoopLevelSpec::At;
+    spec.func = level.func();
+    spec.var = level.var();
+    spec.stage_index = level.stage_index();
+    Function f = function();
+    f.schedule().compute_level = spec;
+    f.schedule().store_level = spec;
+    f.schedule().touched = true;
+    f.touch();
+    return *this;
+}
+
 Function Func::function() const { return as_function(func); }
 
 } // namespace loom

@@ -409,5 +409,34 @@ std::map<std::string, Function> find_transitive_calls(const std::vector<Function
     return env;
 }
 
+int find_loop(const Function &f, const Definition &def, const std::string &name) {
+    const std::vector<Dim> &dims = def.schedule.dims;
+    for (size_t i = 0; i < dims.size(); i++) {
+        if (dims[i].var == name) return (int)i;
+    }
+    std::set<std::string> originals(f.args().begin(), f.args().end());
+    for (const ReductionVariable &rv : def.schedule.rvars) originals.insert(rv.var);
+    for (size_t i = 0; i < dims.size(); i++) {
+        const std::string &v = dims[i].var;
+        if (!originals.count(v) && v.size() > name.size() &&
+            v.compare(v.size() - name.size() - 1, std::string::npos, "." + name) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+std::string loop_list(const Definition &def) {
+    std::ostringstream os;
+    bool first = true;
+    const std::vector<Dim> &dims = def.schedule.dims;
+    for (size_t i = dims.size(); i-- > 0;) {
+        if (dims[i].var == "__outermost") continue;
+        os << (first ? "" : ", ") << dims[i].var;
+        first = false;
+    }
+    return first ? std::string("(none)") : os.str();
+}
+
 } // namespace internal
 } // namespace loom

@@ -210,6 +210,13 @@ public:
 /// "__outermost". Used for new definitions and by lowering.
 std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDomain &rdom);
 
+/// The index in `def`'s schedule dims of the loop a schedule names `name`: the loop of that exact
+/// name, else a split product whose last component is `name` (Halide's short names: "xi" names
+/// "x.xi"), never an original Var or RVar ("x" does not name the RVar "r.x"). -1 when none.
+int find_loop(const Function &f, const Definition &def, const std::string &name);
+/// The loops of a definition, outermost first, for error messages ("y, x.xo, x.xi").
+std::string loop_list(const Definition &def);
+
 /// Every Function reachable from `outputs` through calls, by name (DESIGN.md §2: the pipeline's
 /// environment).
 std::map<std::string, Function> find_transitive_calls(const std::vector<Function> &outputs);

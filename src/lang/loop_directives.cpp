@@ -8,7 +8,6 @@
 #include "support/error.h"
 #include "support/util.h"
 
-#include <set>
 #include <sstream>
 
 namespace loom {
@@ -16,12 +15,6 @@ namespace loom {
 using namespace internal;
 
 namespace {
-
-/// Halide's loop-name matching: a schedule may name a split product by its last component
-/// ("xi" names "x.xi").
-bool var_name_match(const std::string &candidate, const std::string &name) {
-    return candidate == name || ends_with(candidate, "." + name);
-}
 
 const char *for_type_verb(ForType t) {
     switch (t) {
@@ -36,36 +29,15 @@ const char *for_type_verb(ForType t) {
     }
 }
 
-/// The loops of a stage, outermost first, for error messages.
-std::string loop_list(const StageSchedule &s) {
-    std::ostringstream os;
-    bool first = true;
-    for (size_t i = s.dims.size(); i-- > 0;) {
-        if (s.dims[i].var == Var::outermost().name()) continue;
-        os << (first ? "" : ", ") << s.dims[i].var;
-        first = false;
-    }
-    return first ? std::string("(none)") : os.str();
-}
-
-/// The index in s.dims of the loop `name` names: the loop of that exact name, else a split
-/// product whose last component is `name` (never an original Var or RVar: "x" must not name the
-/// RVar "r.x"). A CompileError naming the stage and listing its loops when there is none.
+/// The index in the stage's dims of the loop `name` names (see find_loop); a CompileError naming
+/// the stage and listing its loops when there is none.
 size_t find_dim(const Stage &stage, const std::string &name, const char *what) {
-    const Definition &def = stage.definition();
-    const StageSchedule &s = def.schedule;
-    for (size_t i = 0; i < s.dims.size(); i++) {
-        if (s.dims[i].var == name) return i;
-    }
-    std::set<std::string> originals(stage.function().args().begin(), stage.function().args().end());
-    for (const ReductionVariable &rv : s.rvars) originals.insert(rv.var);
-    for (size_t i = 0; i < s.dims.size(); i++) {
-        if (!originals.count(s.dims[i].var) && var_name_match(s.dims[i].var, name)) return i;
-    }
-    user_error << "In schedule for " << stage.name() << ": can't " << what << " " << name
-               << " because " << stage.name() << " has no loop over " << name
-               << ". Its loops, outermost first, are: " << loop_list(s) << ".\n";
-    return 0;
+    int i = find_loop(stage.function(), stage.definition(), name);
+    user_assert(i >= 0) << "In schedule for " << stage.name() << ": can't " << what << " " << name
+                        << " because " << stage.name() << " has no loop over " << name
+                        << ". Its loops, outermost first, are: " << loop_list(stage.definition())
+                        << ".\n";
+    return (size_t)i;
 }
 
 /// A factor that must be a positive compile-time constant (vector widths, unroll factors).

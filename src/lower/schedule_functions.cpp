@@ -6,6 +6,8 @@
 #include "lower/inline.h"
 #include "support/error.h"
 
+#include <set>
+
 namespace loom {
 namespace internal {
 
@@ -87,6 +89,36 @@ private:
     std::string loop;
 };
 
+/// The names of the Funcs (producer blocks) that call `f` outside its realization.
+class UsesOutsideRealization : public IRVisitor {
+public:
+    explicit UsesOutsideRealization(const std::string &f) : f(f) {}
+    std::set<std::string> callers;
+
+protected:
+    using IRVisitor::visit;
+    void visit(const Realize *op) override {
+        if (op->name == f) return; // uses inside are fine
+        IRVisitor::visit(op);
+    }
+    void visit(const ProducerConsumer *op) override {
+        if (!op->is_producer) return IRVisitor::visit(op);
+        producers.push_back(op->name);
+        IRVisitor::visit(op);
+        producers.pop_back();
+    }
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halide && op->name == f) {
+            callers.insert(producers.empty() ? std::string("the pipeline") : producers.back());
+        }
+        IRVisitor::visit(op);
+    }
+
+private:
+    std::string f;
+    std::vector<std::string> producers;
+};
+
 } // namespace
 
 Stmt build_produce(const Function &f) {
@@ -135,13 +167,36 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
             user_assert(at.defined()) << "Func " << f.name() << " is computed at a loop of "
                                       << p.level.func << ", which is not used in this pipeline.\n";
             int stage = p.level.stage_index < 0 ? num_stages(at) - 1 : p.level.stage_index;
-            std::string loop = stage_prefix(at.name(), stage) + p.level.var;
+            user_assert(stage < num_stages(at))
+                << "Func " << f.name() << " is computed at stage " << stage << " of " << at.name()
+                << ", which has only " << num_stages(at) << " stage(s).\n";
+            const Definition &def = stage_definition(at, stage);
+            int dim = find_loop(at, def, p.level.var);
+            user_assert(dim >= 0) << "Func " << f.name() << " is computed at " << at.name() << "."
+                                  << p.level.var << ", but " << at.name() << " has no loop over "
+                                  << p.level.var
+                                  << ". Its loops, outermost first, are: " << loop_list(def)
+                                  << ".\n";
+            std::string loop = stage_prefix(at.name(), stage) + def.schedule.dims[dim].var;
             InjectAt inject(f, loop);
             s = inject.mutate(s);
             user_assert(inject.injected > 0)
-                << "Func " << f.name() << " is computed at " << p.level.func << "." << p.level.var
-                << ", but " << p.level.func << " has no loop over " << p.level.var << " where "
-                << f.name() << " is used.\n";
+                << "Func " << f.name() << " can't be computed at " << at.name() << "."
+                << p.level.var << ": that loop does not contain the uses of " << f.name()
+                << ". Compute it at a loop of a Func that calls it (or one enclosing such a "
+                << "loop), or compute_root() it.\n";
+            UsesOutsideRealization outside(f.name());
+            outside.dispatch(s);
+            if (!outside.callers.empty()) {
+                std::string names;
+                for (const std::string &c : outside.callers)
+                    names += (names.empty() ? "" : ", ") + c;
+                user_error << "Func " << f.name() << " can't be computed at " << at.name() << "."
+                           << p.level.var << " because " << names << " also use"
+                           << (outside.callers.size() == 1 ? "s" : "") << " it outside that loop. "
+                           << "Compute it at a loop that encloses every use (for example a loop of "
+                           << "the last Func that calls it), or compute_root() it.\n";
+            }
             break;
         }
         }

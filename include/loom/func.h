@@ -98,6 +98,25 @@ public:
     Stage &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     /// Run the loop over `var` serially (undoes vectorize/parallel/unroll).
     Stage &serial(const VarOrRVar &var);
+    /// Reorder the given loops among the places they occupy, innermost first (the others stay).
+    Stage &reorder(const std::vector<VarOrRVar> &vars);
+    template <typename... Args>
+    typename std::enable_if<internal::all_convertible<VarOrRVar, Args...>::value, Stage &>::type
+    reorder(const VarOrRVar &x, const VarOrRVar &y, Args &&...rest) {
+        return reorder(std::vector<VarOrRVar>{x, y, std::forward<Args>(rest)...});
+    }
+    /// Split x and y and put the two inner loops innermost: a tile of xfactor by yfactor.
+    Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor,
+                TailStrategy tail = TailStrategy::Auto);
+    /// tile keeping the names x and y for the outer loops.
+    Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+                const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    /// Replace the loop over `inner` and the loop directly outside it over `outer` by one loop
+    /// over `fused` covering both.
+    Stage &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    /// Give the loop over `old_name` a new name.
+    Stage &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
 
 private:
     internal::IntrusivePtr<internal::RefCounted> func; ///< a FunctionContents
@@ -302,6 +321,19 @@ public:
     Func &unroll(const VarOrRVar &var);
     Func &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     Func &serial(const VarOrRVar &var);
+    Func &reorder(const std::vector<VarOrRVar> &vars);
+    template <typename... Args>
+    typename std::enable_if<internal::all_convertible<VarOrRVar, Args...>::value, Func &>::type
+    reorder(const VarOrRVar &x, const VarOrRVar &y, Args &&...rest) {
+        return reorder(std::vector<VarOrRVar>{x, y, std::forward<Args>(rest)...});
+    }
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+               const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor,
+               TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+               const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
 
     /// Make this (undefined) Func an extern stage: its values over a region are computed by
     /// calling `int function_name(<params>, halide_buffer_t *out...)` (one output buffer per

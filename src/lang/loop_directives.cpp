@@ -8,6 +8,7 @@
 #include "support/error.h"
 #include "support/util.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace loom {
@@ -201,6 +202,124 @@ Stage &Stage::serial(const VarOrRVar &var) {
     return *this;
 }
 
+Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
+    StageSchedule &s = definition().schedule;
+    const std::string where = "In schedule for " + name() + ": ";
+    // The positions the listed loops occupy, and the loops in the requested order (innermost
+    // first).
+    std::vector<size_t> positions;
+    std::vector<Dim> wanted;
+    for (const VarOrRVar &v : vars) {
+        size_t i = find_dim(*this, v.name(), "reorder");
+        for (size_t p : positions) {
+            user_assert(p != i) << where << "reorder names the loop " << s.dims[i].var
+                                << " twice.\n";
+        }
+        positions.push_back(i);
+        wanted.push_back(s.dims[i]);
+    }
+    std::vector<size_t> sorted = positions;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<Dim> dims = s.dims;
+    for (size_t k = 0; k < sorted.size(); k++) dims[sorted[k]] = wanted[k];
+    // Two RVars whose iterations depend on each other must keep their relative order.
+    if (!s.allow_race_conditions && !s.atomic) {
+        for (size_t a = 0; a < s.dims.size(); a++) {
+            for (size_t b = a + 1; b < s.dims.size(); b++) {
+                const Dim &inner = s.dims[a], &outer = s.dims[b];
+                if (inner.kind != Dim::Kind::ImpureRVar || outer.kind != Dim::Kind::ImpureRVar) {
+                    continue;
+                }
+                size_t new_inner = 0, new_outer = 0;
+                for (size_t k = 0; k < dims.size(); k++) {
+                    if (dims[k].var == inner.var) new_inner = k;
+                    if (dims[k].var == outer.var) new_outer = k;
+                }
+                user_assert(new_inner < new_outer)
+                    << where << "can't reorder RVars " << inner.var << " and " << outer.var
+                    << " because it may change the meaning of the algorithm: later iterations "
+                    << "of the reduction may read what earlier ones wrote. Use rfactor() or "
+                    << "atomic() if the update is associative.\n";
+            }
+        }
+    }
+    s.dims = dims;
+    mark_touched(*this);
+    return *this;
+}
+
+Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                   const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor,
+                   const Expr &yfactor, TailStrategy tail) {
+    split(x, xo, xi, xfactor, tail);
+    split(y, yo, yi, yfactor, tail);
+    return reorder({xi, yi, xo, yo});
+}
+
+Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+                   const Expr &xfactor, const Expr &yfactor, TailStrategy tail) {
+    return tile(x, y, x, y, xi, yi, xfactor, yfactor, tail);
+}
+
+Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
+    const std::string where = "In schedule for " + name() + ": ";
+    user_assert(inner.is_rvar == outer.is_rvar && inner.is_rvar == fused.is_rvar)
+        << where << "can't fuse " << inner.name() << " and " << outer.name() << " into "
+        << fused.name() << ": fuse Vars into a Var, or RVars into an RVar.\n";
+    StageSchedule &s = definition().schedule;
+    size_t i = find_dim(*this, inner.name(), "fuse");
+    size_t o = find_dim(*this, outer.name(), "fuse");
+    user_assert(o == i + 1) << where << "can't fuse " << s.dims[i].var << " and " << s.dims[o].var
+                            << ": the loop over " << s.dims[o].var
+                            << " must be directly outside the loop over " << s.dims[i].var
+                            << " (reorder them first). Its loops, outermost first, are: "
+                            << loop_list(definition()) << ".\n";
+    const std::string fused_name = s.dims[i].var + "." + fused.name();
+    for (const Dim &d : s.dims) {
+        user_assert(d.var != fused_name)
+            << where << "fusing would make a second loop named " << fused_name << ".\n";
+    }
+    Split sp;
+    sp.kind = Split::FuseVars;
+    sp.old_var = fused_name;
+    sp.inner = s.dims[i].var;
+    sp.outer = s.dims[o].var;
+    s.splits.push_back(sp);
+    Dim d = s.dims[i];
+    d.var = fused_name;
+    if (s.dims[o].kind == Dim::Kind::ImpureRVar) d.kind = Dim::Kind::ImpureRVar;
+    s.dims[i] = d;
+    s.dims.erase(s.dims.begin() + o);
+    mark_touched(*this);
+    return *this;
+}
+
+Stage &Stage::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
+    const std::string where = "In schedule for " + name() + ": ";
+    user_assert(old_name.is_rvar == new_name.is_rvar)
+        << where << "can't rename " << old_name.name() << " to " << new_name.name()
+        << ": a Var must stay a Var and an RVar an RVar.\n";
+    StageSchedule &s = definition().schedule;
+    size_t i = find_dim(*this, old_name.name(), "rename");
+    const std::string &old_full = s.dims[i].var;
+    size_t dot = old_full.rfind('.');
+    // A split product keeps its qualification ("x.xi" renamed to "inner" is "x.inner").
+    const std::string new_full =
+        dot == std::string::npos ? new_name.name() : old_full.substr(0, dot + 1) + new_name.name();
+    for (const Dim &d : s.dims) {
+        user_assert(d.var != new_full) << where << "can't rename " << old_full << " to " << new_full
+                                       << ": there is already a loop of that name.\n";
+    }
+    Split sp;
+    sp.kind = Split::RenameVar;
+    sp.old_var = old_full;
+    sp.outer = new_full;
+    s.splits.push_back(sp);
+    s.dims[i].var = new_full;
+    mark_touched(*this);
+    return *this;
+}
+
 // ---- Func: the same directives on the pure definition ----
 
 Func &Func::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
@@ -241,6 +360,34 @@ Func &Func::unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail) 
 
 Func &Func::serial(const VarOrRVar &var) {
     Stage(function(), 0).serial(var);
+    return *this;
+}
+
+Func &Func::reorder(const std::vector<VarOrRVar> &vars) {
+    Stage(function(), 0).reorder(vars);
+    return *this;
+}
+
+Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                 const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor,
+                 TailStrategy tail) {
+    Stage(function(), 0).tile(x, y, xo, yo, xi, yi, xfactor, yfactor, tail);
+    return *this;
+}
+
+Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+                 const Expr &xfactor, const Expr &yfactor, TailStrategy tail) {
+    Stage(function(), 0).tile(x, y, xi, yi, xfactor, yfactor, tail);
+    return *this;
+}
+
+Func &Func::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
+    Stage(function(), 0).fuse(inner, outer, fused);
+    return *this;
+}
+
+Func &Func::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
+    Stage(function(), 0).rename(old_name, new_name);
     return *this;
 }
 

@@ -96,6 +96,25 @@ TEST(LoopDirectives, EveryScheduleMatchesTheReference) {
         {"update_rvar_split",
          [&](Func &, Func &c) { c.update(0).split(RVar("r.x"), RVar("ro"), RVar("ri"), 2); },
          "for r.x.ri:"},
+        {"reorder", [&](Func &, Func &c) { c.reorder(y, x); }, "for x:\n      for y:"},
+        {"tile",
+         [&](Func &, Func &c) { c.tile(x, y, Var("xo"), Var("yo"), Var("xi"), Var("yi"), 4, 2); },
+         "for y.yo:\n      for x.xo:\n        for y.yi:\n          for x.xi:"},
+        {"tile_keeping_names",
+         [&](Func &p, Func &) { p.tile(x, y, Var("xi"), Var("yi"), 8, 4).parallel(y); },
+         "parallel y.y:"},
+        {"fuse", [&](Func &, Func &c) { c.fuse(x, y, Var("xy")).parallel(Var("xy")); },
+         "parallel x.xy:"},
+        {"rename", [&](Func &, Func &c) { c.rename(x, Var("col")); }, "for col:"},
+        {"paper_figure_1",
+         [&](Func &p, Func &c) {
+             Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+             c.tile(x, y, xo, yo, xi, yi, 8, 4).vectorize(xi, 4).parallel(yo);
+             // At the pure stage's tile loop (LoopLevel's default is the last stage, the update,
+             // which does not call the producer).
+             p.compute_at(LoopLevel(c, xo, 0)).vectorize(x, 4);
+         },
+         "for x.xo:\n      produce producer:"},
         {"serial_undoes", [&](Func &, Func &c) { c.parallel(y).serial(y); }, "for y:"},
     };
     for (const Case &k : cases) {
@@ -162,6 +181,21 @@ TEST(LoopDirectives, Errors) {
     // "x" is not a loop of f's update (its only loop is the RVar r.x).
     loom_test::expect_error([&] { f.update(0).parallel(x); }, {"no loop over x", "r.x"});
     loom_test::expect_error([&] { f.split(x, Var("a"), Var("a"), 2); }, {"different names"});
+    loom_test::expect_error([&] { f.reorder(x, x); }, {"names the loop x twice"});
+    loom_test::expect_error([&] { f.fuse(x, Var("nope"), Var("f")); }, {"no loop over nope"});
+    loom_test::expect_error([&] { f.fuse(x, r.x, RVar("f")); }, {"fuse Vars into a Var"});
+    // A 2-D scan: r2.y's iterations read what earlier r2.x iterations wrote.
+    Func scan("sched_scan");
+    scan(x, y) = x + y;
+    RDom r2(1, 8, 1, 8, "r2");
+    scan(r2.x, r2.y) = scan(r2.x - 1, r2.y) + scan(r2.x, r2.y - 1);
+    loom_test::expect_error([&] { scan.update(0).reorder(r2.y, r2.x); },
+                            {"can't reorder RVars r2.x and r2.y", "rfactor"});
+    Var z("z");
+    Func cube("sched_cube");
+    cube(x, y, z) = x + y + z;
+    loom_test::expect_error([&] { cube.fuse(x, z, Var("xz")); },
+                            {"must be directly outside", "z, y, x"});
     loom_test::expect_error(
         [&] { f.update(0).split(r.x, RVar("ro"), RVar("ri"), 2, TailStrategy::RoundUp); },
         {"RoundUp", "outside its domain"});

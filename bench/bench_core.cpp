@@ -1,4 +1,4 @@
-// Benchmark of the core pipelines (blur, histogram equalization) under the default schedule.
+// Benchmark of the core pipelines (blur under three schedules, histogram equalization).
 // The same source is compiled against Loom (include/compat/Halide.h) and against Halide 21; each
 // binary prints one line per pipeline: name, JIT compile ms, median run ms.
 #include "Halide.h"
@@ -48,6 +48,12 @@ int main(int argc, char **argv) {
         p.schedule_blur_x_root();
         p.input.set(blur_in);
         bench("blur_x_root", p, p.blur_y, Buffer<uint16_t>(BW, BH));
+    }
+    {
+        BlurPipeline p;
+        p.schedule_paper();
+        p.input.set(blur_in);
+        bench("blur_paper", p, p.blur_y, Buffer<uint16_t>(BW, BH));
     }
     {
         HistEqPipeline p;

@@ -19,6 +19,13 @@ struct BlurPipeline {
     void schedule_default() {}
     /// blur_x computed at root: two passes over memory.
     void schedule_blur_x_root() { blur_x.compute_root(); }
+    /// The 2012 paper's Figure 1 schedule: 256x32 tiles of blur_y in parallel over tile rows,
+    /// blur_x computed per tile, both vectorized by 8.
+    void schedule_paper() {
+        Halide::Var xi("xi"), yi("yi");
+        blur_y.tile(x, y, xi, yi, 256, 32).vectorize(xi, 8).parallel(y);
+        blur_x.compute_at(blur_y, x).vectorize(x, 8);
+    }
 };
 
 #endif

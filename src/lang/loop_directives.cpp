@@ -1,6 +1,7 @@
-// The loop directives of the scheduling language (split, vectorize, parallel, unroll, serial) on
-// Stage, and Func's forwards to its pure stage. They only record decisions in the stage's
-// StageSchedule (splits and dims); build_provide_loop_nest turns them into loops.
+// The loop directives of the scheduling language (split, tile, reorder, fuse, rename, vectorize,
+// parallel, unroll, serial) on Stage, and Func's forwards to its pure stage. They only record
+// decisions in the stage's StageSchedule (splits and dims); build_provide_loop_nest turns them into
+// loops.
 #include <loom/func.h>
 #include <loom/ir_operator.h>
 
@@ -9,7 +10,6 @@
 #include "support/util.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace loom {
 

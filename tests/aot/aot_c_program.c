@@ -4,6 +4,7 @@
  * errors, and that its own halide_error, halide_malloc, halide_free and halide_do_par_for
  * replace the runtime's. Prints "N passed, N failed". */
 #include "HalideRuntime.h"
+#include "aot_check.h"
 #include "pipeline_a.h"
 #include "pipeline_b.h"
 #include "pipeline_lut.h"
@@ -12,17 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed = 0, failed = 0;
-
-static void check(int ok, const char *what) {
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAILED: %s\n", what);
-    }
-}
 
 /* ---- Overrides of runtime functions (strong definitions win over the archives' weak ones) */
 
@@ -275,6 +265,5 @@ int main(void) {
     test_pipeline_a();
     test_pipeline_b();
     test_pipeline_lut();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

@@ -2,6 +2,7 @@
 // without linking libloom: the header-only buffer needs only the runtime the archives carry.
 // Prints "N passed, N failed".
 #include "HalideBuffer.h"
+#include "aot_check.h"
 #include "pipeline_a.h"
 #include "pipeline_b.h"
 
@@ -9,17 +10,6 @@
 #include <cstdio>
 
 namespace {
-
-int passed = 0, failed = 0;
-
-void check(bool ok, const char *what) {
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAILED: %s\n", what);
-    }
-}
 
 void test_pipeline_a() {
     const int W = 64, H = 48, C = 2;
@@ -76,6 +66,5 @@ void test_pipeline_b() {
 int main() {
     test_pipeline_a();
     test_pipeline_b();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

@@ -2,23 +2,13 @@
  * into this C program: they must agree bit for bit, and with a naive reference. Prints
  * "N passed, N failed". */
 #include "HalideRuntime.h"
+#include "aot_check.h"
 #include "levels_avx2.h"
 #include "levels_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed = 0, failed = 0;
-
-static void check(int ok, const char *what) {
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAILED: %s\n", what);
-    }
-}
 
 static halide_buffer_t make_2d(uint8_t code, uint8_t bits, void *host, halide_dimension_t *dim,
                                int w, int h) {
@@ -75,6 +65,5 @@ int main(void) {
     } else {
         printf("This CPU has no AVX2+FMA: the avx2 build is linked but not run.\n");
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

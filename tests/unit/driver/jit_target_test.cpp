@@ -4,6 +4,7 @@
 #include <loom/loom.h>
 
 #include "common/expect_error.h"
+#include "common/scoped_env.h"
 #include "driver/jit.h"
 
 #include <gtest/gtest.h>
@@ -15,15 +16,9 @@
 using namespace loom;
 using loom::internal::JITModule;
 using loom_test::expect_error;
+using loom_test::ScopedEnv;
 
 namespace {
-
-/// Sets an environment variable for the lifetime of the object.
-struct ScopedEnv {
-    std::string name;
-    ScopedEnv(const char *n, const char *v) : name(n) { setenv(n, v, 1); }
-    ~ScopedEnv() { unsetenv(name.c_str()); }
-};
 
 bool host_is_x86_64_linux() {
     Target host = get_host_target();

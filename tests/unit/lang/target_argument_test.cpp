@@ -8,6 +8,7 @@
 #include "ir/parameter.h"
 
 #include "common/expect_error.h"
+#include "common/scoped_env.h"
 
 #include <gtest/gtest.h>
 
@@ -15,17 +16,7 @@
 
 using namespace loom;
 using loom_test::expect_error;
-
-namespace {
-
-/// Sets an environment variable for the lifetime of the object.
-struct ScopedEnv {
-    std::string name;
-    ScopedEnv(const char *n, const char *v) : name(n) { setenv(n, v, 1); }
-    ~ScopedEnv() { unsetenv(name.c_str()); }
-};
-
-} // namespace
+using loom_test::ScopedEnv;
 
 TEST(Target, ParsesAndPrintsInHalidesOrder) {
     Target t("x86-64-linux-sse41-avx2-avx");

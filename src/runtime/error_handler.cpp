@@ -1,23 +1,16 @@
-// halide_error / halide_print, their replaceable handlers, and the per-thread record of the last
-// error message that the JIT turns into a RuntimeError.
+// halide_error / halide_print and their replaceable handlers.
 
 #include <loom/runtime/loom_runtime.h>
 
 #include "runtime/runtime_libc.h"
 
-// The handlers and the message record have external linkage (in a namespace of their own) so
+// The handlers have external linkage (in a namespace of their own) so
 // that, when several AOT pipelines each carry a weak copy of the runtime into one program, the
 // linker keeps one copy of this state along with one copy of the functions using it.
 namespace loom_runtime {
 
 halide_error_handler_t current_error = halide_default_error;
 halide_print_t current_print = halide_default_print;
-
-// Messages reported on this thread since the last clear, separated by newlines, truncated to
-// the buffer.
-const size_t kLastErrorSize = 4096;
-thread_local char last_error[kLastErrorSize];
-thread_local size_t last_error_len;
 
 } // namespace loom_runtime
 
@@ -53,9 +46,6 @@ void halide_default_print(void *user_context, const char *msg) {
 
 void halide_error(void *user_context, const char *msg) {
     if (!msg) msg = "<null error message>";
-    // Recorded whatever the handler, so the JIT can report the message even when a user's
-    // handler swallows it.
-    loom_record_error(msg);
     halide_error_handler_t f = __atomic_load_n(&current_error, __ATOMIC_ACQUIRE);
     f(user_context, msg);
 }
@@ -73,30 +63,6 @@ halide_error_handler_t halide_set_error_handler(halide_error_handler_t handler) 
 halide_print_t halide_set_custom_print(halide_print_t print) {
     if (!print) print = halide_default_print;
     return __atomic_exchange_n(&current_print, print, __ATOMIC_ACQ_REL);
-}
-
-const char *loom_last_error_message(void) {
-    last_error[last_error_len] = 0;
-    return last_error;
-}
-
-void loom_clear_last_error(void) {
-    last_error_len = 0;
-    last_error[0] = 0;
-}
-
-void loom_record_error(const char *msg) {
-    if (!msg) return;
-    size_t room = kLastErrorSize - 1 - last_error_len;
-    if (last_error_len > 0 && room > 0 && last_error[last_error_len - 1] != '\n') {
-        last_error[last_error_len++] = '\n';
-        room--;
-    }
-    size_t n = strlen(msg);
-    if (n > room) n = room;
-    memcpy(last_error + last_error_len, msg, n);
-    last_error_len += n;
-    last_error[last_error_len] = 0;
 }
 
 } // extern "C"

@@ -203,8 +203,7 @@ typedef void (*halide_free_t)(void *user_context, void *ptr);
 
 /// Each installs a handler (null restores the default) and returns the previous one. The default
 /// error handler writes "Error: <msg>" to stderr and never aborts; the default print handler
-/// writes to stdout. Whatever the handler, halide_error first records the message for
-/// loom_last_error_message.
+/// writes to stdout. (The JIT collects a call's messages through its own handler, per call.)
 halide_error_handler_t halide_set_error_handler(halide_error_handler_t handler);
 halide_print_t halide_set_custom_print(halide_print_t print);
 halide_malloc_t halide_set_custom_malloc(halide_malloc_t user_malloc);
@@ -215,16 +214,6 @@ void halide_default_error(void *user_context, const char *msg);
 void halide_default_print(void *user_context, const char *msg);
 void *halide_default_malloc(void *user_context, size_t size);
 void halide_default_free(void *user_context, void *ptr);
-
-/// The messages passed to halide_error on this thread since the last clear, newline-separated
-/// ("" when none; at most 4095 bytes kept). The JIT clears it before a call and throws a
-/// RuntimeError carrying it after a nonzero return.
-const char *loom_last_error_message(void);
-/// Empties this thread's last error message.
-void loom_clear_last_error(void);
-/// Appends `msg` to this thread's last error message (halide_error does this for every
-/// message; exposed for code that reports errors without going through halide_error).
-void loom_record_error(const char *msg);
 
 /// Error reporters called by compiled pipelines. Each formats a message like Halide's, passes it
 /// to halide_error and returns the matching (negative) halide_error_code_t.

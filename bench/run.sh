@@ -1,26 +1,47 @@
 #!/usr/bin/env bash
-# `make bench`: runs the Loom build of the benchmarks (made by `make build`) and the same sources
-# built here against Halide 21 (PyPI wheel, installed if missing), alternately, several rounds,
-# and prints medians and Loom/Halide ratios. Not part of CI.
+# `make bench`: runs the Loom build of the benchmarks (made by `make build`, or the build folder
+# named by LOOM_BUILD) and the same source built here against Halide 21 (PyPI wheel, installed if
+# missing), alternately, BENCH_ROUNDS rounds (default 5), then prints a markdown report of the
+# medians and writes it to bench/results/<date>-<host>.md. Not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${BENCH_ROUNDS:-3}
+ROUNDS=${BENCH_ROUNDS:-5}
+LOOM_BUILD=${LOOM_BUILD:-build}
 
 if ! python3 -c "import halide" 2>/dev/null; then
   pip install --quiet halide==21.0.0
 fi
 HALIDE_DIR=$(python3 -c "import halide, os; print(os.path.dirname(halide.__file__))")
-OUT=build/bench
-mkdir -p "$OUT"
+OUT=$LOOM_BUILD/bench
+mkdir -p "$OUT" bench/results
 
 CXX=${CXX:-g++}
-FLAGS="-std=c++17 -O2 -I apps"
-$CXX $FLAGS -I "$HALIDE_DIR/include" bench/bench_core.cpp -o $OUT/bench_core_halide \
+# The same flags as the Loom build's Release configuration, so the clean C++ column and the
+# memcpy lines are compiled alike in both binaries.
+FLAGS="-std=c++17 -O3 -DNDEBUG -I apps"
+$CXX $FLAGS -I "$HALIDE_DIR/include" bench/bench_core.cpp -o "$OUT/bench_core_halide" \
   -L "$HALIDE_DIR/lib64" -lHalide -Wl,-rpath,"$HALIDE_DIR/lib64" -lpthread -ldl
 
-: > $OUT/core.txt
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+: > "$OUT/core.txt"
 for round in $(seq "$ROUNDS"); do
-  build/bench/bench_core_loom | sed 's/^/loom /' >> $OUT/core.txt
-  $OUT/bench_core_halide | sed 's/^/halide /' >> $OUT/core.txt
+  echo "round $round/$ROUNDS" >&2
+  "$LOOM_BUILD/bench/bench_core_loom" | sed 's/^/loom /' >> "$OUT/core.txt"
+  "$OUT/bench_core_halide" | sed 's/^/halide /' >> "$OUT/core.txt"
 done
-python3 bench/compare.py $OUT/core.txt
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+host=$(hostname -s 2>/dev/null || hostname)
+report="bench/results/$(date +%Y-%m-%d-%H%M)-$host.md"
+{
+  echo "# Benchmark: Loom against Halide 21 ($(date '+%Y-%m-%d %H:%M'), $host)"
+  echo
+  echo "Command: \`make bench\` (BENCH_ROUNDS=$ROUNDS; Loom from $LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
+  echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;"
+  echo "load average (1, 5, 15 min) before: $load_before, after: $load_after."
+  echo "Loom commit: $(git rev-parse --short HEAD)."
+  echo
+  python3 bench/compare.py "$OUT/core.txt"
+} > "$report"
+cat "$report"
+echo "(written to $report)"

@@ -6,6 +6,7 @@
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
+#include "lower/vectorize_loops.h"
 #include "simplify/simplify.h"
 
 #include <map>
@@ -182,6 +183,15 @@ private:
 
         std::string everything;
         Expr cond = StripLikely(everything).mutate(substitute(lets, cond_in));
+        // A vector condition (a clamp of a vectorized index) holds where all its lanes do.
+        if (cond.type().is_vector()) {
+            cond = all_lanes_true(cond);
+            if (!cond.defined()) {
+                c.unusable = true;
+                return;
+            }
+            cond = simplify(cond);
+        }
         bool reads_memory = false;
         visit_exprs(cond, [&](const Expr &e) {
             reads_memory = reads_memory || e.as<Load>() != nullptr;

@@ -1,0 +1,112 @@
+#include "lower/unroll_loops.h"
+
+#include "arith/constant_interval.h"
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "ir/substitute.h"
+#include "simplify/simplify.h"
+#include "support/error.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// Loops longer than this are refused: unrolling them would only blow up compile time.
+const int64_t max_unroll_extent = 1024;
+
+/// The user-facing name of a loop variable "f.s0.x.v3" -> "x.v3 of f".
+std::string describe_loop(const std::string &name) {
+    size_t s = name.find(".s");
+    if (s == std::string::npos) return name;
+    size_t dot = name.find('.', s + 2);
+    if (dot == std::string::npos) return name;
+    return name.substr(dot + 1) + " of " + name.substr(0, s);
+}
+
+class UnrollLoops : public IRMutator {
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const LetStmt *op) override {
+        Expr value = mutate(op->value);
+        // Constant-valued lets outside a loop may define its extent.
+        bool known = is_const(value);
+        Expr saved;
+        if (known) {
+            auto it = constants.find(op->name);
+            if (it != constants.end()) saved = it->second;
+            constants[op->name] = value;
+        }
+        Stmt body = mutate(op->body);
+        if (known) {
+            if (saved.defined()) {
+                constants[op->name] = saved;
+            } else {
+                constants.erase(op->name);
+            }
+        }
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return LetStmt::make(op->name, value, body);
+    }
+
+    Stmt visit(const For *op) override {
+        if (op->for_type != ForType::Unrolled) return IRMutator::visit(op);
+        Expr extent = simplify(substitute(constants, op->extent));
+        const int64_t *n = as_const_int(extent);
+        bool guarded = false;
+        int64_t count = 0;
+        if (n) {
+            count = *n;
+        } else {
+            // A constant upper bound: unroll to it, each copy guarded.
+            ConstantInterval ci = constant_integer_bounds(extent);
+            if (ci.max_defined && ci.max <= max_unroll_extent) {
+                count = std::max<int64_t>(ci.max, 0);
+                guarded = true;
+            }
+        }
+        user_assert(n || guarded)
+            << "Can only unroll a loop of constant extent, but the loop over "
+            << describe_loop(op->name) << " has extent " << extent
+            << ". Use unroll(x, factor) to split it first, or bound() the Func.\n";
+        user_assert(count <= max_unroll_extent)
+            << "Unrolling the loop over " << describe_loop(op->name) << " would make " << count
+            << " copies of its body (at most " << max_unroll_extent
+            << " are allowed). Split it first and unroll the inner loop.\n";
+        Stmt body = mutate(op->body);
+        // The min is evaluated once, as the loop would.
+        Expr base = op->min;
+        bool bind_min = !is_const(base) && !base.as<Variable>();
+        const std::string min_name = op->name + ".unrolled_min";
+        if (bind_min) base = Variable::make(op->min.type(), min_name);
+        std::vector<Stmt> copies;
+        for (int64_t i = 0; i < count; i++) {
+            Expr iv = simplify(Add::make(base, make_const(base.type(), i)));
+            Stmt copy = substitute(op->name, iv, body);
+            if (guarded) {
+                copy = IfThenElse::make(LT::make(make_const(extent.type(), i), extent), copy);
+            }
+            copies.push_back(copy);
+        }
+        if (copies.empty()) return Evaluate::make(make_zero(Int(32)));
+        Stmt result = Block::make(copies);
+        if (bind_min) result = LetStmt::make(min_name, op->min, result);
+        return result;
+    }
+
+private:
+    std::map<std::string, Expr> constants;
+};
+
+} // namespace
+
+Stmt unroll_loops(const Stmt &s) { return UnrollLoops().mutate(s); }
+
+} // namespace internal
+} // namespace loom

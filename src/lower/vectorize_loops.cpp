@@ -1,0 +1,598 @@
+#include "lower/vectorize_loops.h"
+
+#include "ir/ir_equality.h"
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
+#include "ir/substitute.h"
+#include "simplify/simplify.h"
+#include "support/error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// Thrown while widening a loop body that cannot be vectorized; the loop is then left serial.
+struct CantVectorize {};
+
+/// The user-facing name of a loop variable "f.s0.x.v3" -> "x.v3 of f".
+std::string describe_loop(const std::string &name) {
+    size_t s = name.find(".s");
+    if (s == std::string::npos) return name;
+    size_t dot = name.find('.', s + 2);
+    if (dot == std::string::npos) return name;
+    return name.substr(dot + 1) + " of " + name.substr(0, s);
+}
+
+bool is_likely_call(const Call *c) {
+    return c && c->args.size() == 1 &&
+           (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost));
+}
+
+/// The smallest and largest lane of the signed integer vector e (see all_lanes_true).
+bool lane_bounds(const Expr &e, const std::map<std::string, Expr> &lets, Expr *lo, Expr *hi,
+                 int depth = 0) {
+    if (depth > 32) return false;
+    if (e.type().is_scalar()) {
+        *lo = *hi = e;
+        return true;
+    }
+    if (!e.type().is_int()) return false;
+    if (const Broadcast *b = e.as<Broadcast>()) {
+        if (!b->value.type().is_scalar()) return false;
+        *lo = *hi = b->value;
+        return true;
+    }
+    if (const Ramp *r = e.as<Ramp>()) {
+        const int64_t *s = as_const_int(r->stride);
+        if (!s || !r->base.type().is_scalar()) return false;
+        Expr last = Add::make(r->base, make_const(r->base.type(), *s * (r->lanes - 1)));
+        *lo = *s >= 0 ? r->base : last;
+        *hi = *s >= 0 ? last : r->base;
+        return true;
+    }
+    Expr alo, ahi, blo, bhi;
+    if (const Add *a = e.as<Add>()) {
+        if (!lane_bounds(a->a, lets, &alo, &ahi, depth + 1) ||
+            !lane_bounds(a->b, lets, &blo, &bhi, depth + 1)) {
+            return false;
+        }
+        *lo = Add::make(alo, blo);
+        *hi = Add::make(ahi, bhi);
+        return true;
+    }
+    if (const Sub *a = e.as<Sub>()) {
+        if (!lane_bounds(a->a, lets, &alo, &ahi, depth + 1) ||
+            !lane_bounds(a->b, lets, &blo, &bhi, depth + 1)) {
+            return false;
+        }
+        *lo = Sub::make(alo, bhi);
+        *hi = Sub::make(ahi, blo);
+        return true;
+    }
+    if (const Mul *m = e.as<Mul>()) {
+        Expr v = m->a, k = m->b;
+        if (const Broadcast *b = v.as<Broadcast>()) {
+            if (as_const_int(b->value)) std::swap(v, k);
+        }
+        const Broadcast *kb = k.as<Broadcast>();
+        const int64_t *c = kb ? as_const_int(kb->value) : nullptr;
+        if (!c || !lane_bounds(v, lets, &alo, &ahi, depth + 1)) return false;
+        *lo = Mul::make(*c >= 0 ? alo : ahi, kb->value);
+        *hi = Mul::make(*c >= 0 ? ahi : alo, kb->value);
+        return true;
+    }
+    if (const Min *m = e.as<Min>()) {
+        if (!lane_bounds(m->a, lets, &alo, &ahi, depth + 1) ||
+            !lane_bounds(m->b, lets, &blo, &bhi, depth + 1)) {
+            return false;
+        }
+        *lo = Min::make(alo, blo);
+        *hi = Min::make(ahi, bhi);
+        return true;
+    }
+    if (const Max *m = e.as<Max>()) {
+        if (!lane_bounds(m->a, lets, &alo, &ahi, depth + 1) ||
+            !lane_bounds(m->b, lets, &blo, &bhi, depth + 1)) {
+            return false;
+        }
+        *lo = Max::make(alo, blo);
+        *hi = Max::make(ahi, bhi);
+        return true;
+    }
+    if (const Call *c = e.as<Call>()) {
+        if (is_likely_call(c)) return lane_bounds(c->args[0], lets, lo, hi, depth + 1);
+        return false;
+    }
+    if (const Variable *v = e.as<Variable>()) {
+        auto it = lets.find(v->name);
+        if (it == lets.end()) return false;
+        return lane_bounds(it->second, lets, lo, hi, depth + 1);
+    }
+    return false;
+}
+
+} // namespace
+
+Expr all_lanes_true(const Expr &cond, const std::map<std::string, Expr> &lets) {
+    if (cond.type().is_scalar()) return cond;
+    if (const Broadcast *b = cond.as<Broadcast>()) {
+        return b->value.type().is_scalar() ? b->value : Expr();
+    }
+    if (const Call *c = cond.as<Call>()) {
+        return is_likely_call(c) ? all_lanes_true(c->args[0], lets) : Expr();
+    }
+    if (const And *a = cond.as<And>()) {
+        Expr x = all_lanes_true(a->a, lets), y = all_lanes_true(a->b, lets);
+        return x.defined() && y.defined() ? And::make(x, y) : Expr();
+    }
+    if (const Variable *v = cond.as<Variable>()) {
+        auto it = lets.find(v->name);
+        return it == lets.end() ? Expr() : all_lanes_true(it->second, lets);
+    }
+    if (const Not *n = cond.as<Not>()) {
+        // Push the negation down to comparisons: !(a || b) is !a && !b.
+        const Expr &a = n->a;
+        if (const Or *o = a.as<Or>()) {
+            return all_lanes_true(And::make(Not::make(o->a), Not::make(o->b)), lets);
+        }
+        if (const Not *nn = a.as<Not>()) return all_lanes_true(nn->a, lets);
+        if (const LT *op = a.as<LT>()) return all_lanes_true(GE::make(op->a, op->b), lets);
+        if (const LE *op = a.as<LE>()) return all_lanes_true(GT::make(op->a, op->b), lets);
+        if (const GT *op = a.as<GT>()) return all_lanes_true(LE::make(op->a, op->b), lets);
+        if (const GE *op = a.as<GE>()) return all_lanes_true(LT::make(op->a, op->b), lets);
+        if (const Call *c = a.as<Call>(); is_likely_call(c)) {
+            return all_lanes_true(Not::make(c->args[0]), lets);
+        }
+        return Expr();
+    }
+    Expr alo, ahi, blo, bhi;
+    auto both = [&](const Expr &a, const Expr &b) {
+        return lane_bounds(a, lets, &alo, &ahi) && lane_bounds(b, lets, &blo, &bhi);
+    };
+    if (const LT *op = cond.as<LT>()) return both(op->a, op->b) ? LT::make(ahi, blo) : Expr();
+    if (const LE *op = cond.as<LE>()) return both(op->a, op->b) ? LE::make(ahi, blo) : Expr();
+    if (const GT *op = cond.as<GT>()) return both(op->a, op->b) ? GT::make(alo, bhi) : Expr();
+    if (const GE *op = cond.as<GE>()) return both(op->a, op->b) ? GE::make(alo, bhi) : Expr();
+    return Expr();
+}
+
+namespace {
+
+/// Whether a statement can run with every store and load predicated: only stores, lets,
+/// blocks and ifs, and no call with side effects.
+bool predicable(const Stmt &s) {
+    class Check : public IRVisitor {
+    public:
+        bool ok = true;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const For *) override { ok = false; }
+        void visit(const Allocate *) override { ok = false; }
+        void visit(const Free *) override { ok = false; }
+        void visit(const AssertStmt *) override { ok = false; }
+        void visit(const Atomic *) override { ok = false; }
+        void visit(const Evaluate *op) override {
+            if (!is_const(op->value)) ok = false;
+        }
+        void visit(const Call *op) override {
+            if (!op->is_pure()) ok = false;
+            IRVisitor::visit(op);
+        }
+    } check;
+    check.dispatch(s);
+    return check.ok;
+}
+
+bool contains_vectors(const Stmt &s) {
+    bool found = false;
+    visit_exprs(s, [&](const Expr &e) {
+        found = found || e.type().is_vector();
+        return !found;
+    });
+    class FindLoops : public IRVisitor {
+    public:
+        bool found = false;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            if (op->for_type == ForType::Vectorized) found = true;
+            IRVisitor::visit(op);
+        }
+    } loops;
+    loops.dispatch(s);
+    return found || loops.found;
+}
+
+/// Intrinsics that are not elementwise functions of their arguments.
+bool widenable_call(const Call *op) {
+    if (op->call_type == Call::PureExtern) return true;
+    if (op->call_type != Call::PureIntrinsic) return false;
+    static const char *const refused[] = {Call::if_then_else, Call::stringify, Call::make_struct,
+                                          Call::require,      Call::undef,     Call::random,
+                                          Call::return_second};
+    for (const char *r : refused) {
+        if (op->name == r) return false;
+    }
+    return op->name.compare(0, 15, "_halide_buffer_") != 0;
+}
+
+/// Widens one loop body: the loop variable is the ramp, and everything depending on it gets
+/// `lanes` lanes.
+class VectorSubs : public IRMutator {
+public:
+    VectorSubs(const std::string &var, int lanes) : var(var), lanes(lanes) {}
+
+    Stmt run(const Stmt &body) { return mutate(body); }
+
+protected:
+    using IRMutator::visit;
+
+    Expr widen(const Expr &e) {
+        if (e.type().lanes() == lanes) return e;
+        if (e.type().is_scalar()) return Broadcast::make(e, lanes);
+        throw CantVectorize();
+    }
+
+    Expr visit(const Variable *op) override {
+        if (op->name == var) return Ramp::make(op, make_one(op->type), lanes);
+        auto it = renamed.find(op->name);
+        if (it != renamed.end()) return Variable::make(op->type.with_lanes(lanes), it->second);
+        return op;
+    }
+
+    template <typename T>
+    Expr binary(const T *op) {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (a.same_as(op->a) && b.same_as(op->b)) return op;
+        if (a.type().is_vector() || b.type().is_vector()) return T::make(widen(a), widen(b));
+        return T::make(a, b);
+    }
+    Expr visit(const Add *op) override { return binary(op); }
+    Expr visit(const Sub *op) override { return binary(op); }
+    Expr visit(const Mul *op) override { return binary(op); }
+    Expr visit(const Div *op) override { return binary(op); }
+    Expr visit(const Mod *op) override { return binary(op); }
+    Expr visit(const Min *op) override { return binary(op); }
+    Expr visit(const Max *op) override { return binary(op); }
+    Expr visit(const EQ *op) override { return binary(op); }
+    Expr visit(const NE *op) override { return binary(op); }
+    Expr visit(const LT *op) override { return binary(op); }
+    Expr visit(const LE *op) override { return binary(op); }
+    Expr visit(const GT *op) override { return binary(op); }
+    Expr visit(const GE *op) override { return binary(op); }
+    Expr visit(const And *op) override { return binary(op); }
+    Expr visit(const Or *op) override { return binary(op); }
+
+    Expr visit(const Not *op) override {
+        Expr a = mutate(op->a);
+        return a.same_as(op->a) ? Expr(op) : Not::make(a);
+    }
+    Expr visit(const Cast *op) override {
+        Expr v = mutate(op->value);
+        if (v.same_as(op->value)) return op;
+        return Cast::make(op->type.with_lanes(v.type().lanes()), v);
+    }
+    Expr visit(const Reinterpret *op) override {
+        Expr v = mutate(op->value);
+        if (v.same_as(op->value)) return op;
+        return Reinterpret::make(op->type.with_lanes(v.type().lanes()), v);
+    }
+    Expr visit(const Select *op) override {
+        Expr c = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
+        if (c.same_as(op->condition) && t.same_as(op->true_value) &&
+            f.same_as(op->false_value)) {
+            return op;
+        }
+        if (t.type().is_vector() || f.type().is_vector() || c.type().is_vector()) {
+            t = widen(t);
+            f = widen(f);
+        }
+        return Select::make(c, t, f);
+    }
+    Expr visit(const Load *op) override {
+        Expr index = mutate(op->index), p = mutate(op->predicate);
+        bool vector = index.type().is_vector() || p.type().is_vector() || pred.defined();
+        if (!vector) {
+            if (index.same_as(op->index) && p.same_as(op->predicate)) return op;
+            return Load::make(op->type, op->name, index, p, op->param, op->alignment);
+        }
+        Expr mask = is_const_true(p) ? Expr() : widen(p);
+        if (pred.defined()) mask = mask.defined() ? And::make(mask, pred) : pred;
+        if (!mask.defined()) mask = const_true(lanes);
+        return Load::make(op->type.with_lanes(lanes), op->name, widen(index), mask, op->param,
+                          ModulusRemainder());
+    }
+    Expr visit(const Call *op) override {
+        std::vector<Expr> args;
+        bool changed = false, vector = false;
+        for (const Expr &a : op->args) {
+            args.push_back(mutate(a));
+            changed = changed || !args.back().same_as(a);
+            vector = vector || args.back().type().is_vector();
+        }
+        if (!changed) return op;
+        if (!vector) {
+            return Call::make(op->type, op->name, args, op->call_type, op->func, op->value_index,
+                              op->param);
+        }
+        if (!widenable_call(op)) throw CantVectorize();
+        for (Expr &a : args) a = widen(a);
+        return Call::make(op->type.with_lanes(lanes), op->name, args, op->call_type, op->func,
+                          op->value_index, op->param);
+    }
+    Expr visit(const Let *op) override {
+        Expr value = mutate(op->value);
+        std::string name = bind(op->name, value);
+        Expr body = mutate(op->body);
+        unbind(op->name);
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return Let::make(name, value, body);
+    }
+    Expr visit(const Ramp *op) override { return refuse_changed(op); }
+    Expr visit(const Broadcast *op) override { return refuse_changed(op); }
+    Expr visit(const Shuffle *op) override { return refuse_changed(op); }
+    Expr visit(const VectorReduce *op) override { return refuse_changed(op); }
+
+    Stmt visit(const LetStmt *op) override {
+        Expr value = mutate(op->value);
+        std::string name = bind(op->name, value);
+        Stmt body = mutate(op->body);
+        unbind(op->name);
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return LetStmt::make(name, value, body);
+    }
+
+    Stmt visit(const Store *op) override {
+        Expr value = mutate(op->value), index = mutate(op->index), p = mutate(op->predicate);
+        if (index.type().is_vector() || (pred.defined() && value.type().is_vector())) {
+            Expr mask = is_const_true(p) ? Expr() : widen(p);
+            if (pred.defined()) mask = mask.defined() ? And::make(mask, pred) : pred;
+            if (!mask.defined()) mask = const_true(lanes);
+            return Store::make(op->name, widen(value), widen(index), op->param, mask,
+                               ModulusRemainder());
+        }
+        if (pred.defined() || p.type().is_vector()) throw CantVectorize();
+        if (value.type().is_vector()) return reduction(op, index);
+        if (value.same_as(op->value) && index.same_as(op->index) && p.same_as(op->predicate)) {
+            return op;
+        }
+        return Store::make(op->name, value, index, op->param, p, op->alignment);
+    }
+
+    Stmt visit(const IfThenElse *op) override {
+        Expr c = mutate(op->condition);
+        if (c.type().is_scalar()) {
+            Stmt t = mutate(op->then_case);
+            Stmt e = op->else_case.defined() ? mutate(op->else_case) : Stmt();
+            if (c.same_as(op->condition) && t.same_as(op->then_case) &&
+                e.same_as(op->else_case)) {
+                return op;
+            }
+            return IfThenElse::make(c, t, e);
+        }
+        if (!predicable(op->then_case) ||
+            (op->else_case.defined() && !predicable(op->else_case))) {
+            throw CantVectorize();
+        }
+        Expr cond = strip_likely(c);
+        Expr outer = pred;
+        auto with_pred = [&](const Stmt &s, const Expr &p) {
+            pred = outer.defined() ? And::make(outer, p) : p;
+            Stmt r = mutate(s);
+            pred = outer;
+            return r;
+        };
+        std::vector<Stmt> masked;
+        masked.push_back(with_pred(op->then_case, cond));
+        if (op->else_case.defined()) masked.push_back(with_pred(op->else_case, Not::make(cond)));
+        Stmt predicated = Block::make(masked);
+        if (outer.defined()) return predicated;
+        // The common case (every lane in range) runs unpredicated; the test is scalar where
+        // the lanes' extremes are known, so partition_loops can lift it out of the outer loop.
+        Expr all = all_lanes_true(cond, widened_values);
+        if (!all.defined()) all = VectorReduce::make(VectorReduce::And, cond, 1);
+        Stmt fast = mutate(op->then_case);
+        Expr likely_all = Call::make(Bool(), Call::likely, {all}, Call::PureIntrinsic);
+        return IfThenElse::make(likely_all, fast, predicated);
+    }
+
+    Stmt visit(const For *op) override {
+        Expr mn = mutate(op->min), ext = mutate(op->extent);
+        if (mn.type().is_vector() || ext.type().is_vector()) throw CantVectorize();
+        if (op->for_type == ForType::Parallel || op->for_type == ForType::Vectorized) {
+            throw CantVectorize();
+        }
+        Stmt body = mutate(op->body);
+        if (mn.same_as(op->min) && ext.same_as(op->extent) && body.same_as(op->body)) return op;
+        return For::make(op->name, mn, ext, op->for_type, op->device_api, body,
+                         op->partition_policy);
+    }
+    Stmt visit(const Allocate *op) override {
+        // Per-lane storage would need lanes times the size; the loop is left serial instead.
+        throw CantVectorize();
+    }
+    Stmt visit(const Evaluate *op) override {
+        Expr v = mutate(op->value);
+        if (v.same_as(op->value)) return op;
+        throw CantVectorize();
+    }
+    Stmt visit(const AssertStmt *op) override {
+        Expr c = mutate(op->condition), m = mutate(op->message);
+        if (c.same_as(op->condition) && m.same_as(op->message)) return op;
+        throw CantVectorize();
+    }
+
+private:
+    const std::string &var;
+    const int lanes;
+    /// Widened lets: original name -> new name, and the new names' vector values.
+    std::map<std::string, std::string> renamed;
+    std::map<std::string, Expr> widened_values;
+    /// Names shadowed by the current let (restored on unbind).
+    std::vector<std::pair<std::string, std::string>> shadowed;
+    /// The lanes that are active (inside a predicated if), or undefined when all are.
+    Expr pred;
+
+    std::string bind(const std::string &name, const Expr &value) {
+        auto it = renamed.find(name);
+        shadowed.emplace_back(name, it == renamed.end() ? std::string() : it->second);
+        if (value.type().is_vector()) {
+            std::string n = name + ".widened." + var;
+            renamed[name] = n;
+            widened_values[n] = value;
+            return n;
+        }
+        renamed.erase(name);
+        return name;
+    }
+    void unbind(const std::string &name) {
+        internal_assert(!shadowed.empty() && shadowed.back().first == name);
+        if (shadowed.back().second.empty()) {
+            renamed.erase(name);
+        } else {
+            renamed[name] = shadowed.back().second;
+        }
+        shadowed.pop_back();
+    }
+
+    template <typename T>
+    Expr refuse_changed(const T *op) {
+        Expr r = IRMutator::visit(op);
+        if (!r.same_as(op)) throw CantVectorize();
+        return r;
+    }
+
+    static Expr strip_likely(const Expr &e) {
+        const Call *c = e.as<Call>();
+        return is_likely_call(c) ? strip_likely(c->args[0]) : e;
+    }
+
+    /// A store at the same index in every lane of a varying value: `f[i] = f[i] op rest`
+    /// becomes `f[i] = f[i] op vector_reduce(op, rest)` for associative op; else refused.
+    Stmt reduction(const Store *op, const Expr &index) {
+        const Expr &v = op->value;
+        auto is_self = [&](const Expr &e) {
+            const Load *l = e.as<Load>();
+            return l && l->name == op->name && is_const_true(l->predicate) &&
+                   equal(l->index, op->index);
+        };
+        auto split = [&](const Expr &a, const Expr &b, Expr *self, Expr *rest) {
+            if (is_self(a)) {
+                *self = a, *rest = b;
+            } else if (is_self(b)) {
+                *self = b, *rest = a;
+            } else {
+                return false;
+            }
+            return true;
+        };
+        Expr self, rest;
+        VectorReduce::Operator rop;
+        if (const Add *a = v.as<Add>(); a && split(a->a, a->b, &self, &rest)) {
+            rop = VectorReduce::Add;
+        } else if (const Mul *m = v.as<Mul>(); m && split(m->a, m->b, &self, &rest)) {
+            rop = VectorReduce::Mul;
+        } else if (const Min *m = v.as<Min>(); m && split(m->a, m->b, &self, &rest)) {
+            rop = VectorReduce::Min;
+        } else if (const Max *m = v.as<Max>(); m && split(m->a, m->b, &self, &rest)) {
+            rop = VectorReduce::Max;
+        } else if (const And *m = v.as<And>(); m && split(m->a, m->b, &self, &rest)) {
+            rop = VectorReduce::And;
+        } else if (const Or *m = v.as<Or>(); m && split(m->a, m->b, &self, &rest)) {
+            rop = VectorReduce::Or;
+        } else {
+            throw CantVectorize();
+        }
+        // The rest must not read what is being reduced into (it would see stale values).
+        bool reads_self = false;
+        visit_exprs(rest, [&](const Expr &e) {
+            const Load *l = e.as<Load>();
+            reads_self = reads_self || (l && l->name == op->name);
+            return !reads_self;
+        });
+        if (reads_self) throw CantVectorize();
+        Expr wide = widen(mutate(rest));
+        Expr sum = VectorReduce::make(rop, wide, 1);
+        Expr old = Load::make(self.type(), op->name, index, const_true(), self.as<Load>()->param,
+                              self.as<Load>()->alignment);
+        Expr value;
+        switch (rop) {
+        case VectorReduce::Add: value = Add::make(old, sum); break;
+        case VectorReduce::Mul: value = Mul::make(old, sum); break;
+        case VectorReduce::Min: value = Min::make(old, sum); break;
+        case VectorReduce::Max: value = Max::make(old, sum); break;
+        case VectorReduce::And: value = And::make(old, sum); break;
+        case VectorReduce::Or: value = Or::make(old, sum); break;
+        }
+        return Store::make(op->name, value, index, op->param, op->predicate, op->alignment);
+    }
+};
+
+class VectorizeLoops : public IRMutator {
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const LetStmt *op) override {
+        Expr value = mutate(op->value);
+        bool known = is_const(value);
+        Expr saved;
+        if (known) {
+            auto it = constants.find(op->name);
+            if (it != constants.end()) saved = it->second;
+            constants[op->name] = value;
+        }
+        Stmt body = mutate(op->body);
+        if (known) {
+            if (saved.defined()) {
+                constants[op->name] = saved;
+            } else {
+                constants.erase(op->name);
+            }
+        }
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return LetStmt::make(op->name, value, body);
+    }
+
+    Stmt visit(const For *op) override {
+        // Inner loops first: a vector loop nested in another leaves the outer one serial.
+        Stmt body = mutate(op->body);
+        if (op->for_type != ForType::Vectorized) {
+            if (body.same_as(op->body)) return op;
+            return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
+                             op->partition_policy);
+        }
+        Expr extent = simplify(substitute(constants, op->extent));
+        const int64_t *n = as_const_int(extent);
+        user_assert(n) << "Can only vectorize a loop of constant extent, but the loop over "
+                       << describe_loop(op->name) << " has extent " << extent
+                       << ". Use vectorize(x, factor) to split it first, or bound() the Func.\n";
+        Stmt serial = For::make(op->name, op->min, extent, ForType::Serial, op->device_api, body,
+                                op->partition_policy);
+        if (*n <= 1 || contains_vectors(body)) return serial;
+        try {
+            Stmt wide = VectorSubs(op->name, (int)*n).run(body);
+            // The loop variable stays defined as the first lane (the ramps' base).
+            return LetStmt::make(op->name, op->min, wide);
+        } catch (const CantVectorize &) {
+            return serial;
+        }
+    }
+
+private:
+    std::map<std::string, Expr> constants;
+};
+
+} // namespace
+
+Stmt vectorize_loops(const Stmt &s, const Target &) { return VectorizeLoops().mutate(s); }
+
+} // namespace internal
+} // namespace loom

@@ -1,0 +1,39 @@
+// The differential schedule fuzzer's fast CI run: seeds 0..N-1, each a random pipeline under a
+// random legal schedule, compared bit for bit with the same pipeline unscheduled (see
+// tests/fuzz/schedule_fuzzer.h). `make fuzz` runs many more seeds (tests/fuzz/schedule_fuzz_long).
+#include "fuzz/schedule_fuzzer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LOOM_FUZZ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LOOM_FUZZ_ASAN 1
+#endif
+#endif
+
+namespace {
+
+#ifdef LOOM_FUZZ_ASAN
+// Under ASan (Debug) each JIT compilation is several times slower: fewer seeds keep the run
+// within CI's budget. The Release run does the full 500.
+constexpr int kSeeds = 150;
+#else
+constexpr int kSeeds = 500;
+#endif
+
+} // namespace
+
+TEST(ScheduleFuzz, SeededCasesMatchTheUnscheduledPipeline) {
+    int failures = 0;
+    for (int seed = 0; seed < kSeeds; seed++) {
+        loom_fuzz::CaseResult r = loom_fuzz::run_case((uint32_t)seed);
+        if (r.ok) continue;
+        ADD_FAILURE() << r.report;
+        // A broken directive fails many seeds; the first few reports are enough.
+        if (++failures >= 5) break;
+    }
+}

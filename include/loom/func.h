@@ -309,6 +309,37 @@ public:
     /// compute_at a LoopLevel (root and inlined are compute_root and compute_inline).
     Func &compute_at(LoopLevel level);
 
+    /// Storage placement (src/lang/storage_directives.cpp). Allocate this Func's storage at the
+    /// root / inside the loop over `var` of `f` (a loop enclosing its compute level), so that
+    /// values computed in one iteration of the loops in between are reused by the next
+    /// (sliding window) and the storage may be folded into a circular buffer.
+    Func &store_root();
+    Func &store_at(const Func &f, const Var &var);
+    Func &store_at(const Func &f, const RVar &var);
+    Func &store_at(LoopLevel level);
+    /// Hoist the allocation further out than the store level (its size is the maximum over the
+    /// loops in between); the realization (and sliding/folding) still follows store_at.
+    Func &hoist_storage(const Func &f, const Var &var);
+    Func &hoist_storage(const Func &f, const RVar &var);
+    Func &hoist_storage(LoopLevel level);
+    Func &hoist_storage_root();
+    /// Compute (and store) exactly [min, min + extent) of pure dimension `var`; consumers needing
+    /// more fail a runtime check.
+    Func &bound(const Var &var, Expr min, Expr extent);
+    /// Compute exactly `extent` values of `var` starting wherever consumers need them.
+    Func &bound_extent(const Var &var, Expr extent);
+    /// Round the computed region of `var` outward: min to remainder mod modulus and extent to a
+    /// multiple of modulus.
+    Func &align_bounds(const Var &var, Expr modulus, Expr remainder = 0);
+    /// Round the computed extent of `var` up to a multiple of modulus (min stays put).
+    Func &align_extent(const Var &var, Expr modulus);
+    /// Allocate exactly `bound` values of `var` (the computed region must fit).
+    Func &bound_storage(const Var &var, Expr bound);
+    /// Round the allocated extent of `var` up to a multiple of `alignment`.
+    Func &align_storage(const Var &var, Expr alignment);
+    /// Store dimension `var` in a circular buffer of `extent` values (index taken modulo it).
+    Func &fold_storage(const Var &var, Expr extent, bool fold_forward = true);
+
     /// The loop directives of the pure definition (see Stage for each).
     Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
                 const Expr &factor, TailStrategy tail = TailStrategy::Auto);

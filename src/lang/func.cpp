@@ -451,7 +451,7 @@ Func::operator Stage() const { return Stage(function(), 0); }
 Func &Func::compute_root() {
     Function f = function();
     f.schedule().compute_level = internal::LoopLevelSpec::root();
-    f.schedule().store_level = internal::LoopLevelSpec::root();
+    if (!f.schedule().store_level_set) f.schedule().store_level = internal::LoopLevelSpec::root();
     f.schedule().touched = true;
     f.touch();
     return *this;
@@ -460,7 +460,7 @@ Func &Func::compute_root() {
 Func &Func::compute_inline() {
     Function f = function();
     f.schedule().compute_level = internal::LoopLevelSpec::inlined();
-    f.schedule().store_level = internal::LoopLevelSpec::inlined();
+    if (!f.schedule().store_level_set) f.schedule().store_level = internal::LoopLevelSpec::inlined();
     f.schedule().touched = true;
     f.touch();
     return *this;
@@ -486,7 +486,7 @@ Func &Func::compute_at(LoopLevel level) {
     spec.stage_index = level.stage_index();
     Function f = function();
     f.schedule().compute_level = spec;
-    f.schedule().store_level = spec;
+    if (!f.schedule().store_level_set) f.schedule().store_level = spec;
     f.schedule().touched = true;
     f.touch();
     return *this;

@@ -85,6 +85,9 @@ struct FuncSchedule {
     LoopLevelSpec compute_level = LoopLevelSpec::inlined();
     LoopLevelSpec store_level = LoopLevelSpec::inlined();
     LoopLevelSpec hoist_storage_level = LoopLevelSpec::inlined();
+    /// store_at/store_root was called: compute_* then leave store_level alone (otherwise the
+    /// store level follows the compute level, as Halide's lock_loop_levels does).
+    bool store_level_set = false;
     std::vector<Bound> bounds;
     std::vector<StorageDim> storage_dims;
     MemoryType memory_type = MemoryType::Auto;

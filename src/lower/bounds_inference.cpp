@@ -5,11 +5,14 @@
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
+#include "lower/add_image_checks.h"
 #include "lower/build_provide_loop_nest.h"
 #include "lower/output_buffers.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -66,6 +69,66 @@ void check_bounded(const Box &b, const Stmt &context, const std::string &callee,
     }
 }
 
+Expr str(const std::string &s) { return Expr(s); }
+
+/// The loops and lets between a Realize and the `produce f; consume f` block of a Func stored
+/// outside its compute level, outermost first.
+struct PathNode {
+    std::string name;
+    Expr min, extent; ///< a For's bounds (extent undefined for a LetStmt)
+    Expr value;       ///< a LetStmt's value
+};
+
+/// Finds the `produce f; consume f` Block inside a Realize body and replaces it by what
+/// `replace` makes of it, recording the loops and lets on the way.
+class ReplaceComputeBlock : public IRMutator {
+public:
+    ReplaceComputeBlock(const std::string &f, std::function<Stmt(const Block *)> replace)
+        : f(f), replace(std::move(replace)) {}
+    std::vector<PathNode> path;
+    bool found = false;
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Block *op) override {
+        if (found) return op;
+        const ProducerConsumer *p = op->first.as<ProducerConsumer>();
+        if (p && p->is_producer && p->name == f) {
+            found = true;
+            path = stack;
+            return replace(op);
+        }
+        return IRMutator::visit(op);
+    }
+    Stmt visit(const For *op) override {
+        if (found) return op;
+        stack.push_back({op->name, op->min, op->extent, Expr()});
+        Stmt s = IRMutator::visit(op);
+        stack.pop_back();
+        return s;
+    }
+    Stmt visit(const LetStmt *op) override {
+        if (found) return op;
+        stack.push_back({op->name, Expr(), Expr(), op->value});
+        Stmt s = IRMutator::visit(op);
+        stack.pop_back();
+        return s;
+    }
+
+private:
+    std::string f;
+    std::function<Stmt(const Block *)> replace;
+    std::vector<PathNode> stack;
+};
+
+/// Index of pure dimension `var` of f (-1 if none).
+int dim_of(const Function &f, const std::string &var) {
+    for (int d = 0; d < f.dimensions(); d++) {
+        if (f.args()[d] == var) return d;
+    }
+    return -1;
+}
+
 class BoundsInference : public IRMutator {
 public:
     BoundsInference(const std::vector<Function> &outputs,
@@ -77,22 +140,53 @@ public:
 protected:
     using IRMutator::visit;
 
-    Stmt visit(const Realize *op) override {
-        auto it = env.find(op->name);
-        if (it == env.end()) return IRMutator::visit(op);
-        const Function &f = it->second;
+    /// What one `produce f; consume f` block needs: the stage bound lets (outermost first), the
+    /// runtime checks of explicit bounds, and the box of f touched per execution of the block
+    /// (in terms of the let names).
+    struct ComputeBounds {
+        std::vector<std::pair<std::string, Expr>> lets;
+        std::vector<Stmt> checks;
+        Box touched;
+    };
+
+    /// bound/bound_extent/align_bounds/align_extent applied to the region f must compute.
+    void apply_bounds(const Function &f, Box &region, ComputeBounds &cb) {
+        for (const Bound &b : f.schedule().bounds) {
+            int d = dim_of(f, b.var);
+            if (d < 0) continue;
+            Interval req = region[d];
+            Interval r = req;
+            if (b.extent.defined()) {
+                Expr mn = b.min.defined() ? b.min : req.min;
+                r = Interval(mn, simplify(mn + b.extent - 1));
+                // What consumers need must fit in the bound (Halide's words and argument order).
+                Expr ok = b.min.defined() ? (req.min >= r.min && req.max <= r.max)
+                                          : (req.max <= r.max);
+                cb.checks.push_back(AssertStmt::make(
+                    simplify(ok), runtime_error_call("halide_error_explicit_bounds_too_small",
+                                                     {str(b.var), str(f.name()), r.min, r.max,
+                                                      req.min, req.max})));
+            }
+            if (b.modulus.defined()) {
+                Expr m = b.modulus;
+                if (b.remainder.defined()) {
+                    Expr rem = b.remainder;
+                    Expr mn = ((r.min - rem) / m) * m + rem;
+                    Expr end = ((r.max - rem + m) / m) * m + rem;
+                    r = Interval(simplify(mn), simplify(end - 1));
+                } else {
+                    Expr ext = ((r.max - r.min + m) / m) * m;
+                    r = Interval(r.min, simplify(r.min + ext - 1));
+                }
+            }
+            region[d] = r;
+        }
+    }
+
+    ComputeBounds compute_bounds(const Function &f, const ProducerConsumer *produce,
+                                 const ProducerConsumer *consume) {
+        ComputeBounds cb;
         const bool is_output = output_names.count(f.name()) > 0;
-
-        // Inner realizations first: their bounds are what this one's consumers loop over.
-        Stmt body = mutate(op->body);
-        const Block *block = body.as<Block>();
-        internal_assert(block) << "bounds_inference: realize " << f.name()
-                               << " is not produce; consume\n";
-        const ProducerConsumer *produce = block->first.as<ProducerConsumer>();
-        const ProducerConsumer *consume = block->rest.as<ProducerConsumer>();
-        internal_assert(produce && consume && produce->is_producer && !consume->is_producer)
-            << "bounds_inference: realize " << f.name() << " is not produce; consume\n";
-
         const int dims = f.dimensions();
         Box region = box_required(consume->body, f.name());
         check_bounded(region, consume->body, f.name(), "Func");
@@ -113,9 +207,10 @@ protected:
         }
         internal_assert((int)region.size() == dims)
             << "bounds_inference: box of " << f.name() << " has " << region.size() << " dims\n";
+        apply_bounds(f, region, cb);
 
         // Stages, last to first. `lets` is outermost first.
-        std::vector<std::pair<std::string, Expr>> lets;
+        std::vector<std::pair<std::string, Expr>> &lets = cb.lets;
         const int n = num_stages(f);
         std::vector<const For *> nests(n);
         for (int k = 0; k < n; k++) {
@@ -153,25 +248,121 @@ protected:
             }
         }
         // Storage: every point read (region) or written (each stage's provides).
-        Box touched = region;
+        cb.touched = region;
         for (int k = 0; k < n; k++) {
             Box provided = box_provided(Stmt(nests[k]), f.name());
             check_bounded(provided, Stmt(nests[k]), f.name(), "Func");
-            touched = box_union(touched, provided);
+            cb.touched = box_union(cb.touched, provided);
         }
-        for (int d = 0; d < dims; d++) {
-            const std::string base = f.name() + "." + f.args()[d];
+        return cb;
+    }
+
+    /// The lets defining "<f>.<v>.min_realized/.extent_realized" from the touched box, with
+    /// bound_storage (checked at run time) and align_storage applied.
+    std::vector<std::pair<std::string, Expr>> realized_lets(const Function &f, const Box &touched,
+                                                            std::vector<Stmt> &checks) {
+        std::vector<std::pair<std::string, Expr>> lets;
+        const bool is_output = output_names.count(f.name()) > 0;
+        for (int d = 0; d < f.dimensions(); d++) {
+            const std::string &a = f.args()[d];
+            const std::string base = f.name() + "." + a;
+            Expr extent = simplify(touched[d].max + 1 - touched[d].min);
+            for (const StorageDim &sd : f.schedule().storage_dims) {
+                if (sd.var != a || is_output) continue;
+                if (sd.bound.defined()) {
+                    checks.push_back(AssertStmt::make(
+                        simplify(extent <= sd.bound),
+                        runtime_error_call("halide_error_storage_bound_too_small",
+                                           {str(f.name()), str(a), sd.bound, extent})));
+                    extent = sd.bound;
+                }
+                if (sd.alignment.defined()) {
+                    extent = simplify(((extent + sd.alignment - 1) / sd.alignment) * sd.alignment);
+                }
+            }
             lets.emplace_back(base + ".min_realized", touched[d].min);
-            lets.emplace_back(base + ".extent_realized",
-                              simplify(touched[d].max + 1 - touched[d].min));
+            lets.emplace_back(base + ".extent_realized", extent);
+        }
+        return lets;
+    }
+
+    static Stmt wrap(Stmt s, const std::vector<std::pair<std::string, Expr>> &lets) {
+        for (auto l = lets.rbegin(); l != lets.rend(); ++l) {
+            s = LetStmt::make(l->first, simplify(l->second), s);
+        }
+        return s;
+    }
+
+    static Stmt with_checks(const std::vector<Stmt> &checks, Stmt s) {
+        if (checks.empty()) return s;
+        std::vector<Stmt> all = checks;
+        all.push_back(s);
+        return Block::make(all);
+    }
+
+    Stmt visit(const Realize *op) override {
+        auto it = env.find(op->name);
+        if (it == env.end()) return IRMutator::visit(op);
+        const Function &f = it->second;
+
+        // Inner realizations first: their bounds are what this one's consumers loop over.
+        Stmt body = mutate(op->body);
+        const Block *block = body.as<Block>();
+        const ProducerConsumer *produce = block ? block->first.as<ProducerConsumer>() : nullptr;
+        const ProducerConsumer *consume = block ? block->rest.as<ProducerConsumer>() : nullptr;
+        if (produce && consume && produce->is_producer && !consume->is_producer &&
+            produce->name == f.name()) {
+            // Stored where it is computed: every let goes around the Realize.
+            ComputeBounds cb = compute_bounds(f, produce, consume);
+            std::vector<Stmt> checks = cb.checks;
+            std::vector<std::pair<std::string, Expr>> lets = cb.lets;
+            for (const auto &l : realized_lets(f, cb.touched, checks)) lets.push_back(l);
+            Stmt result = Realize::make(op->name, op->types, op->memory_type, op->bounds,
+                                        op->condition, body);
+            return wrap(with_checks(checks, result), lets);
         }
 
+        // Stored outside the compute level: the stage lets go around `produce f; consume f`
+        // (they depend on the loops in between), the storage covers the touched region over
+        // every iteration of those loops.
+        ComputeBounds cb;
+        ReplaceComputeBlock replace(f.name(), [&](const Block *b) {
+            cb = compute_bounds(f, b->first.as<ProducerConsumer>(),
+                                b->rest.as<ProducerConsumer>());
+            return wrap(with_checks(cb.checks, Stmt(b)), cb.lets);
+        });
+        body = replace.mutate(body);
+        internal_assert(replace.found)
+            << "bounds_inference: realize " << f.name() << " has no produce; consume block\n";
+        // The touched box in terms of the loops and lets between the Realize and the block.
+        Box touched = cb.touched;
+        for (auto l = cb.lets.rbegin(); l != cb.lets.rend(); ++l) {
+            for (Interval &i : touched) {
+                i.min = substitute(l->first, l->second, i.min);
+                i.max = substitute(l->first, l->second, i.max);
+            }
+        }
+        Scope scope;
+        for (const PathNode &p : replace.path) {
+            if (p.extent.defined()) {
+                Interval lo = bounds_of_expr_in_scope(p.min, scope);
+                Interval hi = bounds_of_expr_in_scope(simplify(p.min + p.extent - 1), scope);
+                scope[p.name] = Interval(lo.min, hi.max);
+            } else {
+                scope[p.name] = bounds_of_expr_in_scope(p.value, scope);
+            }
+        }
+        for (Interval &i : touched) {
+            Interval lo = bounds_of_expr_in_scope(simplify(i.min), scope);
+            Interval hi = bounds_of_expr_in_scope(simplify(i.max), scope);
+            i = Interval(lo.min, hi.max);
+        }
+        check_bounded(touched, body, f.name(), "Func");
+        std::vector<Stmt> checks;
+        std::vector<std::pair<std::string, Expr>> lets = realized_lets(f, touched, checks);
         Stmt result =
             Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
-        for (auto l = lets.rbegin(); l != lets.rend(); ++l) {
-            result = LetStmt::make(l->first, simplify(l->second), result);
-        }
-        return result;
+        return wrap(with_checks(checks, result), lets);
     }
 
 private:

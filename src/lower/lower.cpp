@@ -10,6 +10,8 @@
 #include "lower/partition_loops.h"
 #include "lower/realization_order.h"
 #include "lower/schedule_functions.h"
+#include "lower/sliding_window.h"
+#include "lower/storage_folding.h"
 #include "lower/storage_flattening.h"
 #include "lower/unpack_buffers.h"
 #include "simplify/simplify.h"
@@ -151,12 +153,16 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_na
 
     // Every bound is defined by LetStmts around each realize, from what consumers need.
     s = run("bounds_inference", s, [&] { return bounds_inference(s, outputs, env); });
+    // A Func stored outside a serial loop and computed inside it computes only new values.
+    s = run("sliding_window", s, [&] { return sliding_window(s, env); });
     // Extern stages: `produce f` becomes the call to f's C function; the bounds queries that
     // define the regions of f's inputs are kept aside for add_extern_bounds_queries.
     ExternBoundsQueries extern_queries;
     s = run("lower_extern_stages", s,
             [&] { return lower_extern_stages(s, outputs, env, &extern_queries); });
     s = run("simplify", s, [&] { return simplify(s); });
+    // Circular buffers for Funcs whose live region along a serial loop is small.
+    s = run("storage_folding", s, [&] { return storage_folding(s, env); });
 
     // The arguments: inputs in Halide's order (buffers, then scalars, by name), then outputs.
     std::vector<Expr> extra;

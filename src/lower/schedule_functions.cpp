@@ -68,7 +68,10 @@ private:
 /// Injects f's realization inside the loop named `loop`.
 class InjectAt : public IRMutator {
 public:
-    InjectAt(const Function &f, const std::string &loop) : f(f), loop(loop) {}
+    /// With `with_realize` false only `produce f; consume f {...}` goes there (the Realize is
+    /// placed at the store level afterwards).
+    InjectAt(const Function &f, const std::string &loop, bool with_realize = true)
+        : f(f), loop(loop), with_realize(with_realize) {}
     int injected = 0;
 
 protected:
@@ -76,7 +79,33 @@ protected:
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body);
         if (op->name == loop) {
-            body = build_realize(f, body);
+            body = with_realize ? build_realize(f, body) : build_produce_consume(f, body);
+            injected++;
+        }
+        if (body.same_as(op->body)) return op;
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
+                         op->partition_policy);
+    }
+
+private:
+    const Function &f;
+    std::string loop;
+    bool with_realize;
+};
+
+/// Wraps the body of the loop `loop` (or, when `loop` is empty, the whole statement) in f's
+/// Realize: the store level of a Func stored outside its compute level.
+class InjectRealizeAt : public IRMutator {
+public:
+    InjectRealizeAt(const Function &f, const std::string &loop) : f(f), loop(loop) {}
+    int injected = 0;
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        Stmt body = mutate(op->body);
+        if (op->name == loop) {
+            body = realize_around(f, body);
             injected++;
         }
         if (body.same_as(op->body)) return op;
@@ -88,6 +117,121 @@ private:
     const Function &f;
     std::string loop;
 };
+
+/// The loops enclosing `produce f`, outermost first.
+class LoopsAroundProduce : public IRVisitor {
+public:
+    explicit LoopsAroundProduce(const std::string &f) : f(f) {}
+    std::vector<std::string> loops;
+    bool found = false;
+
+protected:
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        if (found) return;
+        stack.push_back(op->name);
+        IRVisitor::visit(op);
+        stack.pop_back();
+    }
+    void visit(const ProducerConsumer *op) override {
+        if (found) return;
+        if (op->is_producer && op->name == f) {
+            found = true;
+            loops = stack;
+            return;
+        }
+        IRVisitor::visit(op);
+    }
+
+private:
+    std::string f;
+    std::vector<std::string> stack;
+};
+
+/// "g, y" for the loop "g.s0.y" (a stage's loop variable, possibly a split product "x.xo").
+std::string loop_level_text(const std::string &loop) {
+    size_t p = loop.find(".s");
+    while (p != std::string::npos) {
+        size_t q = p + 2;
+        while (q < loop.size() && isdigit((unsigned char)loop[q])) q++;
+        if (q > p + 2 && q < loop.size() && loop[q] == '.') {
+            std::string var = loop.substr(q + 1);
+            if (var == "__outermost") var = "Var::outermost()";
+            return loop.substr(0, p) + ", " + var;
+        }
+        p = loop.find(".s", p + 1);
+    }
+    return loop;
+}
+
+/// The For name of the loop a LoopLevelSpec of kind At names (a CompileError when there is
+/// none). `what` is the directive for messages ("computed", "stored").
+std::string resolve_loop(const Function &f, const LoopLevelSpec &level,
+                         const std::map<std::string, Function> &env, const char *what) {
+    const Function &at = env.count(level.func) ? env.at(level.func) : Function();
+    user_assert(at.defined()) << "Func " << f.name() << " is " << what << " at a loop of "
+                              << level.func << ", which is not used in this pipeline.\n";
+    int stage = level.stage_index < 0 ? num_stages(at) - 1 : level.stage_index;
+    user_assert(stage < num_stages(at))
+        << "Func " << f.name() << " is " << what << " at stage " << stage << " of " << at.name()
+        << ", which has only " << num_stages(at) << " stage(s).\n";
+    const Definition &def = stage_definition(at, stage);
+    int dim = find_loop(at, def, level.var);
+    user_assert(dim >= 0) << "Func " << f.name() << " is " << what << " at " << at.name() << "."
+                          << level.var << ", but " << at.name() << " has no loop over "
+                          << level.var << ". Its loops, outermost first, are: " << loop_list(def)
+                          << ".\n";
+    return stage_prefix(at.name(), stage) + def.schedule.dims[dim].var;
+}
+
+/// hoist_storage must name the root or a loop enclosing the store level (which encloses the
+/// compute level `loop`); a CompileError listing the legal levels otherwise.
+void check_hoist_level(const Stmt &s, const Function &f, const std::string &store_loop,
+                       const std::string &hoist_loop, const std::string &loop) {
+    LoopsAroundProduce around(f.name());
+    around.dispatch(s);
+    int store_index = store_loop.empty() ? -1 : (int)around.loops.size();
+    int hoist_index = hoist_loop.empty() ? -1 : (int)around.loops.size() + 1;
+    for (int i = 0; i < (int)around.loops.size(); i++) {
+        if (around.loops[i] == store_loop) store_index = i;
+        if (around.loops[i] == hoist_loop) hoist_index = i;
+    }
+    if (hoist_index <= store_index) return;
+    std::string list = "hoist_storage_root()";
+    for (int i = 0; i < (int)around.loops.size() && i <= store_index; i++) {
+        list += ", hoist_storage(" + loop_level_text(around.loops[i]) + ")";
+    }
+    user_error << "Func " << f.name() << " hoists its storage to "
+               << loop_level_text(hoist_loop) << ", which is not a loop enclosing its store level ("
+               << (store_loop.empty() ? std::string("root") : loop_level_text(store_loop))
+               << "; compute level " << loop_level_text(loop) << "). Legal levels are: " << list
+               << ".\n";
+}
+
+/// Places f's Realize at its store level when that differs from the compute level, around the
+/// `produce f; consume f` already injected at the compute level. The store level must be the
+/// root or a loop enclosing the compute level; anything else is a CompileError listing them.
+Stmt inject_store_level(const Stmt &s, const Function &f, const std::string &store_loop,
+                        const std::string &compute_text) {
+    LoopsAroundProduce around(f.name());
+    around.dispatch(s);
+    internal_assert(around.found) << "inject_store_level: no produce " << f.name() << "\n";
+    bool legal = store_loop.empty();
+    for (const std::string &l : around.loops) legal = legal || l == store_loop;
+    if (!legal) {
+        std::string list = "store_root()";
+        for (const std::string &l : around.loops) list += ", store_at(" + loop_level_text(l) + ")";
+        user_error << "Func " << f.name() << " is stored at " << loop_level_text(store_loop)
+                   << ", which is not a loop enclosing its compute level (" << compute_text
+                   << "). A Func must be stored at its compute level or outside it; legal store "
+                   << "levels for " << f.name() << " are: " << list << ".\n";
+    }
+    if (store_loop.empty()) return realize_around(f, s);
+    InjectRealizeAt inject(f, store_loop);
+    Stmt result = inject.mutate(s);
+    internal_assert(inject.injected == 1) << "inject_store_level: " << store_loop << "\n";
+    return result;
+}
 
 /// The names of the Funcs (producer blocks) that call `f` outside its realization.
 class UsesOutsideRealization : public IRVisitor {
@@ -102,6 +246,7 @@ protected:
         IRVisitor::visit(op);
     }
     void visit(const ProducerConsumer *op) override {
+        if (op->name == f) return; // a Func stored outside its compute level
         if (!op->is_producer) return IRVisitor::visit(op);
         producers.push_back(op->name);
         IRVisitor::visit(op);
@@ -127,16 +272,23 @@ Stmt build_produce(const Function &f) {
     return ProducerConsumer::make_produce(f.name(), Block::make(stages));
 }
 
-Stmt build_realize(const Function &f, const Stmt &consumer) {
+Stmt build_produce_consume(const Function &f, const Stmt &consumer) {
+    Stmt consume = consumer.defined() ? consumer : Evaluate::make(0);
+    return Block::make(build_produce(f), ProducerConsumer::make_consume(f.name(), consume));
+}
+
+Stmt realize_around(const Function &f, const Stmt &body) {
     Region bounds;
     for (const std::string &a : f.args()) {
         bounds.emplace_back(Variable::make(Int(32), f.name() + "." + a + ".min_realized"),
                             Variable::make(Int(32), f.name() + "." + a + ".extent_realized"));
     }
-    Stmt consume = consumer.defined() ? consumer : Evaluate::make(0);
-    Stmt body = Block::make(build_produce(f), ProducerConsumer::make_consume(f.name(), consume));
     return Realize::make(f.name(), f.output_types(), f.schedule().memory_type, bounds, const_true(),
                          body);
+}
+
+Stmt build_realize(const Function &f, const Stmt &consumer) {
+    return realize_around(f, build_produce_consume(f, consumer));
 }
 
 Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
@@ -151,6 +303,13 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
             if (s.defined()) s = inline_function(s, f);
             break;
         case ComputePlacement::Root:
+            user_assert(f.schedule().store_level.kind != LoopLevelSpec::At ||
+                        !f.schedule().compute_level.is_root())
+                << "Func " << f.name() << " is computed at the root but stored at "
+                << f.schedule().store_level.func << "." << f.schedule().store_level.var
+                << ", inside its compute level. A Func must be stored at its compute level or "
+                << "outside it; for a compute_root() Func the only legal store level is "
+                << "store_root().\n";
             s = build_realize(f, s);
             break;
         case ComputePlacement::Innermost: {
@@ -163,25 +322,27 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
         }
         case ComputePlacement::At: {
             internal_assert(s.defined()) << f.name() << " placed at a loop but has no consumer\n";
-            const Function &at = env.count(p.level.func) ? env.at(p.level.func) : Function();
-            user_assert(at.defined()) << "Func " << f.name() << " is computed at a loop of "
-                                      << p.level.func << ", which is not used in this pipeline.\n";
-            int stage = p.level.stage_index < 0 ? num_stages(at) - 1 : p.level.stage_index;
-            user_assert(stage < num_stages(at))
-                << "Func " << f.name() << " is computed at stage " << stage << " of " << at.name()
-                << ", which has only " << num_stages(at) << " stage(s).\n";
-            const Definition &def = stage_definition(at, stage);
-            int dim = find_loop(at, def, p.level.var);
-            user_assert(dim >= 0) << "Func " << f.name() << " is computed at " << at.name() << "."
-                                  << p.level.var << ", but " << at.name() << " has no loop over "
-                                  << p.level.var
-                                  << ". Its loops, outermost first, are: " << loop_list(def)
-                                  << ".\n";
-            std::string loop = stage_prefix(at.name(), stage) + def.schedule.dims[dim].var;
-            InjectAt inject(f, loop);
+            std::string loop = resolve_loop(f, p.level, env, "computed");
+            // The store level: the compute level unless store_root/store_at placed it outside.
+            const LoopLevelSpec &store = f.schedule().store_level;
+            std::string store_loop = loop;
+            if (store.is_root()) {
+                store_loop.clear();
+            } else if (store.kind == LoopLevelSpec::At) {
+                store_loop = resolve_loop(f, store, env, "stored");
+            }
+            // hoist_storage: the allocation moves further out. Loom realizes the Func there
+            // (its storage covers the region over the loops in between, a bound at least as
+            // large as Halide's per-iteration maximum); it must enclose the store level.
+            const LoopLevelSpec &hoist = f.schedule().hoist_storage_level;
+            std::string hoist_loop;
+            if (hoist.kind == LoopLevelSpec::At) hoist_loop = resolve_loop(f, hoist, env, "hoisted");
+            const bool hoisted = !hoist.is_inlined() && hoist_loop != store_loop;
+            const bool split_store = store_loop != loop || hoisted;
+            InjectAt inject(f, loop, !split_store);
             s = inject.mutate(s);
             user_assert(inject.injected > 0)
-                << "Func " << f.name() << " can't be computed at " << at.name() << "."
+                << "Func " << f.name() << " can't be computed at " << p.level.func << "."
                 << p.level.var << ": that loop does not contain the uses of " << f.name()
                 << ". Compute it at a loop of a Func that calls it (or one enclosing such a "
                 << "loop), or compute_root() it.\n";
@@ -191,12 +352,17 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
                 std::string names;
                 for (const std::string &c : outside.callers)
                     names += (names.empty() ? "" : ", ") + c;
-                user_error << "Func " << f.name() << " can't be computed at " << at.name() << "."
+                user_error << "Func " << f.name() << " can't be computed at " << p.level.func << "."
                            << p.level.var << " because " << names << " also use"
                            << (outside.callers.size() == 1 ? "s" : "") << " it outside that loop. "
                            << "Compute it at a loop that encloses every use (for example a loop of "
                            << "the last Func that calls it), or compute_root() it.\n";
             }
+            if (hoisted) {
+                check_hoist_level(s, f, store_loop, hoist_loop, loop);
+                store_loop = hoist_loop;
+            }
+            if (split_store) s = inject_store_level(s, f, store_loop, loop_level_text(loop));
             break;
         }
         }

@@ -9,6 +9,9 @@
 ///     produce f { <stage 0 loop nest> <stage 1 loop nest> ... }
 ///     consume f { <what was there> }
 ///   }
+/// A Func stored outside its compute level (store_root/store_at) gets the Realize at the store
+/// level and only `produce f; consume f` at the compute level:
+///   realize f(...) { for (out.s0.y ...) { produce f {...} consume f {...} } }
 /// Root placement wraps the whole statement (outputs are computed at the root too, so the
 /// first output ends up innermost); Innermost placement wraps the body of every loop whose
 /// own statements (not counting nested loops) call f; At wraps the body of the named loop.
@@ -41,6 +44,13 @@ Stmt build_produce(const Function &f);
 /// The Realize of f around `produce f` then `consume f { consumer }`, with the symbolic
 /// realization bounds "<f>.<arg>.min_realized" / "<f>.<arg>.extent_realized".
 Stmt build_realize(const Function &f, const Stmt &consumer);
+
+/// `produce f; consume f { consumer }` without the Realize (a Func stored outside its compute
+/// level gets its Realize at the store level: realize_around).
+Stmt build_produce_consume(const Function &f, const Stmt &consumer);
+
+/// f's Realize (symbolic bounds as in build_realize) around `body`.
+Stmt realize_around(const Function &f, const Stmt &body);
 
 } // namespace internal
 } // namespace loom

@@ -1,0 +1,209 @@
+#include "lower/sliding_window.h"
+
+#include <loom/ir_operator.h>
+
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "ir/substitute.h"
+#include "lower/build_provide_loop_nest.h"
+#include "lower/storage_folding.h"
+#include "simplify/simplify.h"
+#include "support/error.h"
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+Monotonic flip(Monotonic m) {
+    if (m == Monotonic::Increasing) return Monotonic::Decreasing;
+    if (m == Monotonic::Decreasing) return Monotonic::Increasing;
+    return m;
+}
+
+/// The direction of a + b (also of min/max(a, b)) from the directions of a and b.
+Monotonic combine(Monotonic a, Monotonic b) {
+    if (a == Monotonic::Constant) return b;
+    if (b == Monotonic::Constant) return a;
+    if (a == b) return a;
+    return Monotonic::Unknown;
+}
+
+/// The sign of a constant integer (0 when e is not one).
+int const_sign(const Expr &e) {
+    const int64_t *c = as_const_int(e);
+    if (!c) return 0;
+    return *c > 0 ? 1 : (*c < 0 ? -1 : 2);
+}
+
+Monotonic scale(Monotonic m, int sign) {
+    if (sign == 2) return Monotonic::Constant;
+    if (sign == 1) return m;
+    if (sign == -1) return flip(m);
+    return Monotonic::Unknown;
+}
+
+} // namespace
+
+Monotonic is_monotonic(const Expr &e, const std::string &v) {
+    if (!expr_uses_var(e, v)) return Monotonic::Constant;
+    if (const Variable *x = e.as<Variable>()) {
+        return x->name == v ? Monotonic::Increasing : Monotonic::Constant;
+    }
+    if (const Add *op = e.as<Add>()) {
+        return combine(is_monotonic(op->a, v), is_monotonic(op->b, v));
+    }
+    if (const Sub *op = e.as<Sub>()) {
+        return combine(is_monotonic(op->a, v), flip(is_monotonic(op->b, v)));
+    }
+    if (const Min *op = e.as<Min>()) {
+        return combine(is_monotonic(op->a, v), is_monotonic(op->b, v));
+    }
+    if (const Max *op = e.as<Max>()) {
+        return combine(is_monotonic(op->a, v), is_monotonic(op->b, v));
+    }
+    if (const Mul *op = e.as<Mul>()) {
+        if (!expr_uses_var(op->b, v)) return scale(is_monotonic(op->a, v), const_sign(op->b));
+        if (!expr_uses_var(op->a, v)) return scale(is_monotonic(op->b, v), const_sign(op->a));
+        return Monotonic::Unknown;
+    }
+    if (const Div *op = e.as<Div>()) {
+        if (expr_uses_var(op->b, v)) return Monotonic::Unknown;
+        return scale(is_monotonic(op->a, v), const_sign(op->b));
+    }
+    if (const Select *op = e.as<Select>()) {
+        if (expr_uses_var(op->condition, v)) return Monotonic::Unknown;
+        return combine(is_monotonic(op->true_value, v), is_monotonic(op->false_value, v));
+    }
+    if (const Cast *op = e.as<Cast>()) {
+        Type from = op->value.type();
+        if ((op->type.is_int() || op->type.is_uint()) && from.is_int() &&
+            op->type.bits() >= from.bits() && op->type.is_int()) {
+            return is_monotonic(op->value, v);
+        }
+        return Monotonic::Unknown;
+    }
+    if (const Let *op = e.as<Let>()) {
+        return is_monotonic(substitute(op->name, op->value, op->body), v);
+    }
+    if (const Call *op = e.as<Call>()) {
+        if ((op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::promise_clamped)) &&
+            !op->args.empty()) {
+            for (size_t i = 1; i < op->args.size(); i++) {
+                if (expr_uses_var(op->args[i], v)) return Monotonic::Unknown;
+            }
+            return is_monotonic(op->args[0], v);
+        }
+    }
+    return Monotonic::Unknown;
+}
+
+namespace {
+
+/// Replaces the value of the LetStmt `name`.
+class ReplaceLetValue : public IRMutator {
+public:
+    ReplaceLetValue(const std::string &n, const Expr &v) : name(n), value(v) {}
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const LetStmt *op) override {
+        if (op->name == name) return LetStmt::make(op->name, value, op->body);
+        return IRMutator::visit(op);
+    }
+
+private:
+    std::string name;
+    Expr value;
+};
+
+/// Slides one Func over the innermost loop around its production, if that is legal.
+Stmt slide_function(const Stmt &realize_body, const Function &f) {
+    ComputePath path = find_compute_path(realize_body, f.name());
+    if (!path.found || path.loop_index < 0 || !path.all_serial) return realize_body;
+    const ComputePathNode &loop = path.nodes[path.loop_index];
+    const std::string &v = loop.name;
+
+    // The region lets of stage 0, expanded to the loop variable and what encloses the loop.
+    struct DimRegion {
+        std::string min_name, max_name;
+        Expr min, max;           ///< as let-bound
+        Expr full_min, full_max; ///< with the lets inside the loop substituted
+        Monotonic dir_min, dir_max;
+    };
+    std::vector<DimRegion> dims;
+    for (const std::string &a : f.args()) {
+        DimRegion d;
+        d.min_name = stage_prefix(f.name(), 0) + a + ".min";
+        d.max_name = stage_prefix(f.name(), 0) + a + ".max";
+        int imin = path.find_let(d.min_name), imax = path.find_let(d.max_name);
+        if (imin < 0 || imax < 0) return realize_body;
+        d.min = path.nodes[imin].value;
+        d.max = path.nodes[imax].value;
+        d.full_min = path.expand(d.min, imin);
+        d.full_max = path.expand(d.max, imax);
+        d.dir_min = is_monotonic(d.full_min, v);
+        d.dir_max = is_monotonic(d.full_max, v);
+        dims.push_back(d);
+    }
+    if (dims.empty()) return realize_body;
+
+    Expr later = Variable::make(Int(32), v) > loop.min;
+    auto prev = [&](const Expr &e) { return substitute(v, Variable::make(Int(32), v) - 1, e); };
+    int moving = -1;
+    for (size_t i = 0; i < dims.size(); i++) {
+        if (dims[i].dir_min == Monotonic::Constant && dims[i].dir_max == Monotonic::Constant) {
+            continue;
+        }
+        if (moving >= 0) return realize_body; // more than one dimension moves: no sliding
+        moving = (int)i;
+    }
+    if (moving < 0) {
+        // The same region every iteration: only the first computes it.
+        const DimRegion &d = dims[0];
+        Expr empty = Select::make(later, d.min - 1, d.max);
+        return ReplaceLetValue(d.max_name, empty).mutate(realize_body);
+    }
+    const DimRegion &d = dims[moving];
+    Monotonic dir = combine(d.dir_min, d.dir_max);
+    if (dir == Monotonic::Increasing) {
+        Expr fresh = Max::make(d.min, prev(d.full_max) + 1);
+        return ReplaceLetValue(d.min_name, Select::make(later, fresh, d.min)).mutate(realize_body);
+    }
+    if (dir == Monotonic::Decreasing) {
+        Expr fresh = Min::make(d.max, prev(d.full_min) - 1);
+        return ReplaceLetValue(d.max_name, Select::make(later, fresh, d.max)).mutate(realize_body);
+    }
+    return realize_body;
+}
+
+class SlidingWindow : public IRMutator {
+public:
+    explicit SlidingWindow(const std::map<std::string, Function> &env) : env(env) {}
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Realize *op) override {
+        Stmt s = IRMutator::visit(op);
+        auto it = env.find(op->name);
+        if (it == env.end()) return s;
+        const Function &f = it->second;
+        if (!f.updates().empty() || f.has_extern_definition()) return s;
+        const Realize *r = s.as<Realize>();
+        Stmt body = slide_function(r->body, f);
+        if (body.same_as(r->body)) return s;
+        return Realize::make(r->name, r->types, r->memory_type, r->bounds, r->condition, body);
+    }
+
+private:
+    const std::map<std::string, Function> &env;
+};
+
+} // namespace
+
+Stmt sliding_window(const Stmt &s, const std::map<std::string, Function> &env) {
+    return SlidingWindow(env).mutate(s);
+}
+
+} // namespace internal
+} // namespace loom

@@ -1,0 +1,260 @@
+#include "lower/storage_folding.h"
+
+#include <loom/ir_operator.h>
+
+#include "analysis/bounds.h"
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "ir/substitute.h"
+#include "lower/add_image_checks.h"
+#include "lower/sliding_window.h"
+#include "simplify/simplify.h"
+#include "support/error.h"
+
+#include <sstream>
+
+namespace loom {
+namespace internal {
+
+int ComputePath::find_let(const std::string &name) const {
+    for (int i = (int)nodes.size() - 1; i >= 0; i--) {
+        if (!nodes[i].is_loop() && nodes[i].name == name) return i;
+    }
+    return -1;
+}
+
+Expr ComputePath::expand(const Expr &e, int index) const {
+    Expr result = e;
+    for (int i = index - 1; i > loop_index; i--) {
+        if (!nodes[i].is_loop()) result = substitute(nodes[i].name, nodes[i].value, result);
+    }
+    return result;
+}
+
+namespace {
+
+/// Walks from a Realize body to `produce f; consume f`, recording loops and lets.
+class FindComputePath : public IRVisitor {
+public:
+    FindComputePath(const std::string &f, ComputePath &path) : f(f), path(path) {}
+
+protected:
+    using IRVisitor::visit;
+    void visit(const Block *op) override {
+        if (path.found) return;
+        const ProducerConsumer *p = op->first.as<ProducerConsumer>();
+        if (p && p->is_producer && p->name == f) {
+            path.found = true;
+            path.nodes = stack;
+            path.block = op;
+            return;
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const For *op) override {
+        if (path.found) return;
+        ComputePathNode n;
+        n.name = op->name;
+        n.min = op->min;
+        n.extent = op->extent;
+        n.for_type = op->for_type;
+        stack.push_back(n);
+        dispatch(op->body);
+        stack.pop_back();
+    }
+    void visit(const LetStmt *op) override {
+        if (path.found) return;
+        ComputePathNode n;
+        n.name = op->name;
+        n.value = op->value;
+        stack.push_back(n);
+        dispatch(op->body);
+        stack.pop_back();
+    }
+    // A produce/consume of another Func stored elsewhere does not stop the search.
+
+private:
+    std::string f;
+    ComputePath &path;
+    std::vector<ComputePathNode> stack;
+};
+
+/// Indexes dimension `dim` of every access to `func` modulo `factor`.
+class FoldAccesses : public IRMutator {
+public:
+    FoldAccesses(const std::string &f, int dim, const Expr &factor)
+        : func(f), dim(dim), factor(factor) {}
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Provide *op) override {
+        Stmt s = IRMutator::visit(op);
+        if (op->name != func) return s;
+        const Provide *p = s.as<Provide>();
+        std::vector<Expr> args = p->args;
+        args[dim] = Mod::make(args[dim], factor);
+        return Provide::make(p->name, p->values, args, p->predicate);
+    }
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        if (op->call_type != Call::Halide || op->name != func) return e;
+        const Call *c = e.as<Call>();
+        std::vector<Expr> args = c->args;
+        args[dim] = Mod::make(args[dim], factor);
+        return Call::make(c->type, c->name, args, c->call_type, c->func, c->value_index, c->param);
+    }
+
+private:
+    std::string func;
+    int dim;
+    Expr factor;
+};
+
+/// Puts `check` right before the `produce f; consume f` block.
+class CheckBeforeBlock : public IRMutator {
+public:
+    CheckBeforeBlock(const Stmt &block, const Stmt &check) : block(block), check(check) {}
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Block *op) override {
+        if (op == block.get()) return Block::make(check, Stmt(op));
+        return IRMutator::visit(op);
+    }
+
+private:
+    Stmt block, check;
+};
+
+int64_t next_power_of_two(int64_t v) {
+    int64_t p = 1;
+    while (p < v) p *= 2;
+    return p;
+}
+
+Stmt fold_function(const Realize *op, const Function &f) {
+    ComputePath path = find_compute_path(op->body, f.name());
+    auto explicit_factor = [&](const std::string &var) -> Expr {
+        for (const StorageDim &sd : f.schedule().storage_dims) {
+            if (sd.var == var && sd.fold_factor.defined()) return sd.fold_factor;
+        }
+        return Expr();
+    };
+    // Stored at its compute level: there is nothing to fold (Halide ignores fold_storage then).
+    if (!path.found || path.loop_index < 0) return op;
+    const ComputePathNode &loop = path.nodes[path.loop_index];
+    const std::string &v = loop.name;
+
+    Box touched = box_touched(path.block, f.name());
+    if ((int)touched.size() != f.dimensions()) return op;
+
+    Stmt body = op->body;
+    Region bounds = op->bounds;
+    bool folded_auto = false;
+    for (int d = f.dimensions() - 1; d >= 0; d--) {
+        const std::string &var = f.args()[d];
+        Expr forced = explicit_factor(var);
+        if (!forced.defined() && (folded_auto || f.has_extern_definition())) continue;
+        if (!touched[d].is_bounded()) continue;
+        Expr tmin = path.expand(touched[d].min, (int)path.nodes.size());
+        Expr tmax = path.expand(touched[d].max, (int)path.nodes.size());
+        Monotonic dir = is_monotonic(tmin, v);
+        {
+            Monotonic dmax = is_monotonic(tmax, v);
+            if (dir == Monotonic::Constant) {
+                dir = dmax;
+            } else if (dmax != Monotonic::Constant && dmax != dir) {
+                dir = Monotonic::Unknown;
+            }
+        }
+        if (!path.all_serial || dir == Monotonic::Unknown) {
+            user_assert(!forced.defined())
+                << "Can't fold storage of " << f.name() << " in dimension " << var << " by "
+                << forced << ": the region of " << f.name() << " accessed per iteration of loop "
+                << v
+                << (path.all_serial ? " does not move monotonically along it"
+                                    : " is shared by the iterations of a parallel or vectorized "
+                                      "loop between its store and compute levels")
+                << ". Folding needs a serial loop along which the region only moves one way; "
+                << "remove the fold_storage, or store " << f.name() << " at its compute level.\n";
+            continue;
+        }
+        if (!forced.defined() && dir == Monotonic::Constant) continue; // nothing moves
+        Expr footprint = simplify(tmax - tmin + 1);
+        const int64_t *c = as_const_int(footprint);
+        if (!c) {
+            Interval b = bounds_of_expr_in_scope(footprint);
+            if (b.has_upper_bound()) {
+                Expr hi = simplify(b.max);
+                c = as_const_int(hi);
+                if (c) footprint = hi;
+            }
+        }
+        Expr factor;
+        if (forced.defined()) {
+            factor = forced;
+            const int64_t *fc = as_const_int(forced);
+            if (c && fc && *c > *fc) {
+                std::ostringstream msg;
+                msg << "The fold factor (" << *fc << ") of dimension " << var << " of " << f.name()
+                    << " is too small to store the required region accessed by loop " << v << " ("
+                    << *c << "). Use fold_storage(" << var << ", " << *c << ") or more.\n";
+                throw CompileError(msg.str());
+            }
+            if (!c || !fc) {
+                Expr extent = simplify(touched[d].max - touched[d].min + 1);
+                Stmt check = AssertStmt::make(
+                    extent <= forced,
+                    runtime_error_call("halide_error_fold_factor_too_small",
+                                       {Expr(f.name()), Expr(var), forced, Expr(v), extent}));
+                body = CheckBeforeBlock(path.block, check).mutate(body);
+            }
+        } else {
+            if (!c) continue; // symbolic footprint: no automatic fold
+            factor = Expr((int32_t)next_power_of_two(*c));
+            folded_auto = true;
+        }
+        body = FoldAccesses(f.name(), d, factor).mutate(body);
+        bounds[d] = Range(Expr(0), factor);
+    }
+    if (body.same_as(op->body)) return op;
+    return Realize::make(op->name, op->types, op->memory_type, bounds, op->condition, body);
+}
+
+class StorageFolding : public IRMutator {
+public:
+    explicit StorageFolding(const std::map<std::string, Function> &env) : env(env) {}
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Realize *op) override {
+        Stmt s = IRMutator::visit(op);
+        auto it = env.find(op->name);
+        if (it == env.end()) return s;
+        return fold_function(s.as<Realize>(), it->second);
+    }
+
+private:
+    const std::map<std::string, Function> &env;
+};
+
+} // namespace
+
+ComputePath find_compute_path(const Stmt &realize_body, const std::string &func) {
+    ComputePath path;
+    FindComputePath finder(func, path);
+    finder.dispatch(realize_body);
+    for (int i = 0; i < (int)path.nodes.size(); i++) {
+        if (!path.nodes[i].is_loop()) continue;
+        path.loop_index = i;
+        if (path.nodes[i].for_type != ForType::Serial) path.all_serial = false;
+    }
+    return path;
+}
+
+Stmt storage_folding(const Stmt &s, const std::map<std::string, Function> &env) {
+    return StorageFolding(env).mutate(s);
+}
+
+} // namespace internal
+} // namespace loom

@@ -8,6 +8,7 @@
 #include "ir/substitute.h"
 #include "lower/vectorize_loops.h"
 #include "simplify/simplify.h"
+#include "support/error.h"
 
 #include <map>
 #include <set>
@@ -18,6 +19,15 @@ namespace loom {
 namespace internal {
 
 namespace {
+
+/// The user-facing name of a loop variable "f.s0.x.xi" -> "x.xi of f".
+std::string describe_loop(const std::string &name) {
+    size_t s = name.find(".s");
+    if (s == std::string::npos) return name;
+    size_t dot = name.find('.', s + 2);
+    if (dot == std::string::npos) return name;
+    return name.substr(dot + 1) + " of " + name.substr(0, s);
+}
 
 /// Whether e is a likely tag that counts in the loop being partitioned.
 bool is_likely_tag(const Expr &e, bool innermost) {
@@ -314,7 +324,15 @@ protected:
                 }
             }
         }
-        if (use.empty()) return rebuild(op, body);
+        if (use.empty()) {
+            user_assert(op->partition_policy != Partition::Always)
+                << "Loop partitioning policy is Always for the loop over "
+                << describe_loop(op->name)
+                << ", but it has nothing to partition: no boundary condition or likely() "
+                   "in its body depends on it in a way that splits off a steady state. Use "
+                   "Partition::Auto (or never_partition) for this loop.\n";
+            return rebuild(op, body);
+        }
         invariant = simplify(invariant);
 
         Stmt steady_body = MakeSteady(op->name, use).mutate(body);

@@ -536,6 +536,50 @@ private:
     }
 };
 
+/// The body may rely on the entry checks `assert(b.stride.0 == 1)` (add_image_checks'
+/// constraints): storage flattening ran after those checks substituted their facts, so the
+/// flat indices still read the buffer fields. Substituting the asserted constants after each
+/// assert makes dense vector indices visible (ramp * 1) instead of gathers.
+class ApplyAssertedConstants : public IRMutator {
+protected:
+    using IRMutator::visit;
+
+    Expr visit(const Variable *op) override {
+        auto it = facts.find(op->name);
+        return it == facts.end() ? Expr(op) : it->second;
+    }
+    Stmt visit(const Block *op) override {
+        std::map<std::string, Expr> saved = facts;
+        std::vector<Stmt> stmts = flatten_blocks(Stmt(op));
+        bool changed = false;
+        for (Stmt &st : stmts) {
+            Stmt m = mutate(st);
+            changed = changed || !m.same_as(st);
+            st = m;
+            if (const AssertStmt *a = st.as<AssertStmt>()) {
+                const EQ *eq = a->condition.as<EQ>();
+                const Variable *v = eq ? eq->a.as<Variable>() : nullptr;
+                if (v && v->type == Int(32) && is_const(eq->b)) facts[v->name] = eq->b;
+            }
+        }
+        facts = saved;
+        return changed ? Block::make(stmts) : Stmt(op);
+    }
+    Stmt visit(const LetStmt *op) override {
+        // A let of a constrained name would shadow it.
+        auto it = facts.find(op->name);
+        if (it == facts.end()) return IRMutator::visit(op);
+        Expr saved = it->second;
+        facts.erase(it);
+        Stmt r = IRMutator::visit(op);
+        facts[op->name] = saved;
+        return r;
+    }
+
+private:
+    std::map<std::string, Expr> facts;
+};
+
 class VectorizeLoops : public IRMutator {
 protected:
     using IRMutator::visit;
@@ -592,7 +636,9 @@ private:
 
 } // namespace
 
-Stmt vectorize_loops(const Stmt &s, const Target &) { return VectorizeLoops().mutate(s); }
+Stmt vectorize_loops(const Stmt &s, const Target &) {
+    return VectorizeLoops().mutate(ApplyAssertedConstants().mutate(s));
+}
 
 } // namespace internal
 } // namespace loom

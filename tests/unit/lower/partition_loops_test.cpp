@@ -221,13 +221,13 @@ TEST(PartitionLoops, NestedClampsPartitionBothLoops) {
     EXPECT_EQ(census(steady_xs[1]->body).min_max, 0) << p;
     // Only the steady loops may be partitioned (or vectorized by LLVM) further; every edge loop,
     // including the whole x loops of the edge rows, is marked Never.
-    EXPECT_EQ(ys[1]->partition_policy, Partition::Auto);
-    EXPECT_EQ(steady_xs[1]->partition_policy, Partition::Auto);
+    EXPECT_EQ(ys[1]->partition_policy, internal::Partition::Auto);
+    EXPECT_EQ(steady_xs[1]->partition_policy, internal::Partition::Auto);
     for (const For *edge : {ys[0], ys[2], steady_xs[0], steady_xs[2]}) {
-        EXPECT_EQ(edge->partition_policy, Partition::Never) << p;
+        EXPECT_EQ(edge->partition_policy, internal::Partition::Never) << p;
     }
     for (const For *row : {ys[0], ys[2]}) {
-        EXPECT_EQ(loops_named(row->body, "x")[0]->partition_policy, Partition::Never) << p;
+        EXPECT_EQ(loops_named(row->body, "x")[0]->partition_policy, internal::Partition::Never) << p;
     }
     for (int64_t mv : {-2, 0, 3}) {
         for (int64_t nv : {0, 1, 2, 5}) {

@@ -43,11 +43,12 @@ struct FuncInfo {
     Func f;
     std::string name;
     int dims = 2;
-    std::vector<Type> types;                     ///< one per Tuple element
-    std::vector<std::vector<std::string>> rvars; ///< per update stage, innermost first
-    std::vector<std::vector<int>> update_pure;   ///< per update: indices of pure Vars on the loop
-    std::vector<Use> uses;                       ///< stages that call this Func directly
+    std::vector<Type> types;                   ///< one per Tuple element
+    std::vector<std::vector<RVar>> rvars;      ///< per update stage, innermost first
+    std::vector<std::vector<int>> update_pure; ///< per update: indices of pure Vars on the loop
+    std::vector<Use> uses;                     ///< stages that call this Func directly
     bool is_output = false;
+    bool writes_fixed_region = false; ///< an update writes an RDom's region (not an output)
     int64_t mag = 0; ///< bound on |value| of every element (for int32 overflow avoidance)
     int num_updates() const { return (int)rvars.size(); }
 };
@@ -93,6 +94,7 @@ private:
     int dims = 2;
     std::vector<Var> vars;
     std::ostringstream out;
+    int forbid = -1; ///< a Func pick_producer must not return (an output, for the second one)
 
     static std::string type_name(const Type &t) {
         if (t.is_float()) return "float";

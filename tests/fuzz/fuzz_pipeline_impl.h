@@ -84,7 +84,7 @@ inline GE PipelineGenerator::expr_tree(const std::vector<GE> &leaves, const Type
 inline int PipelineGenerator::pick_producer() {
     std::vector<int> cands;
     for (int i = 0; i < (int)p.funcs.size(); i++) {
-        if (p.funcs[i].dims == dims) cands.push_back(i);
+        if (p.funcs[i].dims == dims && i != forbid) cands.push_back(i);
     }
     if (coin(0.5)) return cands.back();
     return pick(cands);
@@ -313,7 +313,7 @@ inline void PipelineGenerator::stage_histogram() {
         << ", \"" << rname << "\");\n"
         << hname << "(" << idx.s << ") += 1;\n";
     add_func(hname, h, 1, {Int(32)}, w * hh);
-    p.funcs.back().rvars.push_back({rname + ".x", rname + ".y"});
+    p.funcs.back().rvars.push_back({r.x, r.y});
     p.funcs.back().update_pure.push_back({});
     int hi = (int)p.funcs.size() - 1;
 
@@ -375,8 +375,9 @@ inline void PipelineGenerator::stage_scan() {
     for (int i = 0; i < dims; i++) {
         if (i != d) pure.push_back(i);
     }
-    p.funcs.back().rvars.push_back({rname + ".x"});
+    p.funcs.back().rvars.push_back({r.x});
     p.funcs.back().update_pure.push_back(pure);
+    p.funcs.back().writes_fixed_region = true;
 }
 
 inline void PipelineGenerator::stage_tuple() {
@@ -409,7 +410,7 @@ inline void PipelineGenerator::stage_tuple() {
         << cs << " = Tuple(max(" << cs << "[0], " << cand.s << "), select(" << cand.s << " > " << cs
         << "[0], cast<" << type_name(t1) << ">(" << rname << "), " << cs << "[1]));\n";
     add_func(name, f, dims, {t0, t1}, std::max<int64_t>({a.mag, b.mag, cand.mag, 8}));
-    p.funcs.back().rvars.push_back({rname + ".x"});
+    p.funcs.back().rvars.push_back({r.x});
     std::vector<int> pure;
     for (int i = 0; i < dims; i++) pure.push_back(i);
     p.funcs.back().update_pure.push_back(pure);
@@ -445,8 +446,7 @@ inline void PipelineGenerator::stage_conv_update() {
     int64_t mag = init.mag + term.mag * e0 * (two ? e1 : 1);
     if (!(t == Int(32) || t.is_float())) mag = type_mag(t);
     add_func(name, f, dims, {t}, mag);
-    p.funcs.back().rvars.push_back(two ? std::vector<std::string>{rname + ".x", rname + ".y"}
-                                       : std::vector<std::string>{rname + ".x"});
+    p.funcs.back().rvars.push_back(two ? std::vector<RVar>{r.x, r.y} : std::vector<RVar>{r.x});
     std::vector<int> pure;
     for (int i = 0; i < dims; i++) pure.push_back(i);
     p.funcs.back().update_pure.push_back(pure);
@@ -490,16 +490,18 @@ inline FuzzPipeline PipelineGenerator::generate() {
         }
     }
     // Outputs are single-valued Funcs over all dims: finish with a pointwise stage if needed.
-    if (p.funcs.back().types.size() > 1 || p.funcs.back().dims != dims || p.funcs.size() == 1) {
+    // (A scan's update writes the RDom's region, which an output's buffer need not contain.)
+    if (p.funcs.back().types.size() > 1 || p.funcs.back().dims != dims || p.funcs.size() == 1 ||
+        p.funcs.back().writes_fixed_region) {
         stage_pointwise();
     }
     p.outputs.push_back((int)p.funcs.size() - 1);
     if (feat.two_outputs && coin(0.3)) {
-        std::vector<int> cands;
-        for (int i = 1; i + 1 < (int)p.funcs.size(); i++) {
-            if (p.funcs[i].types.size() == 1 && p.funcs[i].dims == dims) cands.push_back(i);
-        }
-        if (!cands.empty()) p.outputs.push_back(pick(cands));
+        // A second output computed from anything but the first (an output read at other
+        // coordinates would need a region larger than its buffer).
+        forbid = p.outputs[0];
+        stage_pointwise();
+        p.outputs.push_back((int)p.funcs.size() - 1);
     }
     for (int o : p.outputs) p.funcs[o].is_output = true;
     for (int d = 0; d < dims; d++) {

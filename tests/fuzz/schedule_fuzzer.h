@@ -39,9 +39,13 @@ struct ScheduleFeatures {
 struct LoopInfo {
     std::string name;
     bool rvar = false;
-    int64_t extent = -1; ///< a known constant extent, or -1
+    RVar rvar_obj; ///< for the RDom's own RVars (Halide matches them by object)
+    bool original_rvar = false;
+    int64_t extent = -1;       ///< the extent when known at generation time (outputs), or -1
+    int64_t const_extent = -1; ///< the extent when it is a constant in the code, or -1
     bool vectorized = false, parallel = false, unrolled = false;
     bool named = true; ///< false for loops made by parallel(v, task_size) (no short name)
+    std::set<std::string> family; ///< the original loops this one stems from
 };
 
 /// Makes a random legal schedule for a generated pipeline, applying it and writing it as text.
@@ -102,6 +106,7 @@ private:
         return b;
     }
     VarOrRVar vr(const LoopInfo &l) const {
+        if (l.original_rvar) return VarOrRVar(l.rvar_obj);
         return l.rvar ? VarOrRVar(RVar(l.name)) : VarOrRVar(Var(l.name));
     }
     std::string vr_text(const LoopInfo &l) const {
@@ -109,7 +114,11 @@ private:
     }
 
     /// A tail strategy legal for splitting `l` by `factor` in stage `s` of Func `fi`.
-    TailStrategy pick_tail(int fi, int s, const LoopInfo &l, int factor, bool vector);
+    /// Blend tails are kept off loops whose family has (or may get) a parallel loop: Halide
+    /// rejects them there (a race).
+    TailStrategy pick_tail(int fi, int s, const LoopInfo &l, int factor, bool vector,
+                           bool allow_blend = true);
+    std::set<std::string> blend_families; ///< of the stage being scheduled
     void schedule_stage(int fi, int s);
     void choose_placement(int fi);
     /// The loops enclosing the body of stage s of Func g, outermost first, as (func, stage, i).

@@ -5,7 +5,7 @@
 namespace loom_fuzz {
 
 inline TailStrategy ScheduleGenerator::pick_tail(int fi, int s, const LoopInfo &l, int factor,
-                                                 bool vector) {
+                                                 bool vector, bool allow_blend) {
     std::vector<TailStrategy> c{TailStrategy::GuardWithIf};
     if (l.rvar) {
         c.push_back(TailStrategy::Auto); // GuardWithIf for RVars
@@ -30,7 +30,7 @@ inline TailStrategy ScheduleGenerator::pick_tail(int fi, int s, const LoopInfo &
             c.push_back(TailStrategy::RoundUp);
             c.push_back(TailStrategy::Auto);
         }
-        if (feat.blend_tails) {
+        if (feat.blend_tails && allow_blend) {
             if (!out) c.push_back(TailStrategy::RoundUpAndBlend);
             if (fits) c.push_back(TailStrategy::ShiftInwardsAndBlend);
         }
@@ -110,7 +110,8 @@ inline void ScheduleGenerator::choose_placement(int fi) {
         const LoopInfo &l = loops[pl.func][pl.stage][std::get<2>(t)];
         pl.var = l.name;
         const FuncInfo &g = p.funcs[pl.func];
-        info.f.compute_at(LoopLevel(g.f, vr(l), pl.stage));
+        // The last stage as -1 (the default): Halide 21 rejects an explicit index equal to it.
+        info.f.compute_at(LoopLevel(g.f, vr(l), pl.stage == g.num_updates() ? -1 : pl.stage));
         if (pl.stage == g.num_updates()) {
             out << info.name << ".compute_at(" << g.name << ", " << vr_text(l) << ");\n";
         } else {
@@ -135,6 +136,12 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
     auto fresh = [&](const LoopInfo &l, const char *tag) {
         return base_name(l.name) + tag + std::to_string(++counter);
     };
+    blend_families.clear();
+    auto note_blend = [&](TailStrategy t, const LoopInfo &l) {
+        if (t == TailStrategy::RoundUpAndBlend || t == TailStrategy::ShiftInwardsAndBlend) {
+            blend_families.insert(l.family.begin(), l.family.end());
+        }
+    };
     auto pure_loops = [&]() {
         std::vector<int> r;
         for (int i = 0; i < (int)L.size(); i++) {
@@ -150,10 +157,13 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             LoopInfo l = L[i];
             int factor = rand_int(2, 8);
             TailStrategy tail = pick_tail(fi, s, l, factor, false);
+            note_blend(tail, l);
             LoopInfo inner = l, outer = l;
             inner.name = fresh(l, "i");
             outer.name = fresh(l, "o");
-            inner.extent = factor;
+            inner.extent = inner.const_extent = factor;
+            outer.const_extent = -1;
+            inner.original_rvar = outer.original_rvar = false;
             outer.extent = l.extent < 0 ? -1 : (l.extent + factor - 1) / factor;
             st.split(vr(l), vr(outer), vr(inner), factor, tail);
             out << sn << ".split(" << vr_text(l) << ", " << vr_text(outer) << ", " << vr_text(inner)
@@ -172,10 +182,14 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             bool shifts = tail == TailStrategy::ShiftInwards || tail == TailStrategy::Auto ||
                           tail == TailStrategy::ShiftInwardsAndBlend;
             if (shifts && p.funcs[fi].is_output && y.extent < fy) tail = TailStrategy::GuardWithIf;
+            note_blend(tail, x);
+            note_blend(tail, y);
             LoopInfo xi = x, xo = x, yi = y, yo = y;
             xi.name = fresh(x, "i"), xo.name = fresh(x, "o");
             yi.name = fresh(y, "i"), yo.name = fresh(y, "o");
-            xi.extent = fx, yi.extent = fy;
+            xi.extent = xi.const_extent = fx, yi.extent = yi.const_extent = fy;
+            xo.const_extent = yo.const_extent = -1;
+            xi.original_rvar = xo.original_rvar = yi.original_rvar = yo.original_rvar = false;
             xo.extent = x.extent < 0 ? -1 : (x.extent + fx - 1) / fx;
             yo.extent = y.extent < 0 ? -1 : (y.extent + fy - 1) / fy;
             st.tile(vr(x), vr(y), vr(xo), vr(yo), vr(xi), vr(yi), fx, fy, tail);
@@ -232,7 +246,11 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             int i = cands[rand_int(0, (int)cands.size() - 1)];
             LoopInfo f = L[i];
             f.name = fresh(L[i], "f");
+            f.family.insert(L[i + 1].family.begin(), L[i + 1].family.end());
             f.extent = L[i].extent < 0 || L[i + 1].extent < 0 ? -1 : L[i].extent * L[i + 1].extent;
+            f.const_extent = L[i].const_extent < 0 || L[i + 1].const_extent < 0
+                                 ? -1
+                                 : L[i].const_extent * L[i + 1].const_extent;
             st.fuse(vr(L[i]), vr(L[i + 1]), vr(f));
             out << sn << ".fuse(" << vr_text(L[i]) << ", " << vr_text(L[i + 1]) << ", "
                 << vr_text(f) << ");\n";
@@ -244,6 +262,7 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             int i = pl[rand_int(0, (int)pl.size() - 1)];
             LoopInfo n = L[i];
             n.name = fresh(L[i], "r");
+            n.original_rvar = false;
             st.rename(vr(L[i]), vr(n));
             out << sn << ".rename(" << vr_text(L[i]) << ", " << vr_text(n) << ");\n";
             L[i] = n;
@@ -251,13 +270,14 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
     }
     if (feat.vectorize && coin(0.4) && !L[0].rvar && L[0].named) {
         LoopInfo l = L[0];
-        if (l.extent >= 2 && l.extent <= 16 && coin()) {
+        if (l.const_extent >= 2 && l.const_extent <= 16 && coin()) {
             st.vectorize(vr(l));
             out << sn << ".vectorize(" << vr_text(l) << ");\n";
             L[0].vectorized = true;
         } else {
             int w = 1 << rand_int(1, 4);
             TailStrategy tail = pick_tail(fi, s, l, w, true);
+            note_blend(tail, l);
             st.vectorize(vr(l), w, tail);
             out << sn << ".vectorize(" << vr_text(l) << ", " << w
                 << ", TailStrategy::" << tail_name(tail) << ");\n";
@@ -271,7 +291,12 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
     }
     int parallels = 0;
     while (feat.parallel && parallels < 2 && coin(0.35)) {
-        std::vector<int> pl = pure_loops();
+        std::vector<int> pl;
+        for (int i : pure_loops()) {
+            bool blended = false;
+            for (const std::string &f : L[i].family) blended |= blend_families.count(f) > 0;
+            if (!blended) pl.push_back(i);
+        }
         if (pl.empty()) break;
         int i = pl[rand_int(0, (int)pl.size() - 1)];
         LoopInfo l = L[i];
@@ -282,7 +307,7 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             L[i].parallel = true;
         } else {
             int ts = rand_int(2, 8);
-            TailStrategy tail = pick_tail(fi, s, l, ts, false);
+            TailStrategy tail = pick_tail(fi, s, l, ts, false, false);
             st.parallel(vr(l), ts, tail);
             out << sn << ".parallel(" << vr_text(l) << ", " << ts
                 << ", TailStrategy::" << tail_name(tail) << ");\n";
@@ -305,13 +330,13 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
         if (!cands.empty()) {
             int i = cands[rand_int(0, (int)cands.size() - 1)];
             LoopInfo l = L[i];
-            if (l.extent >= 2 && l.extent <= 8 && coin()) {
+            if (l.const_extent >= 2 && l.const_extent <= 8 && coin()) {
                 st.unroll(vr(l));
                 out << sn << ".unroll(" << vr_text(l) << ");\n";
                 L[i].unrolled = true;
             } else {
                 int f = rand_int(2, 4);
-                TailStrategy tail = pick_tail(fi, s, l, f, false);
+                TailStrategy tail = pick_tail(fi, s, l, f, false, false);
                 st.unroll(vr(l), f, tail);
                 out << sn << ".unroll(" << vr_text(l) << ", " << f
                     << ", TailStrategy::" << tail_name(tail) << ");\n";
@@ -353,15 +378,19 @@ inline std::string ScheduleGenerator::apply() {
             l.name = info.dims == 1 ? "i" : names[d];
             if (info.is_output) l.extent = p.sizes[d];
             if (fi == 0) l.name = info.f.args()[d].name(); // the boundary condition's own Vars
+            l.family = {l.name};
             pure.push_back(l);
         }
         loops[fi].push_back(pure);
         for (int u = 0; u < info.num_updates(); u++) {
             std::vector<LoopInfo> L;
-            for (const std::string &rv : info.rvars[u]) {
+            for (const RVar &rv : info.rvars[u]) {
                 LoopInfo l;
-                l.name = rv;
+                l.name = rv.name();
                 l.rvar = true;
+                l.original_rvar = true;
+                l.rvar_obj = rv;
+                l.family = {l.name};
                 L.push_back(l);
             }
             for (int d : info.update_pure[u]) L.push_back(pure[d]);
@@ -408,7 +437,14 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
             bufs.emplace_back(fp.funcs[o].types[0], fp.sizes);
             bufs.back().set_min(fp.mins);
         }
+#ifdef LOOM_FUZZ_AGAINST_HALIDE
+        // The same generator built against Halide 21 (namespace loom = Halide) to check that
+        // a failing case's schedule is legal there and what Halide computes.
+        Realization r(bufs);
+        Pipeline(outs).realize(r);
+#else
         Pipeline(outs).realize(bufs);
+#endif
         return bufs;
     };
     try {

@@ -309,6 +309,16 @@ public:
     /// compute_at a LoopLevel (root and inlined are compute_root and compute_inline).
     Func &compute_at(LoopLevel level);
 
+    /// Tracing (src/lang/tracing_directives.cpp): report every load from / store to this Func,
+    /// or each realization with its produce and consume phases, to halide_trace (printed in
+    /// Halide's text format unless JITHandlers::custom_trace takes them).
+    Func &trace_loads();
+    Func &trace_stores();
+    Func &trace_realizations();
+    /// A string reported as a halide_trace_tag event for this Func at the start of every
+    /// traced run, after the Func's func_type_and_dim tag (tags keep the order added).
+    Func &add_trace_tag(const std::string &trace_tag);
+
     /// Storage placement (src/lang/storage_directives.cpp). Allocate this Func's storage at the
     /// root / inside the loop over `var` of `f` (a loop enclosing its compute level), so that
     /// values computed in one iteration of the loops in between are reused by the next

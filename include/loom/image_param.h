@@ -151,6 +151,8 @@ public:
     /// A Func that reads the input: f(_0, _1, ...) = im(_0, _1, ...). The same Func every time,
     /// so schedules applied to it stick.
     operator Func() const;
+    /// Trace every load from this input (as Func::trace_loads); returns the Func wrapping it.
+    Func trace_loads();
 
 private:
     /// Holds the Func made by operator Func, shared by copies of this ImageParam.

@@ -10,8 +10,8 @@
 /// makes for the call. With a custom_error handler in effect a failing realize returns without
 /// throwing (the handler saw the message); otherwise it throws RuntimeError.
 ///
-/// custom_trace, custom_get_symbol, custom_load_library and custom_get_library_symbol are
-/// stored but not called yet: Loom's runtime has no tracer or dynamic loader that would call
+/// custom_get_symbol, custom_load_library and custom_get_library_symbol are
+/// stored but not called yet: Loom's runtime has no dynamic loader that would call
 /// them.
 
 #include <cstddef>
@@ -39,7 +39,8 @@ struct JITHandlers {
                              uint8_t *){nullptr};
     /// Receives the message of a run-time error; realize then returns without throwing.
     void (*custom_error)(JITUserContext *, const char *){nullptr};
-    /// Receives trace events (stored; see the file comment).
+    /// Receives the trace events of Funcs marked trace_loads/trace_stores/trace_realizations
+    /// (and of the Target's trace features); returns the event's id (see halide_trace).
     int32_t (*custom_trace)(JITUserContext *, const halide_trace_event_t *){nullptr};
     /// Symbol and library lookup for the runtime (stored; see the file comment).
     void *(*custom_get_symbol)(const char *name){nullptr};

@@ -45,6 +45,7 @@ std::atomic<halide_malloc_t> fallback_malloc{halide_default_malloc};
 std::atomic<halide_free_t> fallback_free{halide_default_free};
 std::atomic<halide_do_par_for_t> fallback_do_par_for{halide_default_do_par_for};
 std::atomic<halide_do_task_t> fallback_do_task{halide_default_do_task};
+std::atomic<halide_trace_t> fallback_trace{halide_default_trace};
 
 /// A runtime task as JITHandlers spells it (the user context typed).
 using JITTask = int (*)(JITUserContext *, int, uint8_t *);
@@ -102,6 +103,12 @@ int do_task_trampoline(void *uc, halide_task_t f, int idx, uint8_t *closure) {
     return fallback_do_task.load()(uc, f, idx, closure);
 }
 
+int32_t trace_trampoline(void *uc, const halide_trace_event_t *e) {
+    JITUserContext *c = active_context(uc);
+    if (c && c->handlers.custom_trace) return c->handlers.custom_trace(c, e);
+    return fallback_trace.load()(uc, e);
+}
+
 /// Puts the trampolines in place (again, if someone replaced them since), remembering what
 /// they replace.
 void install_trampolines() {
@@ -123,6 +130,9 @@ void install_trampolines() {
     }
     if (auto prev = halide_set_custom_do_task(do_task_trampoline); prev != do_task_trampoline) {
         fallback_do_task = prev;
+    }
+    if (auto prev = halide_set_custom_trace(trace_trampoline); prev != trace_trampoline) {
+        fallback_trace = prev;
     }
 }
 

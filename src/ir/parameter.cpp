@@ -31,6 +31,7 @@ struct ParameterContents : RefCounted {
     std::vector<Expr> min_constraint, extent_constraint, stride_constraint;
     std::vector<Expr> min_estimate, extent_estimate;
     int host_alignment = 1;
+    bool trace_loads = false;
 };
 
 /// IEEE half-precision bits to double (exact).
@@ -328,6 +329,10 @@ void Parameter::set_host_alignment(int bytes) {
     get_buffer(*this, "set_host_alignment").host_alignment = bytes;
 }
 int Parameter::host_alignment() const { return get_buffer(*this, "host_alignment").host_alignment; }
+
+void Parameter::set_trace_loads(bool b) { get_buffer(*this, "trace_loads").trace_loads = b; }
+
+bool Parameter::trace_loads() const { return get_buffer(*this, "trace_loads").trace_loads; }
 
 } // namespace internal
 } // namespace loom

@@ -74,6 +74,9 @@ public:
     Expr extent_constraint_estimate(int dim) const;
     void set_host_alignment(int bytes);
     int host_alignment() const;
+    /// Whether loads of this input buffer are traced (ImageParam::trace_loads).
+    void set_trace_loads(bool b);
+    bool trace_loads() const;
 
     /// A ParameterContents (parameter.cpp); type-erased so this header stays light.
     IntrusivePtr<RefCounted> contents;

@@ -145,6 +145,10 @@ struct FunctionContents : RefCounted {
     IntrusivePtr<WeakFunctionRef> weak_self;
     /// Set by define_extern.
     ExternDefinition extern_def;
+    /// Tracing (Func::trace_loads/trace_stores/trace_realizations/add_trace_tag; lowered by
+    /// src/lower/inject_tracing.cpp).
+    bool trace_loads = false, trace_stores = false, trace_realizations = false;
+    std::vector<std::string> trace_tags;
 };
 
 /// A handle to a FunctionContents. Copies alias the same function.

@@ -7,6 +7,7 @@
 #include "lower/default_schedule.h"
 #include "lower/extern_stages.h"
 #include "lower/infer_arguments.h"
+#include "lower/inject_tracing.h"
 #include "lower/partition_loops.h"
 #include "lower/realization_order.h"
 #include "lower/schedule_functions.h"
@@ -155,6 +156,10 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_na
     s = run("bounds_inference", s, [&] { return bounds_inference(s, outputs, env); });
     // A Func stored outside a serial loop and computed inside it computes only new values.
     s = run("sliding_window", s, [&] { return sliding_window(s, env); });
+    // halide_trace calls for traced Funcs and inputs (Func::trace_*, Target::Trace*).
+    s = run("inject_tracing", s, [&] {
+        return inject_tracing(s, trace_pipeline_name(fn_name, outputs), outputs, env, order, target);
+    });
     // Extern stages: `produce f` becomes the call to f's C function; the bounds queries that
     // define the regions of f's inputs are kept aside for add_extern_bounds_queries.
     ExternBoundsQueries extern_queries;

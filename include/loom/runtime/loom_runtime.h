@@ -320,6 +320,53 @@ int halide_set_num_threads(int n);
 /// Stops and joins the worker threads (the next parallel loop starts them again).
 void halide_shutdown_thread_pool(void);
 
+/// Trace event kinds (Halide's codes): what a halide_trace_event_t reports.
+enum halide_trace_event_code_t {
+    halide_trace_load = 0,
+    halide_trace_store = 1,
+    halide_trace_begin_realization = 2,
+    halide_trace_end_realization = 3,
+    halide_trace_produce = 4,
+    halide_trace_end_produce = 5,
+    halide_trace_consume = 6,
+    halide_trace_end_consume = 7,
+    halide_trace_begin_pipeline = 8,
+    halide_trace_end_pipeline = 9,
+    halide_trace_tag = 10
+};
+
+/// One trace event, with the layout of Halide's struct. For loads and stores `value` points at
+/// the value (type.lanes elements of `type`) and `coordinates` holds the site (for vectors, one
+/// vector of lanes per dimension, lanes innermost); for realization, produce and consume events
+/// it holds min0, extent0, min1, extent1, ...; for pipeline and tag events it is null.
+/// `dimensions` is the length of `coordinates`; `parent_id` the id halide_trace returned for the
+/// enclosing event (see Halide's Func::trace_* documentation for the hierarchy).
+struct halide_trace_event_t {
+    const char *func; ///< the Func, image or pipeline named by the event
+    void *value;
+    int32_t *coordinates;
+    const char *trace_tag; ///< the text of a halide_trace_tag event, else null
+    struct halide_type_t type;
+    enum halide_trace_event_code_t event;
+    int32_t parent_id;
+    int32_t value_index; ///< the Tuple element of a load or store
+    int32_t dimensions;
+};
+
+/// Reports a trace event through the current trace handler; returns the event's id (positive)
+/// that later events name as their parent.
+int32_t halide_trace(void *user_context, const struct halide_trace_event_t *event);
+/// The default handler: prints one line per event through halide_print, in Halide's text
+/// format ("Store f.0(1, 2) = 3").
+int32_t halide_default_trace(void *user_context, const struct halide_trace_event_t *event);
+typedef int32_t (*halide_trace_t)(void *user_context, const struct halide_trace_event_t *);
+/// Installs a trace handler (null restores the default) and returns the previous one.
+halide_trace_t halide_set_custom_trace(halide_trace_t trace);
+/// What compiled pipelines call: builds the event from its fields and calls halide_trace.
+int32_t halide_trace_helper(void *user_context, const char *func, void *value, int32_t *coordinates,
+                            int type_code, int type_bits, int type_lanes, int event,
+                            int parent_id, int value_index, int dimensions, const char *trace_tag);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

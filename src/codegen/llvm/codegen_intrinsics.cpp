@@ -504,6 +504,7 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         return codegen_saturating_cast(p, wide, t);
     }
     if (n == Call::stringify) return codegen_stringify(op);
+    if (n == "trace") return codegen_trace(op);
     if (n == Call::make_struct) {
         if (args.empty())
             return llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));

@@ -125,6 +125,9 @@ protected:
     llvm::Value *codegen_extern(const Call *op);
     llvm::Value *codegen_buffer_intrinsic(const Call *op, bool *handled);
     llvm::Value *codegen_stringify(const Call *op);
+    /// The trace intrinsic (src/lower/inject_tracing.h) as a call to halide_trace_helper
+    /// (codegen_trace.cpp).
+    llvm::Value *codegen_trace(const Call *op);
     llvm::Value *codegen_lerp(const Call *op);
     llvm::Value *codegen_shift(const Call *op, bool left);
     llvm::Value *codegen_saturating_cast(llvm::Value *v, Type from, Type to);

@@ -26,8 +26,12 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 : > "$OUT/core.txt"
 for round in $(seq "$ROUNDS"); do
   echo "round $round/$ROUNDS" >&2
-  "$LOOM_BUILD/bench/bench_core_loom" | sed 's/^/loom /' >> "$OUT/core.txt"
-  "$OUT/bench_core_halide" | sed 's/^/halide /' >> "$OUT/core.txt"
+  # A binary that finds a wrong result says so on stderr, reports that row as n/a and exits
+  # nonzero; the other rows are still worth reporting, so the run goes on.
+  "$LOOM_BUILD/bench/bench_core_loom" | sed 's/^/loom /' >> "$OUT/core.txt" ||
+    echo "warning: the Loom benchmark exited nonzero (see above)" >&2
+  "$OUT/bench_core_halide" | sed 's/^/halide /' >> "$OUT/core.txt" ||
+    echo "warning: the Halide benchmark exited nonzero (see above)" >&2
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -39,7 +43,13 @@ report="bench/results/$(date +%Y-%m-%d-%H%M)-$host.md"
   echo "Command: \`make bench\` (BENCH_ROUNDS=$ROUNDS; Loom from $LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
   echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;"
   echo "load average (1, 5, 15 min) before: $load_before, after: $load_after."
-  echo "Loom commit: $(git rev-parse --short HEAD)."
+  src=$(grep -m1 CMAKE_HOME_DIRECTORY: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2)
+  if commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null); then
+    [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ] && commit="$commit + local changes"
+  else
+    commit="unknown ($src is not a git checkout)"
+  fi
+  echo "Loom source: $src, commit $commit."
   echo
   python3 bench/compare.py "$OUT/core.txt"
 } > "$report"

@@ -15,6 +15,7 @@
 #include <loom/extern.h>
 #include <loom/intrusive_ptr.h>
 #include <loom/jit_handlers.h>
+#include <loom/memory_type.h>
 #include <loom/module.h>
 #include <loom/rdom.h>
 #include <loom/realization.h>
@@ -349,6 +350,20 @@ public:
     Func &align_storage(const Var &var, Expr alignment);
     /// Store dimension `var` in a circular buffer of `extent` values (index taken modulo it).
     Func &fold_storage(const Var &var, Expr extent, bool fold_forward = true);
+
+    /// Memory directives (src/lang/memory_directives.cpp). Store the pure dimensions in the
+    /// given order, innermost (stride 1) first; dimensions not listed keep their places. At
+    /// least two Vars, each a pure dimension, none repeated.
+    Func &reorder_storage(const std::vector<Var> &dims);
+    Func &reorder_storage(const Var &x, const Var &y);
+    template <typename... Args>
+    typename std::enable_if<internal::all_convertible<Var, Args...>::value, Func &>::type
+    reorder_storage(const Var &x, const Var &y, Args &&...rest) {
+        return reorder_storage(std::vector<Var>{x, y, std::forward<Args>(rest)...});
+    }
+    /// Put this Func's storage in the given kind of memory (Auto, Heap, Stack or Register on
+    /// CPUs; Stack and Register need a size with a constant upper bound).
+    Func &store_in(MemoryType memory_type);
 
     /// The loop directives of the pure definition (see Stage for each).
     Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,

@@ -17,6 +17,7 @@
 #include <loom/ir_operator.h>
 #include <loom/jit_handlers.h>
 #include <loom/lambda.h>
+#include <loom/memory_type.h>
 #include <loom/param.h>
 #include <loom/pipeline.h>
 #include <loom/rdom.h>

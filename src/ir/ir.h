@@ -9,6 +9,7 @@
 
 #include <loom/device_api.h>
 #include <loom/expr.h>
+#include <loom/memory_type.h>
 
 #include <string>
 #include <vector>
@@ -339,17 +340,8 @@ enum class ForType : uint8_t {
 };
 /// The public enum (include/loom/device_api.h), so user code and the IR name the same type.
 using DeviceAPI = ::loom::DeviceAPI;
-enum class MemoryType : uint8_t {
-    Auto,
-    Heap,
-    Stack,
-    Register,
-    GPUShared,
-    GPUTexture,
-    LockedCache,
-    VTCM,
-    AMXTile
-};
+/// The public enum (include/loom/memory_type.h), so Func::store_in and the IR name one type.
+using MemoryType = ::loom::MemoryType;
 
 /// Loop partitioning policy (Halide's Partition). Auto: partition where `likely` says the steady
 /// state is; Never: leave the loop whole; Always: the user requires partitioning. The prologue

@@ -3,6 +3,7 @@
 #include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
 #include "lower/add_image_checks.h"
+#include "lower/bound_small_allocations.h"
 #include "lower/bounds_inference.h"
 #include "lower/default_schedule.h"
 #include "lower/extern_stages.h"
@@ -10,11 +11,14 @@
 #include "lower/inject_tracing.h"
 #include "lower/partition_loops.h"
 #include "lower/realization_order.h"
+#include "lower/remove_dead_allocations.h"
 #include "lower/schedule_functions.h"
 #include "lower/sliding_window.h"
 #include "lower/storage_folding.h"
 #include "lower/storage_flattening.h"
+#include "lower/trim_no_ops.h"
 #include "lower/unpack_buffers.h"
+#include "simplify/cse.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -200,6 +204,16 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_na
     // clamp is a plain min/max in a flat index; before unpack_buffers, so the steady bounds
     // are in terms of the buffer fields like the rest of the body.
     s = run("partition_loops", s, [&] { return partition_loops(s); });
+
+    // Clean-up: allocations nobody reads go (with their stores), then loops that do nothing
+    // go and loops guarded by an if on their variable shrink to where it holds; small buffers
+    // of bounded size go on the stack (allocated once per function or parallel task); last,
+    // repeated subexpressions are computed once.
+    s = run("remove_dead_allocations", s, [&] { return remove_dead_allocations(s); });
+    s = run("trim_no_ops", s, [&] { return trim_no_ops(s); });
+    s = run("bound_small_allocations", s, [&] { return bound_small_allocations(s); });
+    s = run("common_subexpression_elimination", s,
+            [&] { return common_subexpression_elimination(s); });
 
     // The buffer fields the body uses, read once at entry. Last: every let it adds is used,
     // and the host pointer "b" is used only as a Load/Store name, which the simplifier does

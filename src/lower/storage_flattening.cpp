@@ -8,6 +8,7 @@
 #include "support/error.h"
 #include "support/util.h"
 
+#include <algorithm>
 #include <set>
 
 namespace loom {
@@ -46,19 +47,25 @@ protected:
             // Outputs are stored in their buffers: nothing to allocate.
             return mutate(op->body);
         }
+        // Dense, in the storage order (reorder_storage; innermost first): the first dimension
+        // of that order has stride 1, each next one the product of the extents before it.
+        std::vector<int> order = storage_order(op->name, (int)op->bounds.size());
         Layout l;
+        l.mins.resize(op->bounds.size());
+        l.strides.resize(op->bounds.size());
         Expr stride = 1;
-        for (const Range &r : op->bounds) {
-            l.mins.push_back(r.min);
-            l.strides.push_back(stride);
+        std::vector<Expr> extents;
+        for (int d : order) {
+            const Range &r = op->bounds[d];
+            l.mins[d] = r.min;
+            l.strides[d] = stride;
             stride = stride * r.extent;
+            extents.push_back(r.extent);
         }
         layouts[op->name].push_back(l);
         Stmt body = mutate(op->body);
         layouts[op->name].pop_back();
 
-        std::vector<Expr> extents;
-        for (const Range &r : op->bounds) extents.push_back(r.extent);
         for (int i = (int)op->types.size() - 1; i >= 0; i--) {
             body = Allocate::make(buffer_name(op->name, i), storage_type(op->types[i]),
                                   op->memory_type, extents, op->condition, body);
@@ -122,6 +129,25 @@ protected:
     }
 
 private:
+    /// The dimensions of Func `func` (by index into its arguments) in storage order, innermost
+    /// first: FuncSchedule::storage_dims, else the argument order.
+    std::vector<int> storage_order(const std::string &func, int dims) const {
+        std::vector<int> order;
+        auto f = env.find(func);
+        if (f != env.end()) {
+            const std::vector<std::string> &args = f->second.args();
+            for (const StorageDim &sd : f->second.schedule().storage_dims) {
+                auto it = std::find(args.begin(), args.end(), sd.var);
+                if (it != args.end()) order.push_back((int)(it - args.begin()));
+            }
+        }
+        if ((int)order.size() != dims) {
+            order.clear();
+            for (int d = 0; d < dims; d++) order.push_back(d);
+        }
+        return order;
+    }
+
     /// The storage of element i of Func `func`.
     std::string buffer_name(const std::string &func, int i) const {
         auto o = output_funcs.find(func);

@@ -1,0 +1,46 @@
+#ifndef LOOM_LOWER_BOUND_SMALL_ALLOCATIONS_H
+#define LOOM_LOWER_BOUND_SMALL_ALLOCATIONS_H
+
+/// \file Stack allocation of small buffers whose size has a constant upper bound.
+/// For each Allocate, the number of elements is bounded from above with constant-interval
+/// arithmetic (src/arith/constant_interval.h), the enclosing LetStmts and loop bounds giving
+/// the ranges of the variables its extents use. Then, by memory type:
+///  - Auto: a bound of at most kMaxAutoStackBytes bytes puts the buffer on the stack
+///    (MemoryType::Stack) with that constant size; otherwise it stays on the heap.
+///  - Stack: the constant bound becomes its size; no bound is a CompileError (Loom allocates
+///    stack buffers once, in the entry block of the function or parallel task, so a dynamic
+///    size cannot be supported).
+///  - Register: as Stack, and every Load/Store of it must be at a constant index (after
+///    unrolling; a vector index must be a Ramp with constant base and stride); else a
+///    CompileError.
+///  - Heap (and the other types): unchanged.
+/// Code generation (CodeGenLLVM::visit(Allocate)) puts a constant-size allocation that is not
+/// on the heap in the entry block of the enclosing function or parallel task closure, so a
+/// buffer allocated inside a loop (blur_x computed per tile) costs nothing per iteration and
+/// each task of a parallel loop has its own copy.
+/// An Allocate whose buffer escapes as a Variable (an extern stage's buffer argument) is
+/// bounded all the same: the size only has to cover the elements the stage touches, which the
+/// extents already do.
+/// Tests: tests/unit/lower/bound_small_allocations_test.cpp, tests/correctness/store_in.cpp.
+
+#include "ir/ir.h"
+
+#include <cstdint>
+
+namespace loom {
+namespace internal {
+
+/// The largest size (bytes) an Auto allocation is moved to the stack for. Halide uses 16 KB;
+/// Loom uses 64 KB (the limit code generation already used for constant sizes), which keeps
+/// the per-tile intermediates of typical tiled schedules (a 256x34 uint16 tile is 17 KB) off
+/// the heap, while staying far below the 8 MB stacks of the main thread and the thread pool's
+/// workers even with a few such buffers live at once.
+constexpr int64_t kMaxAutoStackBytes = 64 * 1024;
+
+/// Bounds the sizes of small allocations and moves them to the stack (see the file comment).
+Stmt bound_small_allocations(const Stmt &s);
+
+} // namespace internal
+} // namespace loom
+
+#endif

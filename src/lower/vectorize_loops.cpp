@@ -323,6 +323,14 @@ protected:
             return Call::make(op->type, op->name, args, op->call_type, op->func, op->value_index,
                               op->param);
         }
+        // Trace events (lower/inject_tracing.h) keep their arguments as they are: codegen
+        // reports all lanes in one event, as Halide does. A traced load is
+        // return_second(trace(...), value).
+        const Call *first = args[0].as<Call>();
+        if (op->is_intrinsic("trace")) return Call::make(op->type, op->name, args, op->call_type);
+        if (op->is_intrinsic(Call::return_second) && first && first->is_intrinsic("trace")) {
+            return Call::make(args[1].type(), op->name, args, op->call_type);
+        }
         if (!widenable_call(op)) throw CantVectorize();
         for (Expr &a : args) a = widen(a);
         return Call::make(op->type.with_lanes(lanes), op->name, args, op->call_type, op->func,
@@ -422,6 +430,8 @@ protected:
     Stmt visit(const Evaluate *op) override {
         Expr v = mutate(op->value);
         if (v.same_as(op->value)) return op;
+        // A trace event of vector stores or loads (see visit(const Call *)).
+        if (const Call *c = v.as<Call>(); c && c->is_intrinsic("trace")) return Evaluate::make(v);
         throw CantVectorize();
     }
     Stmt visit(const AssertStmt *op) override {

@@ -119,9 +119,36 @@ public:
     /// Give the loop over `old_name` a new name.
     Stage &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
 
+    // Specialization and fusion (src/lang/specialize.cpp, src/lower/compute_with.cpp).
+
+    /// A copy of this stage's definition, with its own schedule (initially a copy of this
+    /// stage's), used when `condition` holds; this stage's own schedule is the default. The
+    /// condition is a bool of Params and buffer fields (no Vars or RVars), evaluated once,
+    /// outside the stage's loops. Specializing twice on the same condition returns the same
+    /// Stage.
+    Stage specialize(const Expr &condition);
+    /// When no earlier specialization's condition holds, fail at run time with `message`
+    /// (through the error handler). At most one, and no specialize() after it.
+    void specialize_fail(const std::string &message);
+    /// Say that this stage is meant to have the default schedule (a CompileError if it has
+    /// been scheduled already).
+    void unscheduled();
+    /// Fuse this stage's loop nest with that of stage `s` (computed at the same level) from the
+    /// outermost loop down to `var`: this stage's iterations run right after s's in each
+    /// iteration of the fused loops.
+    Stage &compute_with(const Stage &s, const VarOrRVar &var,
+                        LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    /// compute_with the loop `loop_level` names.
+    Stage &compute_with(LoopLevel loop_level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+
+    /// The stage of a specialization: `path` lists the indices into the nested
+    /// Definition::specializations (used by specialize()).
+    Stage(const internal::Function &f, int stage_index, const std::vector<int> &path);
+
 private:
     internal::IntrusivePtr<internal::RefCounted> func; ///< a FunctionContents
     int stage = 0;
+    std::vector<int> spec_path; ///< see the constructor
 };
 
 /// The result of applying a Func to arguments: a definition site (`f(x, y) = ...`,
@@ -390,6 +417,28 @@ public:
                const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
     Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
     Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
+
+    /// Stage::specialize / specialize_fail / unscheduled / compute_with on the pure definition.
+    Stage specialize(const Expr &condition);
+    void specialize_fail(const std::string &message);
+    Func &unscheduled();
+    Func &compute_with(const Stage &s, const VarOrRVar &var,
+                       LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    Func &compute_with(LoopLevel loop_level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+
+    /// A wrapper of this Func for `f`: the Func `<name>_in_<f>`, defined as this Func's value
+    /// and replacing it in f's definitions (at lowering), so it can be scheduled separately.
+    /// The same Func every time.
+    Func in(const Func &f);
+    /// One wrapper (`<name>_wrapper`) replacing this Func in all of `fs`.
+    Func in(const std::vector<Func> &fs);
+    /// A wrapper (`<name>_global_wrapper`) replacing this Func in every caller.
+    Func in();
+    /// A copy of this Func (definition and schedule as they are now), `<name>_clone_in_<f>`,
+    /// replacing it in f's definitions: f gets its own computation of the values.
+    Func clone_in(const Func &f);
+    /// One clone replacing this Func in all of `fs`.
+    Func clone_in(const std::vector<Func> &fs);
 
     /// Make this (undefined) Func an extern stage: its values over a region are computed by
     /// calling `int function_name(<params>, halide_buffer_t *out...)` (one output buffer per

@@ -154,6 +154,12 @@ public:
     /// Trace every load from this input (as Func::trace_loads); returns the Func wrapping it.
     Func trace_loads();
 
+    /// Wrappers of the input (Func::in): a Func reading the buffer that replaces the reads of
+    /// it in `f` / in all of `fs` / everywhere (src/lang/wrappers.cpp).
+    Func in(const Func &f);
+    Func in(const std::vector<Func> &fs);
+    Func in();
+
 private:
     /// Holds the Func made by operator Func, shared by copies of this ImageParam.
     internal::IntrusivePtr<internal::RefCounted> func_cache;

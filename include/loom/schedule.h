@@ -39,6 +39,19 @@ enum class TailStrategy : uint8_t {
     Auto
 };
 
+/// How compute_with lines up the fused loops of two stages whose extents differ (Halide's
+/// LoopAlignStrategy).
+enum class LoopAlignStrategy {
+    /// Shift the computed stage's loop so both loops start at the same iteration.
+    AlignStart,
+    /// Shift the computed stage's loop so both loops end at the same iteration.
+    AlignEnd,
+    /// Fuse the loops as they are (the fused loop covers the union of both ranges).
+    NoAlign,
+    /// NoAlign, unless something better is known.
+    Auto
+};
+
 /// A loop variable given to a scheduling directive: a Var, an RVar, or a one-dimensional RDom
 /// (which stands for its RVar).
 class VarOrRVar {

@@ -91,9 +91,16 @@ std::string Stage::dump_argument_list() const {
 
 Function Stage::function() const { return as_function(func); }
 
+Stage::Stage(const Function &f, int stage_index, const std::vector<int> &path)
+    : Stage(f, stage_index) {
+    spec_path = path;
+}
+
 internal::Definition &Stage::definition() const {
     Function f = function();
-    return stage == 0 ? f.definition() : f.updates()[stage - 1];
+    internal::Definition *d = stage == 0 ? &f.definition() : &f.updates()[stage - 1];
+    for (int i : spec_path) d = &d->specializations[i].definition;
+    return *d;
 }
 
 // ---- FuncRef ----

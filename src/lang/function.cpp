@@ -1,4 +1,5 @@
 #include "lang/function.h"
+#include "lang/wrappers.h"
 
 #include "ir/ir_mutator.h"
 #include "ir/ir_visitor.h"
@@ -376,7 +377,8 @@ void for_each_expr(const Function &func, F f) {
 
 } // namespace
 
-std::map<std::string, Function> find_transitive_calls(const std::vector<Function> &outputs) {
+std::map<std::string, Function> find_transitive_calls(const std::vector<Function> &outputs,
+                                                      bool include_wrappers) {
     std::map<std::string, Function> env;
     std::vector<Function> pending;
     auto add = [&](const Function &f) {
@@ -402,9 +404,15 @@ std::map<std::string, Function> find_transitive_calls(const std::vector<Function
             visit_exprs(e, [&](const Expr &x) {
                 const Call *c = x.as<Call>();
                 if (c && c->call_type == Call::Halide) add(Function(c->func));
+                if (include_wrappers && c && c->call_type == Call::Image) {
+                    for (const Function &w : parameter_wrappers(c->param)) add(w);
+                }
                 return true;
             });
         });
+        if (include_wrappers) {
+            for (const auto &kv : f.schedule().wrappers) add(Function(kv.second));
+        }
     }
     return env;
 }

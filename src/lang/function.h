@@ -94,7 +94,13 @@ struct FuncSchedule {
     bool memoized = false;
     /// The user called compute_root/compute_at/... (as opposed to Loom's default choice).
     bool touched = false;
+    /// Func::in / clone_in: the wrapper (a FunctionContents) that replaces calls to this Func
+    /// from the Func named by the key; the key "" holds the wrapper for every caller (in()).
+    /// See src/lang/wrappers.cpp.
+    std::map<std::string, IntrusivePtr<RefCounted>> wrappers;
 };
+
+struct Specialization;
 
 /// One definition (pure or update): `name(args) = values` where `predicate` holds.
 struct Definition {
@@ -103,7 +109,19 @@ struct Definition {
     ReductionDomain rdom;     ///< the RDom its RVars come from (undefined if none)
     Expr predicate;           ///< the RDom's where() conditions, true when none
     StageSchedule schedule;
+    /// Stage::specialize: copies of this definition, each with its own schedule, used where
+    /// their condition holds (tried in order; this definition is the default). See
+    /// src/lang/specialize.cpp.
+    std::vector<Specialization> specializations;
     bool defined() const { return !values.empty(); }
+};
+
+/// A specialized copy of a definition (Stage::specialize), or, with a failure message, the
+/// specialize_fail() branch taken when no earlier condition holds.
+struct Specialization {
+    Expr condition;
+    Definition definition; ///< unused for specialize_fail
+    std::string failure_message;
 };
 
 /// What a Func's own definitions hold in place of a Call's `func` when they call the Func
@@ -225,8 +243,11 @@ int find_loop(const Function &f, const Definition &def, const std::string &name)
 std::string loop_list(const Definition &def);
 
 /// Every Function reachable from `outputs` through calls, by name (DESIGN.md §2: the pipeline's
-/// environment).
-std::map<std::string, Function> find_transitive_calls(const std::vector<Function> &outputs);
+/// environment). With `include_wrappers`, also the wrappers (Func::in, ImageParam::in) of the
+/// Functions and inputs reached, so a change to their schedule is noticed; lowering uses
+/// substitute_wrappers (lang/wrappers.h) instead.
+std::map<std::string, Function> find_transitive_calls(const std::vector<Function> &outputs,
+                                                      bool include_wrappers = true);
 
 } // namespace internal
 } // namespace loom

@@ -4,6 +4,7 @@
 
 #include "ir/ir_utils.h"
 #include "ir/substitute.h"
+#include "lower/add_image_checks.h"
 #include "lower/inline.h"
 #include "support/error.h"
 
@@ -44,7 +45,10 @@ TailStrategy effective_tail(const Split &s, bool is_update, bool is_rvar) {
 } // namespace
 
 Definition rename_stage_definition(const Function &f, int stage) {
-    const Definition &def = stage_definition(f, stage);
+    return rename_definition(f, stage, stage_definition(f, stage));
+}
+
+Definition rename_definition(const Function &f, int stage, const Definition &def) {
     std::string prefix = stage_prefix(f.name(), stage);
     std::map<std::string, Expr> rename;
     for (const std::string &a : f.args()) rename[a] = var(prefix + a);
@@ -60,14 +64,21 @@ Definition rename_stage_definition(const Function &f, int stage) {
     return out;
 }
 
-Stmt build_provide_loop_nest(const Function &f, int stage) {
-    const Definition &def = stage_definition(f, stage);
+namespace {
+
+/// The loops of one definition of stage `stage` (the default or a specialization), without the
+/// stage's "__outermost" loop.
+Stmt build_definition_loops(const Function &f, int stage, const Definition &def) {
     const std::string prefix = stage_prefix(f.name(), stage);
     const bool is_update = stage > 0;
-    Definition renamed = rename_stage_definition(f, stage);
+    Definition renamed = rename_definition(f, stage, def);
 
     // The innermost statement: the Provide, under the RDom predicate.
     Stmt body = Provide::make(f.name(), renamed.values, renamed.args, const_true());
+    if (def.schedule.atomic) {
+        // atomic(): the stores become atomic (codegen_atomic.cpp); a Tuple needs a lock.
+        body = Atomic::make(f.name(), f.outputs() > 1 ? f.name() + ".mutex" : "", body);
+    }
     std::vector<Expr> guards;
     if (renamed.predicate.defined() && !is_const_true(renamed.predicate)) {
         guards.push_back(renamed.predicate);
@@ -189,11 +200,78 @@ Stmt build_provide_loop_nest(const Function &f, int stage) {
         const Dim &d = def.schedule.dims[i];
         const std::string n = prefix + d.var;
         body = For::make(n, var(n + ".loop_min"), var(n + ".loop_extent"), d.for_type, d.device_api,
-                         body);
+                         body, (Partition)d.partition);
     }
     for (auto it = bound_lets.rbegin(); it != bound_lets.rend(); ++it) {
         body = LetStmt::make(it->first, it->second, body);
     }
+    return body;
+}
+
+/// What `cond` being true says about single variables: a bool Variable is true, !v is false,
+/// v == constant; through conjunctions (Halide's simplification of specializations).
+void collect_facts(const Expr &cond, std::map<std::string, Expr> &facts) {
+    if (const Variable *v = cond.as<Variable>()) {
+        if (v->type.is_bool()) facts[v->name] = const_true();
+    } else if (const Not *n = cond.as<Not>()) {
+        const Variable *v = n->a.as<Variable>();
+        if (v && v->type.is_bool()) facts[v->name] = const_false();
+    } else if (const EQ *eq = cond.as<EQ>()) {
+        const Variable *va = eq->a.as<Variable>(), *vb = eq->b.as<Variable>();
+        if (va && is_const(eq->b)) facts[va->name] = eq->b;
+        if (vb && is_const(eq->a)) facts[vb->name] = eq->a;
+    } else if (const And *a = cond.as<And>()) {
+        collect_facts(a->a, facts);
+        collect_facts(a->b, facts);
+    }
+}
+
+/// `def` with what `facts` know substituted into its algorithm and nested conditions.
+Definition apply_facts(const Definition &def, const std::map<std::string, Expr> &facts) {
+    if (facts.empty()) return def;
+    Definition out = def;
+    for (Expr &e : out.args) e = substitute(facts, e);
+    for (Expr &e : out.values) e = substitute(facts, e);
+    if (out.predicate.defined()) out.predicate = substitute(facts, out.predicate);
+    for (Specialization &sp : out.specializations) {
+        sp.condition = substitute(facts, sp.condition);
+        sp.definition = apply_facts(sp.definition, facts);
+    }
+    return out;
+}
+
+/// The loops of `def` under its specializations: if (c1) {...} else if (c2) {...} else
+/// {default}, built from the last specialization outwards (Halide's order: the first one
+/// whose condition holds wins). Inside each branch its condition is known to hold.
+Stmt build_specialized_loops(const Function &f, int stage, const Definition &def) {
+    Stmt s = build_definition_loops(f, stage, def);
+    for (size_t i = def.specializations.size(); i-- > 0;) {
+        const Specialization &sp = def.specializations[i];
+        Stmt then_case;
+        if (!sp.failure_message.empty()) {
+            then_case = AssertStmt::make(
+                const_false(),
+                runtime_error_call("halide_error_specialize_fail", {Expr(sp.failure_message)}));
+        } else {
+            std::map<std::string, Expr> facts;
+            collect_facts(sp.condition, facts);
+            then_case = build_specialized_loops(f, stage, apply_facts(sp.definition, facts));
+        }
+        s = is_const_true(sp.condition) ? then_case : IfThenElse::make(sp.condition, then_case, s);
+    }
+    return s;
+}
+
+} // namespace
+
+Stmt build_provide_loop_nest(const Function &f, int stage) {
+    const Definition &def = stage_definition(f, stage);
+    const std::string prefix = stage_prefix(f.name(), stage);
+    internal_assert(!def.schedule.dims.empty() && def.schedule.dims.back().var == "__outermost")
+        << "Stage " << stage << " of " << f.name() << " lacks the __outermost dim\n";
+    // Every branch lives inside the one "__outermost" loop, so passes that find a stage by that
+    // loop (bounds inference) see all of its specializations.
+    Stmt body = build_specialized_loops(f, stage, def);
     const Dim &outermost = def.schedule.dims.back();
     return For::make(prefix + "__outermost", 0, 1, outermost.for_type, outermost.device_api, body);
 }

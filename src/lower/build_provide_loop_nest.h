@@ -22,6 +22,9 @@
 ///       for (f.s0.x, f.s0.x.loop_min, f.s0.x.loop_extent) {
 ///         f(f.s0.x, f.s0.y) = f.s0.x + f.s0.y
 /// A definition with an RDom predicate puts the Provide under `if (predicate)`.
+/// Specializations (Stage::specialize) become `if (c1) {loops1} else if ... else {default}`
+/// just inside "__outermost" (each branch with its own lets and loops, of the same names);
+/// specialize_fail is an assert in the last else.
 /// Tests: tests/unit/lower/schedule_functions_test.cpp.
 
 #include "lang/function.h"
@@ -44,6 +47,9 @@ int num_stages(const Function &f);
 /// variables (pure vars and RVars -> "<prefix>name"); random() calls are lowered with the
 /// renamed coordinates.
 Definition rename_stage_definition(const Function &f, int stage);
+/// rename_stage_definition for `def`, one of the definitions of stage `stage` (its default or
+/// a specialization).
+Definition rename_definition(const Function &f, int stage, const Definition &def);
 
 /// The loop nest computing stage `stage` of f (see the file comment).
 Stmt build_provide_loop_nest(const Function &f, int stage);

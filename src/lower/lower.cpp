@@ -2,6 +2,7 @@
 
 #include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
+#include "lang/wrappers.h"
 #include "lower/add_image_checks.h"
 #include "lower/bound_small_allocations.h"
 #include "lower/bounds_inference.h"
@@ -125,25 +126,29 @@ void check_undef(const Stmt &s) {
 
 } // namespace
 
-Stmt lower_to_loop_nest(const std::vector<Function> &outputs) {
-    std::map<std::string, Function> env = find_transitive_calls(outputs);
+Stmt lower_to_loop_nest(const std::vector<Function> &user_outputs) {
+    std::map<std::string, Function> env;
+    const std::vector<Function> outputs = substitute_wrappers(user_outputs, &env);
     std::vector<std::string> order = realization_order(outputs, env);
     return schedule_functions(outputs, order, env, default_schedule(outputs, env));
 }
 
-LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_name,
+LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &fn_name,
                   const Target &target, const std::vector<Requirement> &requirements) {
-    for (const Function &o : outputs) {
+    // Calls replaced by their wrappers (Func::in, clone_in, ImageParam::in), on copies of the
+    // Functions (lang/wrappers.h); `env` gets every Function reachable from them.
+    for (const Function &o : user_outputs) {
         user_assert(o.defined() && o.has_pure_definition())
             << "Can't compile a pipeline whose output Func "
             << (o.defined() ? o.name() : std::string("(undefined)")) << " has no definition.\n";
     }
+    std::map<std::string, Function> env;
+    const std::vector<Function> outputs = substitute_wrappers(user_outputs, &env);
     PassRunner run(fn_name);
     Stmt s;
 
     // The environment: every Func reachable from the outputs, and the order to realize them
     // (producers before consumers; recursion is a CompileError).
-    std::map<std::string, Function> env = find_transitive_calls(outputs);
     std::vector<std::string> order = realization_order(outputs, env);
 
     // Where each Func is computed: the user's schedule plus the defaults (outputs at the root,

@@ -12,6 +12,7 @@
 #include "lower/add_image_checks.h"
 #include "lower/lowered_func.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,10 @@ Module make_aot_module(const std::vector<Function> &outputs,
                        const Target &target, LinkageType linkage);
 
 /// The lowered statement as compile_to_lowered_stmt writes it: a comment with the function
-/// and its arguments, then the body; as an HTML page (escaped, in <pre>) when `html`.
-std::string lowered_stmt_text(const LoweredFunc &f, bool html);
+/// and its arguments, then the body; with `html`, the page of stmt_html.h (`env`, the
+/// pipeline's Funcs, names the directives behind the loops).
+std::string lowered_stmt_text(const LoweredFunc &f, bool html,
+                              const std::map<std::string, Function> &env = {});
 
 /// An archive with a symbol table holding one member, `object`, named `member`, in the format of
 /// the target's OS (GNU for Linux, BSD/Darwin for macOS and iOS, COFF for Windows).

@@ -6,6 +6,7 @@
 #include "driver/aot_llvm.h"
 #include "driver/aot_outputs.h"
 #include "driver/module_contents.h"
+#include "driver/stmt_html.h"
 #include "support/error.h"
 
 #include <fstream>
@@ -83,25 +84,14 @@ std::string member_name(const std::string &archive, const Target &t) {
 
 namespace internal {
 
-std::string lowered_stmt_text(const LoweredFunc &f, bool html) {
+std::string lowered_stmt_text(const LoweredFunc &f, bool html,
+                              const std::map<std::string, Function> &env) {
+    if (html) return stmt_html(f, env);
     std::ostringstream text;
     text << "// " << f.name << "(";
     for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << f.args[i].name;
     text << ")\n" << f.body;
-    if (!html) return text.str();
-    std::string escaped;
-    for (char ch : text.str()) {
-        if (ch == '<')
-            escaped += "&lt;";
-        else if (ch == '>')
-            escaped += "&gt;";
-        else if (ch == '&')
-            escaped += "&amp;";
-        else
-            escaped += ch;
-    }
-    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + f.name +
-           "</title></head><body><pre>\n" + escaped + "</pre></body></html>\n";
+    return text.str();
 }
 
 std::string static_library_bytes(const std::string &member, const std::string &object,

@@ -205,7 +205,7 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename,
     LoweredFunc f = lower(c.outputs, name, target, c.requirements);
     std::ofstream out(filename);
     user_assert(out.good()) << "compile_to_lowered_stmt: can't open " << filename << "\n";
-    out << lowered_stmt_text(f, fmt == StmtOutputFormat::HTML);
+    out << lowered_stmt_text(f, fmt == StmtOutputFormat::HTML, find_transitive_calls(c.outputs));
 }
 
 } // namespace loom

@@ -8,7 +8,6 @@
 #define LOOM_APPS_BLUR_H
 
 #include <cstdint>
-#include <utility>
 
 namespace blur_detail {
 

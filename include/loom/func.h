@@ -42,6 +42,7 @@ class Pipeline;
 namespace internal {
 class Function;
 struct Definition;
+class Parameter;
 
 /// True when every type in Args converts to T.
 template <typename T, typename... Args>
@@ -118,6 +119,35 @@ public:
     Stage &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
     /// Give the loop over `old_name` a new name.
     Stage &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
+
+    // Reductions (src/lang/rfactor.cpp, src/lang/atomic.cpp).
+
+    /// Split this associative update into an intermediate Func (named "<f>_intm") computing
+    /// partial results over the RVars not in `preserved`, indexed by the paired Vars, and
+    /// make this update merge them over the preserved RVars. Returns the intermediate.
+    Func rfactor(const std::vector<std::pair<RVar, Var>> &preserved);
+    /// rfactor({{r, v}}).
+    Func rfactor(const RVar &r, const Var &v);
+    /// Let the RVar loops of this update be reordered, parallelized or vectorized whatever
+    /// the dependences between iterations (the user promises the result is unaffected).
+    Stage &allow_race_conditions();
+    /// Make this update's stores atomic so its RVar loops may run in parallel. Refused unless
+    /// the update is associative, or `override_associativity_test`.
+    Stage &atomic(bool override_associativity_test = false);
+    /// Prefetch, at each iteration of loop `at`, the region of `f` that iteration `offset`
+    /// later of loop `from` reads (src/lang/prefetch.cpp).
+    Stage &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    /// prefetch of an input buffer.
+    Stage &prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
+                    Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    /// prefetch of an ImageParam or Buffer (anything with parameter()).
+    template <typename T>
+    Stage &prefetch(const T &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        return prefetch(image.parameter(), at, from, std::move(offset), strategy);
+    }
 
     // Specialization and fusion (src/lang/specialize.cpp, src/lower/compute_with.cpp).
 
@@ -245,6 +275,18 @@ private:
 
     FuncRef func_ref;
     int idx;
+};
+
+/// A tag stored with a memoized Func's cache entries, so they can be evicted together
+/// (Halide's EvictionKey; an undefined key means none).
+class EvictionKey {
+public:
+    explicit EvictionKey(const Expr &expr = Expr()) : key(expr) {}
+    /// The key expression (undefined for none).
+    const Expr &expr() const { return key; }
+
+private:
+    Expr key;
 };
 
 /// A function over an infinite integer grid, defined by a pure definition and any number of
@@ -417,6 +459,25 @@ public:
                const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
     Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
     Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
+    /// Stage::allow_race_conditions on the pure definition.
+    Func &allow_race_conditions();
+    /// Stage::atomic on the pure definition.
+    Func &atomic(bool override_associativity_test = false);
+    /// Stage::prefetch on the pure definition.
+    Func &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    Func &prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
+                   Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    template <typename T>
+    Func &prefetch(const T &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        return prefetch(image.parameter(), at, from, std::move(offset), strategy);
+    }
+    /// Cache this Func's computed values across realizations, keyed by the region computed
+    /// and the values of the parameters it depends on (src/lang/memoize.cpp). It must be
+    /// computed at the root.
+    Func &memoize(const EvictionKey &eviction_key = EvictionKey());
 
     /// Stage::specialize / specialize_fail / unscheduled / compute_with on the pure definition.
     Stage specialize(const Expr &condition);

@@ -39,6 +39,17 @@ enum class TailStrategy : uint8_t {
     Auto
 };
 
+/// What a prefetch does with the part of the prefetched region outside the prefetched
+/// buffer's bounds (Halide's PrefetchBoundStrategy).
+enum class PrefetchBoundStrategy {
+    /// Clamp the prefetched region to the buffer's bounds.
+    Clamp,
+    /// Skip the prefetch when any of its region is outside the buffer's bounds.
+    GuardWithIf,
+    /// Prefetch the region as is (prefetches never fault).
+    NonFaulting
+};
+
 /// How compute_with lines up the fused loops of two stages whose extents differ (Halide's
 /// LoopAlignStrategy).
 enum class LoopAlignStrategy {

@@ -92,6 +92,8 @@ struct FuncSchedule {
     std::vector<StorageDim> storage_dims;
     MemoryType memory_type = MemoryType::Auto;
     bool memoized = false;
+    /// memoize(EvictionKey): stored with the cache entries (undefined when none).
+    Expr memoize_eviction_key;
     /// The user called compute_root/compute_at/... (as opposed to Loom's default choice).
     bool touched = false;
     /// Func::in / clone_in: the wrapper (a FunctionContents) that replaces calls to this Func

@@ -15,6 +15,7 @@
 #include "lower/remove_dead_allocations.h"
 #include "lower/schedule_functions.h"
 #include "lower/sliding_window.h"
+#include "lower/memoization.h"
 #include "lower/storage_folding.h"
 #include "lower/storage_flattening.h"
 #include "lower/trim_no_ops.h"
@@ -177,6 +178,7 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("simplify", s, [&] { return simplify(s); });
     // Circular buffers for Funcs whose live region along a serial loop is small.
     s = run("storage_folding", s, [&] { return storage_folding(s, env); });
+    s = run("inject_memoization", s, [&] { return inject_memoization(s, outputs, env); });
 
     // The arguments: inputs in Halide's order (buffers, then scalars, by name), then outputs.
     std::vector<Expr> extra;

@@ -320,6 +320,25 @@ int halide_set_num_threads(int n);
 /// Stops and joins the worker threads (the next parallel loop starts them again).
 void halide_shutdown_thread_pool(void);
 
+/// The cache of Func::memoize (src/runtime/memoization_cache.cpp). Its entries hold copies of
+/// computed values: lookup copies a hit into tuple_buffers[i]->host and returns 0, or returns
+/// 1 on a miss; store copies the buffers in. The limit is on the bytes of values held (1 MiB by
+/// default); least recently used entries go first.
+void halide_memoization_cache_set_size(int64_t size);
+int halide_memoization_cache_lookup(void *user_context, const uint8_t *cache_key, int32_t size,
+                                    struct halide_buffer_t *realized_bounds, int32_t tuple_count,
+                                    struct halide_buffer_t **tuple_buffers);
+int halide_memoization_cache_store(void *user_context, const uint8_t *cache_key, int32_t size,
+                                   struct halide_buffer_t *realized_bounds, int32_t tuple_count,
+                                   struct halide_buffer_t **tuple_buffers, bool has_eviction_key,
+                                   uint64_t eviction_key);
+/// Nothing to do in Loom (values are copied out of the cache); kept for Halide's ABI.
+void halide_memoization_cache_release(void *user_context, void *host);
+/// Drops the entries stored with this eviction key.
+void halide_memoization_cache_evict(void *user_context, uint64_t eviction_key);
+/// Drops every entry.
+void halide_memoization_cache_cleanup(void);
+
 /// Trace event kinds (Halide's codes): what a halide_trace_event_t reports.
 enum halide_trace_event_code_t {
     halide_trace_load = 0,

@@ -757,7 +757,7 @@ void CodeGenLLVM::visit(const IfThenElse *op) {
 
 void CodeGenLLVM::visit(const Evaluate *op) { codegen(op->value); }
 
-void CodeGenLLVM::visit(const Atomic *op) { codegen(op->body); }
+void CodeGenLLVM::visit(const Atomic *op) { codegen_atomic(op); }
 
 } // namespace internal
 } // namespace loom

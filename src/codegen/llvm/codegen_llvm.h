@@ -38,6 +38,8 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMConte
 /// Runs LLVM's default -O3 pipeline (loop and SLP vectorizers on, no fast-math) for `tm`.
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
 
+class AtomicCodeGen;
+
 /// The code generator. One instance compiles one LoweredFunc; architecture-specific subclasses
 /// may override the visit methods (e.g. to pick better instructions for some intrinsics).
 class CodeGenLLVM : public IRVisitor {
@@ -112,6 +114,10 @@ protected:
     void emit_error_return(llvm::Value *code);
     /// A ForType::Parallel loop as a task run by halide_do_par_for (codegen_parallel.cpp).
     void codegen_parallel_for(const For *op);
+    /// An atomic() update's stores as atomic read-modify-writes or under a lock
+    /// (codegen_atomic.cpp).
+    void codegen_atomic(const Atomic *op);
+    friend class AtomicCodeGen;
     /// Tags a load or store of buffer `name` with type-based alias metadata unique to that
     /// name, telling LLVM that accesses to different buffers/allocations never alias (Halide's
     /// assumption too). Returns v.

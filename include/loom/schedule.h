@@ -63,6 +63,17 @@ enum class LoopAlignStrategy {
     Auto
 };
 
+/// Whether a loop may be split into a prologue, a steady state without boundary conditions and
+/// an epilogue (Halide's Partition; Stage::partition).
+enum class Partition {
+    /// Partition where likely() or a boundary condition says where the steady state is.
+    Auto,
+    /// Leave the loop whole (less code, for loops that run few iterations).
+    Never,
+    /// Partition, and make it a CompileError when the loop has nothing to partition.
+    Always
+};
+
 /// A loop variable given to a scheduling directive: a Var, an RVar, or a one-dimensional RDom
 /// (which stands for its RVar).
 class VarOrRVar {

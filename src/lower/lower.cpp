@@ -20,6 +20,8 @@
 #include "lower/storage_flattening.h"
 #include "lower/trim_no_ops.h"
 #include "lower/unpack_buffers.h"
+#include "lower/unroll_loops.h"
+#include "lower/vectorize_loops.h"
 #include "simplify/cse.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
@@ -204,6 +206,12 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // Flat storage: Allocate/Store/Load replace Realize/Provide/calls.
     s = run("storage_flattening", s, [&] { return storage_flattening(s, outputs, env); });
     check_undef(s);
+    s = run("simplify", s, [&] { return simplify(s); });
+
+    // Unrolled loops become copies of their body; Vectorized loops become vector code (the
+    // GuardWithIf tails predicated, with a likely() all-lanes test partition_loops lifts out).
+    s = run("unroll_loops", s, [&] { return unroll_loops(s); });
+    s = run("vectorize_loops", s, [&] { return vectorize_loops(s, target); });
     s = run("simplify", s, [&] { return simplify(s); });
 
     // Loops over boundary conditions (likely() clamps and selects) split into prologue, steady

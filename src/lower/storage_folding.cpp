@@ -5,6 +5,7 @@
 #include "analysis/bounds.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "lower/add_image_checks.h"
 #include "lower/sliding_window.h"
@@ -126,6 +127,37 @@ private:
     Stmt block, check;
 };
 
+/// A lower (upper) bound of e where every Select in an additive, min/max or constant-scaled
+/// position is replaced by the min (max) of its branches; e unchanged elsewhere.
+Expr widen_selects(const Expr &e, bool upper) {
+    if (const Select *op = e.as<Select>()) {
+        Expr t = widen_selects(op->true_value, upper), f = widen_selects(op->false_value, upper);
+        return upper ? Max::make(t, f) : Min::make(t, f);
+    }
+    if (const Add *op = e.as<Add>()) {
+        return Add::make(widen_selects(op->a, upper), widen_selects(op->b, upper));
+    }
+    if (const Sub *op = e.as<Sub>()) {
+        return Sub::make(widen_selects(op->a, upper), widen_selects(op->b, !upper));
+    }
+    if (const Min *op = e.as<Min>()) {
+        return Min::make(widen_selects(op->a, upper), widen_selects(op->b, upper));
+    }
+    if (const Max *op = e.as<Max>()) {
+        return Max::make(widen_selects(op->a, upper), widen_selects(op->b, upper));
+    }
+    if (const Mul *op = e.as<Mul>()) {
+        const int64_t *c = as_const_int(op->b);
+        if (c && *c >= 0) return Mul::make(widen_selects(op->a, upper), op->b);
+        if (c) return Mul::make(widen_selects(op->a, !upper), op->b);
+    }
+    if (const Div *op = e.as<Div>()) {
+        const int64_t *c = as_const_int(op->b);
+        if (c && *c > 0) return Div::make(widen_selects(op->a, upper), op->b);
+    }
+    return e;
+}
+
 int64_t next_power_of_two(int64_t v) {
     int64_t p = 1;
     while (p < v) p *= 2;
@@ -156,8 +188,12 @@ Stmt fold_function(const Realize *op, const Function &f) {
         Expr forced = explicit_factor(var);
         if (!forced.defined() && (folded_auto || f.has_extern_definition())) continue;
         if (!touched[d].is_bounded()) continue;
-        Expr tmin = path.expand(touched[d].min, (int)path.nodes.size());
-        Expr tmax = path.expand(touched[d].max, (int)path.nodes.size());
+        // The sliding window's select(first iteration, ...) widened to both branches: a
+        // superset of what is touched, which is what a safe fold needs.
+        Expr tmin =
+            simplify(widen_selects(path.expand(touched[d].min, (int)path.nodes.size()), false));
+        Expr tmax =
+            simplify(widen_selects(path.expand(touched[d].max, (int)path.nodes.size()), true));
         Monotonic dir = is_monotonic(tmin, v);
         {
             Monotonic dmax = is_monotonic(tmax, v);

@@ -60,7 +60,7 @@ TEST(Bound, OutputBoundGivesConstantLoops) {
     EXPECT_TRUE(is_const(ex, 16)) << ex;
     EXPECT_TRUE(is_const(loop_extent(f, "bd_f.s0.y"), 5));
     Buffer<int32_t> out(16, 5);
-    out.set_min({0, 2});
+    out.set_min(0, 2);
     f.realize(out);
     for (int j = 2; j < 7; j++)
         for (int i = 0; i < 16; i++) ASSERT_EQ(out(i, j), i * 3 + j);
@@ -116,7 +116,7 @@ TEST(Bound, AlignBoundsRoundsOutward) {
     f.compute_root().align_bounds(x, 8, 3);
     bound_calls = 0;
     Buffer<int32_t> out(9);
-    out.set_min({4});
+    out.set_min(4);
     g.realize(out); // needs f over [4, 13]: aligned to [3, 18] (16 values)
     EXPECT_EQ(bound_calls.load(), 16);
     for (int i = 4; i < 13; i++) ASSERT_EQ(out(i), -5);

@@ -26,7 +26,7 @@ Buffer<int32_t> make_input(int w, int h) {
 
 Buffer<int32_t> realize_at(Func f, int w, int h, int x0, int y0) {
     Buffer<int32_t> b(w, h);
-    b.set_min({x0, y0});
+    b.set_min(x0, y0);
     f.realize(b);
     return b;
 }

@@ -40,15 +40,16 @@ struct Chain {
 
 Buffer<int32_t> realize_at(Func f, int w, int h, int x0, int y0) {
     Buffer<int32_t> b(w, h);
-    b.set_min({x0, y0});
+    b.set_min(x0, y0);
     f.realize(b);
     return b;
 }
 
 void expect_same(const std::function<void(Chain &)> &schedule) {
-    for (auto sz : std::vector<std::array<int, 4>>{{17, 13, 0, 0}, {23, 9, -5, 7}, {8, 1, 3, -4}}) {
-        Chain ref("ref"), c("sch");
-        schedule(c);
+    // One compilation each; the JIT-compiled pipelines are reused for every size.
+    Chain ref("ref"), c("sch");
+    schedule(c);
+    for (auto sz : std::vector<std::array<int, 4>>{{17, 13, 0, 0}, {23, 9, -5, 7}, {8, 5, 3, -4}}) {
         Buffer<int32_t> a = realize_at(ref.out, sz[0], sz[1], sz[2], sz[3]);
         Buffer<int32_t> b = realize_at(c.out, sz[0], sz[1], sz[2], sz[3]);
         for (int j = sz[3]; j < sz[3] + sz[1]; j++)

@@ -102,6 +102,22 @@ public:
 
     using IRMutator::visit;
 
+    Stmt visit(const Realize *op) override {
+        // The production inside sees the realized region through these bounds.
+        auto old = realized.find(op->name);
+        Region saved;
+        bool had = old != realized.end();
+        if (had) saved = old->second;
+        realized[op->name] = op->bounds;
+        Stmt s = IRMutator::visit(op);
+        if (had) {
+            realized[op->name] = saved;
+        } else {
+            realized.erase(op->name);
+        }
+        return s;
+    }
+
     Stmt visit(const ProducerConsumer *op) override {
         Stmt s = IRMutator::visit(op);
         auto it = env.find(op->name);
@@ -111,11 +127,13 @@ public:
 
         std::vector<Expr> mins, extents;
         std::vector<Expr> key = {make_const(UInt(64), name_hash(f.name()))};
-        for (const std::string &a : f.args()) {
-            mins.push_back(Variable::make(Int(32), f.name() + "." + a + ".min_realized"));
-            extents.push_back(Variable::make(Int(32), f.name() + "." + a + ".extent_realized"));
-            key.push_back(key_field(mins.back()));
-            key.push_back(key_field(extents.back()));
+        auto rb = realized.find(f.name());
+        internal_assert(rb != realized.end()) << "memoized " << f.name() << " has no Realize\n";
+        for (const Range &r : rb->second) {
+            mins.push_back(r.min);
+            extents.push_back(r.extent);
+            key.push_back(key_field(r.min));
+            key.push_back(key_field(r.extent));
         }
         for (const auto &kv : scalar_params(f)) {
             key.push_back(key_field(Variable::make(kv.second.type(), kv.first, kv.second)));
@@ -160,6 +178,7 @@ public:
 
 private:
     const std::map<std::string, Function> &env;
+    std::map<std::string, Region> realized;
 };
 
 } // namespace

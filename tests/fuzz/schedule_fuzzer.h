@@ -8,6 +8,8 @@
 
 #include "fuzz/fuzz_pipeline.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <set>

@@ -449,6 +449,12 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
     };
     try {
         schedule_text = ScheduleGenerator(seed, sf, sched).apply();
+        // A crash cannot report: LOOM_FUZZ_VERBOSE prints each case before running it.
+        if (getenv("LOOM_FUZZ_VERBOSE")) {
+            printf("schedule fuzzer seed %u\n%s// the schedule\n%s", seed, sched.text.c_str(),
+                   schedule_text.c_str());
+            fflush(stdout);
+        }
         stage = "realizing the unscheduled pipeline";
         std::vector<Buffer<void>> expected = realize(ref);
         stage = "realizing the scheduled pipeline";

@@ -180,11 +180,12 @@ int main(int argc, char **argv) {
         Tuple am = argmax(clamped(x + r, y));
         where(x, y) = am[0];
 
-        Buffer<uint16_t> box_r = box.realize({W, H});
-        Buffer<uint8_t> peak_r = peak.realize({W, H});
-        Buffer<uint8_t> low_r = low.realize({W, H});
-        Buffer<uint32_t> prod_r = prod.realize({W, H});
-        Buffer<int> where_r = where.realize({W, H});
+        // One pipeline with the five outputs compiles them together.
+        Buffer<uint16_t> box_r(W, H);
+        Buffer<uint8_t> peak_r(W, H), low_r(W, H);
+        Buffer<uint32_t> prod_r(W, H);
+        Buffer<int> where_r(W, H);
+        Pipeline({box, peak, low, prod, where}).realize({box_r, peak_r, low_r, prod_r, where_r});
         auto at = [&](int xx, int yy) {
             return (int)input(std::min(std::max(xx, 0), W - 1), std::min(std::max(yy, 0), H - 1));
         };

@@ -429,13 +429,16 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
     FuzzPipeline sched = PipelineGenerator(seed, af, "").generate();
     std::string schedule_text;
     std::string stage = "scheduling";
-    auto realize = [&](FuzzPipeline &fp) {
+    // Realizes the outputs of the given pipelines as one Pipeline.
+    auto realize = [&](std::vector<FuzzPipeline *> fps) {
         std::vector<Func> outs;
         std::vector<Buffer<void>> bufs;
-        for (int o : fp.outputs) {
-            outs.push_back(fp.funcs[o].f);
-            bufs.emplace_back(fp.funcs[o].types[0], fp.sizes);
-            bufs.back().set_min(fp.mins);
+        for (FuzzPipeline *fp : fps) {
+            for (int o : fp->outputs) {
+                outs.push_back(fp->funcs[o].f);
+                bufs.emplace_back(fp->funcs[o].types[0], fp->sizes);
+                bufs.back().set_min(fp->mins);
+            }
         }
 #ifdef LOOM_FUZZ_AGAINST_HALIDE
         // The same generator built against Halide 21 (namespace loom = Halide) to check that
@@ -455,10 +458,21 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
                    schedule_text.c_str());
             fflush(stdout);
         }
-        stage = "realizing the unscheduled pipeline";
-        std::vector<Buffer<void>> expected = realize(ref);
-        stage = "realizing the scheduled pipeline";
-        std::vector<Buffer<void>> got = realize(sched);
+        std::vector<Buffer<void>> expected, got;
+        if (!getenv("LOOM_FUZZ_COMBINED")) {
+            stage = "realizing the unscheduled pipeline";
+            expected = realize({&ref});
+            stage = "realizing the scheduled pipeline";
+            got = realize({&sched});
+        } else {
+            // LOOM_FUZZ_COMBINED: both in one Pipeline (independent Funcs), one compilation per
+            // case (measured: no faster; the time is in lowering and code size, not per-call
+            // overhead).
+            stage = "realizing the unscheduled and scheduled pipelines together";
+            got = realize({&ref, &sched});
+            expected.assign(got.begin(), got.begin() + ref.outputs.size());
+            got.erase(got.begin(), got.begin() + ref.outputs.size());
+        }
         for (size_t k = 0; k < expected.size() && res.ok; k++) {
             const Buffer<void> &e = expected[k], &g = got[k];
             size_t bytes = e.type().bytes();

@@ -405,12 +405,63 @@ private:
     }
 };
 
+/// Vector lets whose value became a ramp or broadcast once their clamps were dropped are
+/// substituted into their uses: code generation recognizes dense accesses only by a Ramp index.
+class SubstituteVectorLets : public IRMutator {
+protected:
+    using IRMutator::visit;
+
+    Expr visit(const Variable *op) override {
+        auto it = values.find(op->name);
+        return it == values.end() ? Expr(op) : it->second;
+    }
+    Expr visit(const Let *op) override { return let(op); }
+    Stmt visit(const LetStmt *op) override { return let(op); }
+
+private:
+    std::map<std::string, Expr> values;
+
+    static bool linear_vector(const Expr &e) {
+        const Ramp *r = e.as<Ramp>();
+        const Broadcast *b = e.as<Broadcast>();
+        return (r && r->base.type().is_scalar()) || (b && b->value.type().is_scalar());
+    }
+
+    template <typename L>
+    auto let(const L *op) -> decltype(mutate(op->body)) {
+        Expr value = mutate(op->value);
+        if (value.type().is_vector()) {
+            Expr sv = simplify(value);
+            if (linear_vector(sv)) {
+                auto it = values.find(op->name);
+                Expr saved = it == values.end() ? Expr() : it->second;
+                values[op->name] = sv;
+                auto body = mutate(op->body);
+                if (saved.defined()) {
+                    values[op->name] = saved;
+                } else {
+                    values.erase(op->name);
+                }
+                return body;
+            }
+        }
+        auto it = values.find(op->name);
+        Expr saved = it == values.end() ? Expr() : it->second;
+        values.erase(op->name);
+        auto body = mutate(op->body);
+        if (saved.defined()) values[op->name] = saved;
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return L::make(op->name, value, body);
+    }
+};
+
 } // namespace
 
 Stmt partition_loops(const Stmt &s) {
     Stmt result = PartitionLoops().mutate(s);
     std::string everything;
     result = StripLikely(everything).mutate(result);
+    result = SubstituteVectorLets().mutate(result);
     return simplify(result);
 }
 

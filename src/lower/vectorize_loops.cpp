@@ -243,6 +243,8 @@ protected:
 
     Expr visit(const Variable *op) override {
         if (op->name == var) return Ramp::make(op, make_one(op->type), lanes);
+        auto in = inlined.find(op->name);
+        if (in != inlined.end()) return in->second;
         auto it = renamed.find(op->name);
         if (it != renamed.end()) return Variable::make(op->type.with_lanes(lanes), it->second);
         return op;
@@ -341,6 +343,7 @@ protected:
         std::string name = bind(op->name, value);
         Expr body = mutate(op->body);
         unbind(op->name);
+        if (name.empty()) return body;
         if (value.same_as(op->value) && body.same_as(op->body)) return op;
         return Let::make(name, value, body);
     }
@@ -354,6 +357,7 @@ protected:
         std::string name = bind(op->name, value);
         Stmt body = mutate(op->body);
         unbind(op->name);
+        if (name.empty()) return body;
         if (value.same_as(op->value) && body.same_as(op->body)) return op;
         return LetStmt::make(name, value, body);
     }
@@ -448,13 +452,29 @@ private:
     std::map<std::string, Expr> widened_values;
     /// Names shadowed by the current let (restored on unbind).
     std::vector<std::pair<std::string, std::string>> shadowed;
+    /// Lets whose vector value is substituted into their uses, and what each let shadowed.
+    std::map<std::string, Expr> inlined;
+    std::vector<Expr> inlined_shadowed;
     /// The lanes that are active (inside a predicated if), or undefined when all are.
     Expr pred;
 
+    /// Binds a let; returns the name to give it, or "" when its value (a ramp or broadcast) is
+    /// substituted into its uses instead: code generation sees dense indices only as Ramps.
     std::string bind(const std::string &name, const Expr &value) {
         auto it = renamed.find(name);
         shadowed.emplace_back(name, it == renamed.end() ? std::string() : it->second);
+        auto in = inlined.find(name);
+        inlined_shadowed.push_back(in == inlined.end() ? Expr() : in->second);
+        inlined.erase(name);
         if (value.type().is_vector()) {
+            Expr sv = simplify(value);
+            const Ramp *r = sv.as<Ramp>();
+            const Broadcast *b = sv.as<Broadcast>();
+            if ((r && r->base.type().is_scalar()) || (b && b->value.type().is_scalar())) {
+                renamed.erase(name);
+                inlined[name] = sv;
+                return std::string();
+            }
             std::string n = name + ".widened." + var;
             renamed[name] = n;
             widened_values[n] = value;
@@ -465,6 +485,12 @@ private:
     }
     void unbind(const std::string &name) {
         internal_assert(!shadowed.empty() && shadowed.back().first == name);
+        if (inlined_shadowed.back().defined()) {
+            inlined[name] = inlined_shadowed.back();
+        } else {
+            inlined.erase(name);
+        }
+        inlined_shadowed.pop_back();
         if (shadowed.back().second.empty()) {
             renamed.erase(name);
         } else {

@@ -58,16 +58,30 @@ TEST(VectorizeLoops, DenseLoadAndStore) {
 TEST(VectorizeLoops, InvariantLetsStayScalarAndWidenedLetsAreRenamed) {
     Expr x = ivar("x"), k = ivar("k");
     Stmt body = LetStmt::make(
-        "a", k * 2, LetStmt::make("b", x + ivar("a"), store("out", ivar("b"), ivar("b"))));
+        "a", k * 2, LetStmt::make("b", x * x + ivar("a"), store("out", ivar("b"), x)));
     Stmt v = vectorize_loops(vloop("x", 0, 4, body), Target());
     Expr b = Variable::make(Int(32, 4), "b.widened.x");
     Stmt expected = LetStmt::make(
         "x", 0,
         LetStmt::make("a", k * 2,
                       LetStmt::make("b.widened.x",
-                                    Add::make(Ramp::make(x, 1, 4), Broadcast::make(ivar("a"), 4)),
-                                    store("out", b, b))));
+                                    Add::make(Mul::make(Ramp::make(x, 1, 4), Ramp::make(x, 1, 4)),
+                                              Broadcast::make(ivar("a"), 4)),
+                                    store("out", b, Ramp::make(x, 1, 4)))));
     EXPECT_IR_EQ(v, expected);
+}
+
+TEST(VectorizeLoops, LinearLetsAreSubstitutedSoIndicesStayRamps) {
+    // Code generation recognizes dense accesses by a Ramp index, not a let-bound vector.
+    Expr x = ivar("x"), k = ivar("k");
+    Stmt body = LetStmt::make("i", x + k, store("out", load(Int(32), "in", ivar("i")), ivar("i")));
+    Stmt v = simplify(vectorize_loops(vloop("x", 0, 8, body), Target()));
+    const Store *st = v.as<Store>();
+    ASSERT_TRUE(st) << v;
+    EXPECT_TRUE(st->index.as<Ramp>()) << v;
+    const Load *ld = st->value.as<Load>();
+    ASSERT_TRUE(ld) << v;
+    EXPECT_TRUE(ld->index.as<Ramp>()) << v;
 }
 
 TEST(VectorizeLoops, VaryingIfIsPredicatedWithScalarFastPath) {

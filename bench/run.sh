@@ -40,7 +40,7 @@ report="bench/results/$(date +%Y-%m-%d-%H%M)-$host.md"
 {
   echo "# Benchmark: Loom against Halide 21 ($(date '+%Y-%m-%d %H:%M'), $host)"
   echo
-  echo "Command: \`make bench\` (BENCH_ROUNDS=$ROUNDS; Loom from $LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
+  echo "Command: \`make bench\` (bench/run.sh; BENCH_ROUNDS=$ROUNDS; Loom from $LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
   echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;"
   echo "load average (1, 5, 15 min) before: $load_before, after: $load_after."
   src=$(grep -m1 CMAKE_HOME_DIRECTORY: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2)

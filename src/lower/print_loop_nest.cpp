@@ -1,8 +1,14 @@
 #include "lower/print_loop_nest.h"
 
+#include <loom/ir_operator.h>
+
 #include "ir/ir_printer.h"
+#include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
+#include "lower/bounds_inference.h"
 #include "lower/lower.h"
+#include "simplify/simplify.h"
 
 #include <sstream>
 
@@ -13,11 +19,47 @@ namespace {
 
 class LoopNestPrinter : public IRVisitor {
 public:
+    explicit LoopNestPrinter(const std::map<std::string, Function> &env) : env(env) {}
     std::ostringstream out;
 
 protected:
     using IRVisitor::visit;
+    const std::map<std::string, Function> &env;
     int indent = 0;
+    /// The LetStmts in scope, outermost first (bounds_inference defines the loop bounds).
+    std::vector<std::pair<std::string, Expr>> lets;
+
+    /// e with the lets in scope substituted, simplified.
+    Expr expand(Expr e) const {
+        for (auto l = lets.rbegin(); l != lets.rend(); ++l) e = substitute(l->first, l->second, e);
+        return simplify(e);
+    }
+
+    void visit(const LetStmt *op) override {
+        lets.emplace_back(op->name, op->value);
+        dispatch(op->body);
+        lets.pop_back();
+    }
+
+    /// As Halide: a Func stored further out than it is computed shows its store level.
+    void visit(const Realize *op) override {
+        auto it = env.find(op->name);
+        bool show = false;
+        if (it != env.end()) {
+            const FuncSchedule &s = it->second.schedule();
+            const LoopLevelSpec &c = s.compute_level, &st = s.store_level;
+            show = !st.is_inlined() && (c.kind != st.kind || c.func != st.func || c.var != st.var ||
+                                        c.stage_index != st.stage_index);
+        }
+        if (!show) {
+            dispatch(op->body);
+            return;
+        }
+        line("store " + op->name + ":");
+        indent++;
+        dispatch(op->body);
+        indent--;
+    }
 
     void line(const std::string &s) { out << std::string(indent * 2, ' ') << s << "\n"; }
 
@@ -45,8 +87,21 @@ protected:
             dispatch(op->body);
             return;
         }
+        // Constant bounds print as " in [min, max]"; a loop of one iteration is not shown
+        // (Halide's print_loop_nest, which sees the bounds bounds_inference gives).
+        Expr mn = expand(op->min), ext = expand(op->extent);
+        std::string range;
+        if (is_const(ext, 1)) {
+            dispatch(op->body);
+            return;
+        }
+        if (is_const(mn) && is_const(ext)) {
+            std::ostringstream r;
+            r << " in [" << mn << ", " << simplify(mn + ext - 1) << "]";
+            range = r.str();
+        }
         std::string kind = op->for_type == ForType::Serial ? "for" : for_type_name(op->for_type);
-        line(kind + " " + v + ":");
+        line(kind + " " + v + range + ":");
         indent++;
         dispatch(op->body);
         indent--;
@@ -65,14 +120,19 @@ protected:
 
 } // namespace
 
-std::string loop_nest_summary(const Stmt &s) {
-    LoopNestPrinter p;
+std::string loop_nest_summary(const Stmt &s, const std::map<std::string, Function> &env) {
+    LoopNestPrinter p(env);
     p.dispatch(s);
     return p.out.str();
 }
 
+std::string loop_nest_summary(const Stmt &s) { return loop_nest_summary(s, {}); }
+
 std::string print_loop_nest(const std::vector<Function> &outputs) {
-    return loop_nest_summary(lower_to_loop_nest(outputs));
+    // With the bounds, as Halide prints it: constant loop bounds show, single iterations hide.
+    std::map<std::string, Function> env = find_transitive_calls(outputs);
+    Stmt s = bounds_inference(lower_to_loop_nest(outputs), outputs, env);
+    return loop_nest_summary(s, env);
 }
 
 } // namespace internal

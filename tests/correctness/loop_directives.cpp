@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -124,6 +125,9 @@ TEST(LoopDirectives, EveryScheduleMatchesTheReference) {
         for (int w : {8, 13}) {
             for (int h : {4, 7}) check(run(k.schedule, w, h, &nest));
         }
+        // The constant bounds print_loop_nest shows (Halide's " in [0, 3]") are not what
+        // these checks are about.
+        nest = std::regex_replace(nest, std::regex(" in \\[[^\\]]*\\]"), "");
         EXPECT_NE(nest.find(k.loop_nest_contains), std::string::npos) << nest;
     }
 }

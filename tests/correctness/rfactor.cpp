@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 using namespace loom;
@@ -22,7 +23,9 @@ std::string loop_nest(Func f) {
     std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
     f.print_loop_nest();
     std::cout.rdbuf(old);
-    return captured.str();
+    // Without the constant bounds print_loop_nest shows (Halide's " in [0, 29]"): the checks
+    // are about the loops' kinds and names.
+    return std::regex_replace(captured.str(), std::regex(" in \\[[^\\]]*\\]"), "");
 }
 
 bool contains(const std::string &s, const std::string &what) {

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <functional>
+#include <iostream>
+#include <sstream>
 
 using namespace loom;
 
@@ -56,6 +58,18 @@ TEST(SlidingWindow, BlurComputesEachRowOnce) {
     bx(x, y) = loomtest_sw_count(c(x - 1, y) + c(x, y) + c(x + 1, y));
     by(x, y) = bx(x, y - 1) + bx(x, y) + bx(x, y + 1);
     bx.store_root().compute_at(by, y);
+    // The loop nest shows the storage at the root and the computation inside the y loop.
+    std::ostringstream captured;
+    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+    by.print_loop_nest();
+    std::cout.rdbuf(old);
+    std::string nest = captured.str();
+    size_t store = nest.find("store swc_bx:"), loop = nest.find("for y:"),
+           produce = nest.find("produce swc_bx:");
+    ASSERT_NE(store, std::string::npos) << nest;
+    ASSERT_NE(produce, std::string::npos) << nest;
+    EXPECT_LT(store, loop) << nest;
+    EXPECT_LT(loop, produce) << nest;
     const int W = 20, H = 13;
     sw_calls = 0;
     Buffer<int32_t> out = by.realize({W, H});

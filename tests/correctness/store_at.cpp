@@ -181,3 +181,31 @@ TEST(StoreAt, AllocationAtStoreLevel) {
     for (const std::string &l : sites["alloc_f"])
         EXPECT_EQ(l.find("alloc_out.s0.y"), std::string::npos);
 }
+
+TEST(StoreAt, HoistStorage) {
+    Var x("x"), y("y");
+    Buffer<int32_t> in = make_input(40, 40);
+    auto build = [&](const std::string &p, bool sched) {
+        Func f(p + "_f"), o(p + "_o");
+        Func c = BoundaryConditions::repeat_edge(in);
+        f(x, y) = c(x, y) * 3 - c(x + 1, y);
+        o(x, y) = f(x, y) + f(x + 1, y) + f(x, y + 1);
+        if (sched) {
+            o.split(y, Var("yo"), Var("yi"), 4);
+            f.compute_at(o, Var("yi")).hoist_storage(o, Var("yo"));
+        } else {
+            f.compute_root();
+        }
+        return o;
+    };
+    Func s = build("hs", true);
+    LoweredFunc lf = lower({s.function()}, "hoist", get_host_target());
+    auto sites = allocation_sites(lf.body);
+    ASSERT_TRUE(sites.count("hs_f")) << lf.body;
+    ASSERT_FALSE(sites["hs_f"].empty());
+    EXPECT_EQ(sites["hs_f"].back(), "hs_o.s0.y.yo") << lf.body;
+    Buffer<int32_t> a = realize_at(build("hr", false), 19, 12, -3, 2);
+    Buffer<int32_t> b = realize_at(s, 19, 12, -3, 2);
+    for (int j = 2; j < 14; j++)
+        for (int i = -3; i < 16; i++) ASSERT_EQ(a(i, j), b(i, j)) << i << ", " << j;
+}

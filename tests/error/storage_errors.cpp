@@ -91,3 +91,14 @@ TEST(StorageErrors, BadFactors) {
     expect_error([&] { p.f.fold_storage(p.y, 0); }, {"se8_f", "positive"});
     expect_error([&] { p.f.align_bounds(p.x, 0); }, {"se8_f", "zero"});
 }
+
+TEST(StorageErrors, HoistInsideStoreLevel) {
+    P p("se9");
+    p.f.compute_at(p.g, p.x).store_at(p.g, p.y).hoist_storage(p.g, p.x);
+    expect_error(
+        [&] {
+            p.g.realize({8, 8});
+        },
+        {"Func se9_f hoists its storage to se9_g, x", "hoist_storage_root()",
+         "hoist_storage(se9_g, y)"});
+}

@@ -142,12 +142,10 @@ public:
     Stage &prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
                     Expr offset = 1,
                     PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
-    /// prefetch of an ImageParam or Buffer (anything with parameter()).
-    template <typename T>
-    Stage &prefetch(const T &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
-                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
-        return prefetch(image.parameter(), at, from, std::move(offset), strategy);
-    }
+    /// prefetch of an ImageParam.
+    Stage &prefetch(const OutputImageParam &image, const VarOrRVar &at, const VarOrRVar &from,
+                    Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
 
     // Specialization and fusion (src/lang/specialize.cpp, src/lower/compute_with.cpp).
 
@@ -469,11 +467,9 @@ public:
     Func &prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
                    Expr offset = 1,
                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
-    template <typename T>
-    Func &prefetch(const T &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
-                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
-        return prefetch(image.parameter(), at, from, std::move(offset), strategy);
-    }
+    Func &prefetch(const OutputImageParam &image, const VarOrRVar &at, const VarOrRVar &from,
+                   Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
     /// Cache this Func's computed values across realizations, keyed by the region computed
     /// and the values of the parameters it depends on (src/lang/memoize.cpp). It must be
     /// computed at the root.

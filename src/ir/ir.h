@@ -252,6 +252,9 @@ struct Call : ExprNode<Call> {
     static constexpr const char *buffer_init_strides =
         "_halide_buffer_init_strides"; ///< dense strides for a query
     static constexpr const char *make_struct = "make_struct";
+    /// prefetch(element, bytes): hint that `bytes` bytes from the element's address (a Load
+    /// after storage flattening; a call before) will be read soon. Never changes values.
+    static constexpr const char *prefetch = "prefetch";
 
     std::string name;
     std::vector<Expr> args;

@@ -55,6 +55,16 @@ struct Dim {
     bool is_rvar() const { return kind != Kind::PureVar; }
 };
 
+/// A Stage::prefetch directive: at each iteration of loop `at`, prefetch the region of `name`
+/// (a Func, or an input buffer when `param` is defined) that the iteration `offset` later of
+/// loop `from` reads. Loop names are the stage's full loop names.
+struct PrefetchDirective {
+    std::string name, at, from;
+    Expr offset;
+    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf;
+    Parameter param;
+};
+
 /// The loop schedule of one definition. `dims` lists the loops innermost first and always ends
 /// with the implicit outermost loop Var::outermost() (named "__outermost").
 struct StageSchedule {
@@ -65,6 +75,7 @@ struct StageSchedule {
     bool allow_race_conditions = false;
     bool atomic = false;
     bool override_atomic_associativity_test = false;
+    std::vector<PrefetchDirective> prefetches;
 };
 
 /// A user bound on a pure dimension: var in [min, min + extent), or storage alignment.

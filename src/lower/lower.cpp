@@ -15,6 +15,7 @@
 #include "lower/remove_dead_allocations.h"
 #include "lower/schedule_functions.h"
 #include "lower/sliding_window.h"
+#include "lower/inject_prefetch.h"
 #include "lower/memoization.h"
 #include "lower/storage_folding.h"
 #include "lower/storage_flattening.h"
@@ -204,6 +205,7 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
             [&] { return add_extern_bounds_queries(s, extern_queries); });
 
     // Flat storage: Allocate/Store/Load replace Realize/Provide/calls.
+    s = run("inject_prefetch", s, [&] { return inject_prefetch(s, env); });
     s = run("storage_flattening", s, [&] { return storage_flattening(s, outputs, env); });
     check_undef(s);
     s = run("simplify", s, [&] { return simplify(s); });

@@ -351,6 +351,7 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         return codegen(args[i]);
     };
 
+    if (n == Call::prefetch) return codegen_prefetch(op);
     if (n == Call::likely || n == Call::likely_if_innermost || n == Call::promise_clamped ||
         n == Call::unsafe_promise_clamped || n == Call::strict_float) {
         return arg(0);

@@ -118,6 +118,8 @@ protected:
     /// (codegen_atomic.cpp).
     void codegen_atomic(const Atomic *op);
     friend class AtomicCodeGen;
+    /// The prefetch intrinsic as llvm.prefetch of each cache line (codegen_prefetch.cpp).
+    llvm::Value *codegen_prefetch(const Call *op);
     /// Tags a load or store of buffer `name` with type-based alias metadata unique to that
     /// name, telling LLVM that accesses to different buffers/allocations never alias (Halide's
     /// assumption too). Returns v.

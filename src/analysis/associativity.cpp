@@ -131,8 +131,7 @@ Expr strip_widening(const Expr &e, const std::string &x) {
 
 /// Matches the argmin/argmax pair {e0, e1} over x0, x1. On success fills the result.
 bool match_arg_extreme(const std::vector<Expr> &e, const std::vector<std::string> &xn,
-                       const std::vector<Expr> &xv, const std::vector<Expr> &yv,
-                       AssociativeOp *r) {
+                       const std::vector<Expr> &xv, const std::vector<Expr> &yv, AssociativeOp *r) {
     BinaryMatch m;
     if (!match_binary(e[0], &m)) return false;
     if (m.kind != AssociativeOpKind::Min && m.kind != AssociativeOpKind::Max) return false;
@@ -194,8 +193,7 @@ bool match_arg_extreme(const std::vector<Expr> &e, const std::vector<std::string
     r->pattern = {is_min ? Min::make(x0, y0) : Max::make(x0, y0), Select::make(better, y1, x1)};
     r->ys = {g, h};
     r->identities = {identity_of(m.kind, x0.type()), make_zero(x1.type())};
-    r->kinds = {m.kind,
-                is_min ? AssociativeOpKind::ArgMinIndex : AssociativeOpKind::ArgMaxIndex};
+    r->kinds = {m.kind, is_min ? AssociativeOpKind::ArgMinIndex : AssociativeOpKind::ArgMaxIndex};
     r->associative = true;
     return true;
 }
@@ -311,7 +309,8 @@ AssociativeOp prove_associativity(const std::string &func, const std::vector<Exp
         if (!g.defined()) {
             r.reason = "the new value" + which + " is not of the form " + func +
                        "(...) op g with an associative op (+, *, min, max, &&, ||, &, |, ^) and "
-                       "g not reading " + func;
+                       "g not reading " +
+                       func;
             return r;
         }
         r.pattern[i] = make_binary(m.kind, xv[i], yv[i]);

@@ -24,8 +24,20 @@ namespace loom {
 namespace internal {
 
 /// The operator applied to one Tuple element.
-enum class AssociativeOpKind { Add, Mul, Min, Max, And, Or, BitAnd, BitOr, BitXor, Unchanged,
-                               ArgMinIndex, ArgMaxIndex };
+enum class AssociativeOpKind {
+    Add,
+    Mul,
+    Min,
+    Max,
+    And,
+    Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Unchanged,
+    ArgMinIndex,
+    ArgMaxIndex
+};
 
 /// The result of prove_associativity.
 struct AssociativeOp {

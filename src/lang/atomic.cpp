@@ -27,8 +27,8 @@ Stage &Stage::atomic(bool override_associativity_test) {
         user_assert(op.associative)
             << "In schedule for " << name() << ": can't make the update atomic because it is "
             << "not associative (" << op.reason << "), so running its RVar loops in parallel "
-            << "could change the result. atomic() needs an update of the form "
-            << function().name() << "(...) = " << function().name()
+            << "could change the result. atomic() needs an update of the form " << function().name()
+            << "(...) = " << function().name()
             << "(...) op g with op one of +, *, min, max, &&, ||, &, |, ^; pass "
             << "override_associativity_test=true to atomic() if you know the order does not "
             << "matter.\n";

@@ -51,8 +51,8 @@ Stage &Stage::prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from
     return *this;
 }
 
-Stage &Stage::prefetch(const internal::Parameter &param, const VarOrRVar &at,
-                       const VarOrRVar &from, Expr offset, PrefetchBoundStrategy strategy) {
+Stage &Stage::prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
+                       Expr offset, PrefetchBoundStrategy strategy) {
     user_assert(param.defined() && param.is_buffer())
         << "In schedule for " << name() << ": prefetch needs a Func or an input buffer.\n";
     add_prefetch(*this, param.name(), param, at, from, offset, strategy);
@@ -76,8 +76,8 @@ Func &Func::prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, 
     return *this;
 }
 
-Func &Func::prefetch(const internal::Parameter &param, const VarOrRVar &at,
-                     const VarOrRVar &from, Expr offset, PrefetchBoundStrategy strategy) {
+Func &Func::prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
+                     Expr offset, PrefetchBoundStrategy strategy) {
     Stage(function(), 0).prefetch(param, at, from, offset, strategy);
     return *this;
 }

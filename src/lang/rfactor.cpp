@@ -127,8 +127,8 @@ Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
 Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     Function f = function();
     const std::string where = "In rfactor of " + name() + ": ";
-    user_assert(stage > 0) << where << "rfactor applies to update definitions only; "
-                           << f.name() << "'s pure definition has no reduction to factor.\n";
+    user_assert(stage > 0) << where << "rfactor applies to update definitions only; " << f.name()
+                           << "'s pure definition has no reduction to factor.\n";
     const Definition &orig = definition();
     user_assert(orig.rdom.defined()) << where << "the update has no RDom, so there is nothing to "
                                      << "factor. rfactor needs an update over RVars.\n";
@@ -149,8 +149,7 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
         const std::string &vn = p.second.name();
         for (const std::string &a : f.args()) {
             user_assert(a != vn) << where << "Var " << vn << " is already a dimension of "
-                                 << f.name() << "; pair " << p.first.name()
-                                 << " with a new Var.\n";
+                                 << f.name() << "; pair " << p.first.name() << " with a new Var.\n";
         }
         user_assert(vnames.insert(vn).second)
             << where << "Var " << vn << " is paired with two RVars; use one Var per RVar.\n";
@@ -163,16 +162,16 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     user_assert(assoc.associative)
         << where << "can't rfactor the update of " << f.name()
         << " because it is not associative: " << assoc.reason
-        << ". rfactor needs an update of the form " << f.name()
-        << "(...) = " << f.name() << "(...) op g with op one of +, *, min, max, &&, ||, &, |, ^ "
+        << ". rfactor needs an update of the form " << f.name() << "(...) = " << f.name()
+        << "(...) op g with op one of +, *, min, max, &&, ||, &, |, ^ "
         << "(or an argmin/argmax Tuple).\n";
 
     // argmin/argmax keep the first extreme in loop order; that survives only if the partial
     // results cover contiguous runs of the loop order, i.e. the preserved RVars are outermost.
     bool order_sensitive = false;
     for (AssociativeOpKind k : assoc.kinds) {
-        order_sensitive |= k == AssociativeOpKind::ArgMinIndex ||
-                           k == AssociativeOpKind::ArgMaxIndex;
+        order_sensitive |=
+            k == AssociativeOpKind::ArgMinIndex || k == AssociativeOpKind::ArgMaxIndex;
     }
     if (order_sensitive) {
         bool seen_removed = false;

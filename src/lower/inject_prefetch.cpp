@@ -84,8 +84,8 @@ private:
         if (d.param.defined() && d.strategy != PrefetchBoundStrategy::NonFaulting) {
             for (size_t k = 0; k < b.size(); k++) {
                 Expr bmin = Variable::make(Int(32), d.name + ".min." + std::to_string(k));
-                Expr bmax = bmin +
-                            Variable::make(Int(32), d.name + ".extent." + std::to_string(k)) - 1;
+                Expr bmax =
+                    bmin + Variable::make(Int(32), d.name + ".extent." + std::to_string(k)) - 1;
                 if (d.strategy == PrefetchBoundStrategy::Clamp) {
                     mins[k] = clamp(mins[k], bmin, bmax);
                     maxs[k] = clamp(maxs[k], bmin, bmax);
@@ -103,8 +103,8 @@ private:
         }
         Expr element = Call::make(t_elem, d.name, coords, call_type, func, 0, d.param);
         Expr bytes = (maxs[0] - mins[0] + 1) * t_elem.bytes();
-        Stmt s = Evaluate::make(
-            Call::make(Int(32), Call::prefetch, {element, bytes}, Call::Intrinsic));
+        Stmt s =
+            Evaluate::make(Call::make(Int(32), Call::prefetch, {element, bytes}, Call::Intrinsic));
         for (size_t k = 1; k < b.size(); k++) {
             s = For::make(loop + "." + std::to_string(k), mins[k], maxs[k] - mins[k] + 1,
                           ForType::Serial, DeviceAPI::None, s);

@@ -29,13 +29,12 @@ Expr make_buffer(const Expr &host, Type t, const std::vector<Expr> &mins,
     }
     Expr dims = shape.empty() ? null_handle()
                               : Call::make(Handle(), Call::make_struct, shape, Call::Intrinsic);
-    return Call::make(Handle(), Call::make_struct,
-                      {make_zero(UInt(64)), null_handle(), host, make_zero(UInt(64)),
-                       make_const(UInt(8), (int64_t)t.code()),
-                       make_const(UInt(8), (int64_t)t.bits()),
-                       make_const(UInt(16), (int64_t)t.lanes()), Expr((int)mins.size()), dims,
-                       null_handle()},
-                      Call::Intrinsic);
+    return Call::make(
+        Handle(), Call::make_struct,
+        {make_zero(UInt(64)), null_handle(), host, make_zero(UInt(64)),
+         make_const(UInt(8), (int64_t)t.code()), make_const(UInt(8), (int64_t)t.bits()),
+         make_const(UInt(16), (int64_t)t.lanes()), Expr((int)mins.size()), dims, null_handle()},
+        Call::Intrinsic);
 }
 
 /// A scalar as the 8 bytes of a uint64 key field.
@@ -149,27 +148,25 @@ public:
         Expr key_size = Expr((int)(8 * key.size()));
         Expr tuple = Variable::make(Handle(), p + "buffers");
         Expr n = Expr(f.outputs());
-        Expr lookup = Call::make(Int(32), "halide_memoization_cache_lookup",
-                                 {null_handle(), key_ptr, key_size, buffers[0], n, tuple},
-                                 Call::Extern);
-        Expr store = Call::make(
-            Int(32), "halide_memoization_cache_store",
-            {null_handle(), key_ptr, key_size, buffers[0], n, tuple,
-             make_bool(eviction.defined()),
-             eviction.defined() ? key_field(eviction) : make_zero(UInt(64))},
-            Call::Extern);
+        Expr lookup =
+            Call::make(Int(32), "halide_memoization_cache_lookup",
+                       {null_handle(), key_ptr, key_size, buffers[0], n, tuple}, Call::Extern);
+        Expr store = Call::make(Int(32), "halide_memoization_cache_store",
+                                {null_handle(), key_ptr, key_size, buffers[0], n, tuple,
+                                 make_bool(eviction.defined()),
+                                 eviction.defined() ? key_field(eviction) : make_zero(UInt(64))},
+                                Call::Extern);
         Expr miss = Variable::make(Int(32), p + "miss");
         Stmt body = IfThenElse::make(miss != 0, Block::make(s, Evaluate::make(store)));
         body = LetStmt::make(p + "miss", lookup, body);
-        body = LetStmt::make(p + "buffers",
-                             Call::make(Handle(), Call::make_struct, buffers, Call::Intrinsic),
-                             body);
+        body = LetStmt::make(
+            p + "buffers", Call::make(Handle(), Call::make_struct, buffers, Call::Intrinsic), body);
         for (int k = f.outputs() - 1; k >= 0; k--) {
             std::string host = f.outputs() == 1 ? f.name() : f.name() + "." + std::to_string(k);
-            body = LetStmt::make(p + "buffer." + std::to_string(k),
-                                 make_buffer(Variable::make(Handle(), host), f.output_types()[k],
-                                             mins, extents),
-                                 body);
+            body = LetStmt::make(
+                p + "buffer." + std::to_string(k),
+                make_buffer(Variable::make(Handle(), host), f.output_types()[k], mins, extents),
+                body);
         }
         body = LetStmt::make(p + "key",
                              Call::make(Handle(), Call::make_struct, key, Call::Intrinsic), body);

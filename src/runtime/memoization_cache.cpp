@@ -22,9 +22,9 @@ struct CacheEntry {
     int32_t tuple_count;
     bool has_eviction_key;
     uint64_t eviction_key;
-    size_t value_bytes;   ///< sum over the tuple
-    uint8_t **values;     ///< one dense copy per tuple element
-    size_t *value_sizes;  ///< bytes of each
+    size_t value_bytes;  ///< sum over the tuple
+    uint8_t **values;    ///< one dense copy per tuple element
+    size_t *value_sizes; ///< bytes of each
 };
 
 CacheEntry *entries = nullptr; // most recently used first
@@ -34,8 +34,7 @@ volatile int lock_word = 0;
 
 struct Lock {
     Lock() {
-        while (__sync_lock_test_and_set(&lock_word, 1)) {
-        }
+        while (__sync_lock_test_and_set(&lock_word, 1)) {}
     }
     ~Lock() { __sync_lock_release(&lock_word); }
 };

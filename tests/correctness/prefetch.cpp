@@ -36,9 +36,9 @@ std::string from_loop(const std::string &s, const std::string &loop) {
 } // namespace
 
 TEST(Prefetch, InputBufferEveryStrategy) {
-    for (PrefetchBoundStrategy st : {PrefetchBoundStrategy::GuardWithIf,
-                                     PrefetchBoundStrategy::Clamp,
-                                     PrefetchBoundStrategy::NonFaulting}) {
+    for (PrefetchBoundStrategy st :
+         {PrefetchBoundStrategy::GuardWithIf, PrefetchBoundStrategy::Clamp,
+          PrefetchBoundStrategy::NonFaulting}) {
         ImageParam in(Int(32), 2, "pf_in");
         Var x("x"), y("y");
         Func f("pf_blur");
@@ -52,7 +52,8 @@ TEST(Prefetch, InputBufferEveryStrategy) {
         Buffer<int32_t> out = f.realize({64, 40});
         for (int j = 0; j < 40; j++) {
             for (int i = 0; i < 64; i++) {
-                ASSERT_EQ(out(i, j), img(i, j) + img(i, j + 1) * 2 + img(i + 1, j)) << i << "," << j;
+                ASSERT_EQ(out(i, j), img(i, j) + img(i, j + 1) * 2 + img(i + 1, j))
+                    << i << "," << j;
             }
         }
         std::string s = lowered(f, {in});
@@ -92,6 +93,5 @@ TEST(Prefetch, Errors) {
     f(x, y) = g(x + y);
     loom_test::expect_error([&] { f.prefetch(g, z, y); },
                             {"pf_err", "no loop over z", "Its loops"});
-    loom_test::expect_error([&] { f.prefetch(g, y, x); },
-                            {"pf_err", "inside", "one outside it"});
+    loom_test::expect_error([&] { f.prefetch(g, y, x); }, {"pf_err", "inside", "one outside it"});
 }

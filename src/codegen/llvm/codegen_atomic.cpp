@@ -207,8 +207,8 @@ private:
         cg.builder_->CreateCondBr(cg.builder_->CreateExtractValue(cas, 1), body_bb, spin_bb);
         cg.builder_->SetInsertPoint(body_bb);
         cg.codegen(op->body);
-        auto *unlock = cg.builder_->CreateAlignedStore(llvm::ConstantInt::get(i32, 0), lock,
-                                                       llvm::Align(4));
+        auto *unlock =
+            cg.builder_->CreateAlignedStore(llvm::ConstantInt::get(i32, 0), lock, llvm::Align(4));
         unlock->setAtomic(llvm::AtomicOrdering::Release);
     }
 

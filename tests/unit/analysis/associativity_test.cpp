@@ -36,7 +36,9 @@ Expr fcall(Type t = Int(32), int i = 0, Expr at = xv) {
     return Call::make(t, F, {at}, Call::Halide, fake_f, i);
 }
 
-AssociativeOp prove(const std::vector<Expr> &values) { return prove_associativity(F, {xv}, values); }
+AssociativeOp prove(const std::vector<Expr> &values) {
+    return prove_associativity(F, {xv}, values);
+}
 
 /// Checks pattern(pattern(a, b), c) == pattern(a, pattern(b, c)) and pattern(id, a) == a
 /// for random int32 tuples.
@@ -45,7 +47,8 @@ void check_laws(const AssociativeOp &op, int trials = 200) {
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> dist(-50, 50);
     const size_t n = op.pattern.size();
-    auto apply = [&](const std::vector<loom::test::Value> &a, const std::vector<loom::test::Value> &b) {
+    auto apply = [&](const std::vector<loom::test::Value> &a,
+                     const std::vector<loom::test::Value> &b) {
         ExprEval ev;
         for (size_t i = 0; i < n; i++) {
             ev.bind(op.x_names[i], a[i]);
@@ -145,8 +148,8 @@ TEST(Associativity, WideningCast) {
     EXPECT_EQ(op.kinds[0], AssociativeOpKind::Add);
     EXPECT_EQ(op.pattern[0].type(), u8);
     // A saturating form (min with 255 before the narrowing) is not plain wrap-around addition.
-    Expr sat = Cast::make(u8, Min::make(Cast::make(u16, fcall(u8)) + Cast::make(u16, gu),
-                                        make_const(u16, 255)));
+    Expr sat = Cast::make(
+        u8, Min::make(Cast::make(u16, fcall(u8)) + Cast::make(u16, gu), make_const(u16, 255)));
     EXPECT_FALSE(prove({sat}).associative);
 }
 

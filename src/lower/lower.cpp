@@ -10,6 +10,7 @@
 #include "lower/extern_stages.h"
 #include "lower/infer_arguments.h"
 #include "lower/inject_tracing.h"
+#include "lower/loop_invariant_code_motion.h"
 #include "lower/partition_loops.h"
 #include "lower/realization_order.h"
 #include "lower/remove_dead_allocations.h"
@@ -228,6 +229,7 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // repeated subexpressions are computed once.
     s = run("remove_dead_allocations", s, [&] { return remove_dead_allocations(s); });
     s = run("trim_no_ops", s, [&] { return trim_no_ops(s); });
+    s = run("loop_invariant_code_motion", s, [&] { return loop_invariant_code_motion(s); });
     s = run("bound_small_allocations", s, [&] { return bound_small_allocations(s); });
     s = run("common_subexpression_elimination", s,
             [&] { return common_subexpression_elimination(s); });

@@ -23,6 +23,10 @@ public:
 
 private:
     Scope scope;
+    /// The values of the LetStmts in scope, so a loop extent defined as `max - min + 1` can be
+    /// expanded in `min + extent - 1`: bounding the two terms separately would decorrelate
+    /// them and give max(max) + max(min) - min(min) instead of max(max).
+    std::map<std::string, Expr> let_values;
     bool consider_calls, consider_provides;
     /// When nonempty, the one name whose box is wanted (skips the work for the others).
     std::string only;
@@ -96,7 +100,15 @@ private:
     void visit(const LetStmt *op) override {
         dispatch(op->value);
         Interval v = bounds_of_expr_in_scope(op->value, scope);
+        auto it = let_values.find(op->name);
+        bool had = it != let_values.end();
+        Expr old = had ? it->second : Expr();
+        let_values[op->name] = op->value;
         with_binding(op->name, v, [&] { dispatch(op->body); });
+        if (had)
+            let_values[op->name] = old;
+        else
+            let_values.erase(op->name);
     }
 
     void visit(const For *op) override {
@@ -104,7 +116,12 @@ private:
         dispatch(op->extent);
         // The loop variable runs over [min, min + extent - 1] for every value of min/extent.
         Interval lo = bounds_of_expr_in_scope(op->min, scope);
-        Expr last = simplify(Sub::make(Add::make(op->min, op->extent), make_one(op->min.type())));
+        Expr extent = op->extent;
+        if (const Variable *v = extent.as<Variable>()) {
+            auto it = let_values.find(v->name);
+            if (it != let_values.end()) extent = it->second;
+        }
+        Expr last = simplify(Sub::make(Add::make(op->min, extent), make_one(op->min.type())));
         Interval hi = bounds_of_expr_in_scope(last, scope);
         with_binding(op->name, Interval(lo.min, hi.max), [&] { dispatch(op->body); });
     }

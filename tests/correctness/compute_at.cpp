@@ -139,3 +139,29 @@ TEST(ComputeAt, Errors) {
             {"at_bx can't be computed at at_by.y", "at_other", "outside that loop"});
     }
 }
+
+// An input read by a producer computed per tile of a ShiftInwards-tiled consumer needs exactly
+// the consumer's footprint: a loop over [min, min + (max - min + 1) - 1] must bound to max, not
+// to max(max) + max(min) - min(min) (the region used to come out 24 columns too wide, so an
+// input of exactly the needed size was refused).
+TEST(ComputeAt, PerTileProducerOfAnExactSizeInput) {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    ImageParam img(Int(32), 2, "img");
+    Func staged("staged"), out("out");
+    staged(x, y) = img(x, y);
+    out(x, y) = staged(x, y) + staged(x + 1, y) + staged(x, y + 1);
+    out.tile(x, y, xo, yo, xi, yi, 8, 8);
+    staged.compute_at(out, xo);
+    Buffer<int32_t> input(33, 33);
+    for (int j = 0; j < 33; j++) {
+        for (int i = 0; i < 33; i++) input(i, j) = i * 7 + j * 3;
+    }
+    img.set(input);
+    Buffer<int32_t> result = out.realize({32, 32});
+    for (int j = 0; j < 32; j++) {
+        for (int i = 0; i < 32; i++) {
+            ASSERT_EQ(result(i, j), input(i, j) + input(i + 1, j) + input(i, j + 1))
+                << "at " << i << ", " << j;
+        }
+    }
+}

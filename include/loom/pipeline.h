@@ -72,6 +72,9 @@ public:
     std::vector<Argument> infer_arguments();
     /// Print the loop nest the schedule describes (produce/consume blocks and loops) to stdout.
     void print_loop_nest();
+    /// Report the begin and end of every run of the JIT-compiled pipeline to halide_trace
+    /// ("Begin pipeline f.0()"), as Target::TracePipeline does.
+    void trace_pipeline();
     /// Write the final lowered statement (before code generation) to `filename`.
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  StmtOutputFormat fmt = StmtOutputFormat::Text,

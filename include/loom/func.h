@@ -100,6 +100,16 @@ public:
     Stage &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     /// Run the loop over `var` serially (undoes vectorize/parallel/unroll).
     Stage &serial(const VarOrRVar &var);
+    /// Set the loop partitioning policy of the loop over `var` (src/lang/partition_directives.cpp).
+    Stage &partition(const VarOrRVar &var, Partition policy);
+    /// Partition::Never for each loop in `vars`.
+    Stage &never_partition(const std::vector<VarOrRVar> &vars);
+    /// Partition::Always for each loop in `vars`.
+    Stage &always_partition(const std::vector<VarOrRVar> &vars);
+    /// Partition::Never for every loop of this stage.
+    Stage &never_partition_all();
+    /// Partition::Always for every loop of this stage.
+    Stage &always_partition_all();
     /// Reorder the given loops among the places they occupy, innermost first (the others stay).
     Stage &reorder(const std::vector<VarOrRVar> &vars);
     template <typename... Args>
@@ -444,6 +454,11 @@ public:
     Func &unroll(const VarOrRVar &var);
     Func &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     Func &serial(const VarOrRVar &var);
+    Func &partition(const VarOrRVar &var, Partition policy);
+    Func &never_partition(const std::vector<VarOrRVar> &vars);
+    Func &always_partition(const std::vector<VarOrRVar> &vars);
+    Func &never_partition_all();
+    Func &always_partition_all();
     Func &reorder(const std::vector<VarOrRVar> &vars);
     template <typename... Args>
     typename std::enable_if<internal::all_convertible<VarOrRVar, Args...>::value, Func &>::type
@@ -457,23 +472,6 @@ public:
                const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
     Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
     Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
-    /// Stage::allow_race_conditions on the pure definition.
-    Func &allow_race_conditions();
-    /// Stage::atomic on the pure definition.
-    Func &atomic(bool override_associativity_test = false);
-    /// Stage::prefetch on the pure definition.
-    Func &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
-                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
-    Func &prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
-                   Expr offset = 1,
-                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
-    Func &prefetch(const OutputImageParam &image, const VarOrRVar &at, const VarOrRVar &from,
-                   Expr offset = 1,
-                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
-    /// Cache this Func's computed values across realizations, keyed by the region computed
-    /// and the values of the parameters it depends on (src/lang/memoize.cpp). It must be
-    /// computed at the root.
-    Func &memoize(const EvictionKey &eviction_key = EvictionKey());
 
     /// Stage::specialize / specialize_fail / unscheduled / compute_with on the pure definition.
     Stage specialize(const Expr &condition);
@@ -496,6 +494,24 @@ public:
     Func clone_in(const Func &f);
     /// One clone replacing this Func in all of `fs`.
     Func clone_in(const std::vector<Func> &fs);
+
+    /// Stage::allow_race_conditions on the pure definition.
+    Func &allow_race_conditions();
+    /// Stage::atomic on the pure definition.
+    Func &atomic(bool override_associativity_test = false);
+    /// Stage::prefetch on the pure definition.
+    Func &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    Func &prefetch(const internal::Parameter &param, const VarOrRVar &at, const VarOrRVar &from,
+                   Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    Func &prefetch(const OutputImageParam &image, const VarOrRVar &at, const VarOrRVar &from,
+                   Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    /// Cache this Func's computed values across realizations, keyed by the region computed
+    /// and the values of the parameters it depends on (src/lang/memoize.cpp). It must be
+    /// computed at the root.
+    Func &memoize(const EvictionKey &eviction_key = EvictionKey());
 
     /// Make this (undefined) Func an extern stage: its values over a region are computed by
     /// calling `int function_name(<params>, halide_buffer_t *out...)` (one output buffer per

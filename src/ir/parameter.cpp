@@ -101,6 +101,9 @@ Parameter::Parameter(Type t, bool is_buffer, int dimensions, const std::string &
     c->min_constraint.resize(dimensions);
     c->extent_constraint.resize(dimensions);
     c->stride_constraint.resize(dimensions);
+    // As in Halide, a buffer's innermost dimension is dense unless the user says otherwise
+    // (dim(0).set_stride(Expr())): vector loads of it are then single dense loads, not gathers.
+    if (is_buffer && dimensions > 0) c->stride_constraint[0] = Expr(1);
     c->min_estimate.resize(dimensions);
     c->extent_estimate.resize(dimensions);
     contents = c;

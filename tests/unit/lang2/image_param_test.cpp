@@ -105,8 +105,10 @@ TEST(ImageParam, ConstraintsAreRecordedInTheParameter) {
     for (int i = 0; i < 3; i++) {
         EXPECT_FALSE(p.min_constraint(i).defined());
         EXPECT_FALSE(p.extent_constraint(i).defined());
-        EXPECT_FALSE(p.stride_constraint(i).defined());
+        // Halide's default: the innermost dimension is dense.
+        EXPECT_EQ(p.stride_constraint(i).defined(), i == 0);
     }
+    EXPECT_EQ(const_int(p.stride_constraint(0)), 1);
     Param<int> w("w");
     // Chaining through dim(i), as Halide code does.
     im.dim(0).set_min(0).set_stride(1).dim(2).set_bounds(0, 3).dim(1).set_extent(w);

@@ -147,7 +147,7 @@ TEST(Parameter, BufferFields) {
     for (int d = 0; d < 3; d++) {
         EXPECT_FALSE(p.min_constraint(d).defined());
         EXPECT_FALSE(p.extent_constraint(d).defined());
-        EXPECT_FALSE(p.stride_constraint(d).defined());
+        EXPECT_EQ(p.stride_constraint(d).defined(), d == 0); // dense innermost, as in Halide
         EXPECT_FALSE(p.min_constraint_estimate(d).defined());
         EXPECT_FALSE(p.extent_constraint_estimate(d).defined());
     }

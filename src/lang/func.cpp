@@ -467,7 +467,8 @@ Func &Func::compute_root() {
 Func &Func::compute_inline() {
     Function f = function();
     f.schedule().compute_level = internal::LoopLevelSpec::inlined();
-    if (!f.schedule().store_level_set) f.schedule().store_level = internal::LoopLevelSpec::inlined();
+    if (!f.schedule().store_level_set)
+        f.schedule().store_level = internal::LoopLevelSpec::inlined();
     f.schedule().touched = true;
     f.touch();
     return *this;

@@ -53,12 +53,12 @@ Func &Func::reorder_storage(const std::vector<Var> &vars) {
     for (const Var &v : vars) {
         const std::vector<std::string> &args = f.args();
         user_assert(std::find(args.begin(), args.end(), v.name()) != args.end())
-            << "In schedule for " << name() << ", call to reorder_storage references "
-            << v.name() << ", which is not a pure variable of " << name()
+            << "In schedule for " << name() << ", call to reorder_storage references " << v.name()
+            << ", which is not a pure variable of " << name()
             << " (its pure variables are: " << pure_var_list(f) << ").\n";
         user_assert(seen.insert(v.name()).second)
-            << "In schedule for " << name() << ", call to reorder_storage references "
-            << v.name() << " twice.\n";
+            << "In schedule for " << name() << ", call to reorder_storage references " << v.name()
+            << " twice.\n";
     }
     // The listed dimensions take the places they occupy now, in the order given (innermost
     // first); the others stay where they are (Halide's semantics: like reorder on loops).

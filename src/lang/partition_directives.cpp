@@ -16,9 +16,12 @@ namespace {
 
 Dim::Partition to_dim(loom::Partition p) {
     switch (p) {
-    case loom::Partition::Never: return Dim::Partition::Never;
-    case loom::Partition::Always: return Dim::Partition::Always;
-    default: return Dim::Partition::Auto;
+    case loom::Partition::Never:
+        return Dim::Partition::Never;
+    case loom::Partition::Always:
+        return Dim::Partition::Always;
+    default:
+        return Dim::Partition::Auto;
     }
 }
 

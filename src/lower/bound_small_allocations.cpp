@@ -35,8 +35,8 @@ ConstantInterval loop_var_bounds(const For *op, const Scope &scope) {
         r.min = mn.min;
     }
     if (mn.max_defined && ex.max_defined) {
-        ConstantInterval hi = ConstantInterval::single_point(mn.max) +
-                              ConstantInterval::single_point(ex.max - 1);
+        ConstantInterval hi =
+            ConstantInterval::single_point(mn.max) + ConstantInterval::single_point(ex.max - 1);
         r.max_defined = hi.max_defined;
         r.max = hi.max;
     }
@@ -311,8 +311,8 @@ protected:
         if (mt == MemoryType::Stack) {
             user_assert(bounded)
                 << "Allocation " << op->name << " has a dynamic size. Only fixed-size "
-                << "allocations can be stored on the stack: bound the dimensions of "
-                << op->name << " (bound, bound_extent, or a constant split factor at its "
+                << "allocations can be stored on the stack: bound the dimensions of " << op->name
+                << " (bound, bound_extent, or a constant split factor at its "
                 << "compute level), or try storing on the heap instead.\n";
         } else if (mt == MemoryType::Register) {
             user_assert(bounded)
@@ -330,8 +330,8 @@ protected:
         // Already of constant size and placed: nothing to change.
         bool same = new_type == mt && op->extents.size() == 1 && is_const(op->extents[0], elements);
         if (same && body.same_as(op->body)) return op;
-        return Allocate::make(op->name, op->type, new_type,
-                              {make_const(Int(32), elements)}, op->condition, body);
+        return Allocate::make(op->name, op->type, new_type, {make_const(Int(32), elements)},
+                              op->condition, body);
     }
 
 private:

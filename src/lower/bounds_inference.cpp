@@ -160,8 +160,8 @@ protected:
                 Expr mn = b.min.defined() ? b.min : req.min;
                 r = Interval(mn, simplify(mn + b.extent - 1));
                 // What consumers need must fit in the bound (Halide's words and argument order).
-                Expr ok = b.min.defined() ? (req.min >= r.min && req.max <= r.max)
-                                          : (req.max <= r.max);
+                Expr ok =
+                    b.min.defined() ? (req.min >= r.min && req.max <= r.max) : (req.max <= r.max);
                 cb.checks.push_back(AssertStmt::make(
                     simplify(ok), runtime_error_call("halide_error_explicit_bounds_too_small",
                                                      {str(b.var), str(f.name()), r.min, r.max,
@@ -327,8 +327,7 @@ protected:
         // every iteration of those loops.
         ComputeBounds cb;
         ReplaceComputeBlock replace(f.name(), [&](const Block *b) {
-            cb = compute_bounds(f, b->first.as<ProducerConsumer>(),
-                                b->rest.as<ProducerConsumer>());
+            cb = compute_bounds(f, b->first.as<ProducerConsumer>(), b->rest.as<ProducerConsumer>());
             return wrap(with_checks(cb.checks, Stmt(b)), cb.lets);
         });
         body = replace.mutate(body);

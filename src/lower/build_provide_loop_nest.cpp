@@ -251,9 +251,9 @@ Stmt build_specialized_loops(const Function &f, int stage, const Definition &def
         const Specialization &sp = def.specializations[i];
         Stmt then_case;
         if (!sp.failure_message.empty()) {
-            then_case = AssertStmt::make(
-                const_false(),
-                runtime_error_call("halide_error_specialize_fail", {Expr(sp.failure_message)}));
+            then_case =
+                AssertStmt::make(const_false(), runtime_error_call("halide_error_specialize_fail",
+                                                                   {Expr(sp.failure_message)}));
         } else {
             std::map<std::string, Expr> facts;
             collect_facts(sp.condition, facts);

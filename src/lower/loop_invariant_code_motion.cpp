@@ -109,8 +109,7 @@ protected:
         auto may_lift = [&](const LetStmt *l) {
             // Exactly one binding of the name in the loop and none outside it, so lifting
             // neither captures nor shadows another use of the name.
-            return sum.definitions[l->name] == 1 && l->name != op->name &&
-                   !outer.count(l->name) &&
+            return sum.definitions[l->name] == 1 && l->name != op->name && !outer.count(l->name) &&
                    invariant(l->value, extent_positive);
         };
         body = lift(body, may_lift, &varying, &lifted);
@@ -118,12 +117,12 @@ protected:
         Stmt result;
         const IfThenElse *ite = body.as<IfThenElse>();
         if (ite && invariant(ite->condition, false)) {
-            Stmt then_loop = For::make(op->name, op->min, op->extent, op->for_type,
-                                       op->device_api, ite->then_case, op->partition_policy);
+            Stmt then_loop = For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
+                                       ite->then_case, op->partition_policy);
             Stmt else_loop;
             if (ite->else_case.defined()) {
-                else_loop = For::make(op->name, op->min, op->extent, op->for_type,
-                                      op->device_api, ite->else_case, op->partition_policy);
+                else_loop = For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
+                                      ite->else_case, op->partition_policy);
             }
             result = IfThenElse::make(ite->condition, then_loop, else_loop);
         } else if (body.same_as(op->body)) {
@@ -170,8 +169,7 @@ private:
         if (const Allocate *a = s.as<Allocate>()) {
             Stmt body = lift(a->body, may_lift, varying, lifted);
             if (body.same_as(a->body)) return s;
-            return Allocate::make(a->name, a->type, a->memory_type, a->extents, a->condition,
-                                  body);
+            return Allocate::make(a->name, a->type, a->memory_type, a->extents, a->condition, body);
         }
         return s;
     }

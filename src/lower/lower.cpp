@@ -9,17 +9,17 @@
 #include "lower/default_schedule.h"
 #include "lower/extern_stages.h"
 #include "lower/infer_arguments.h"
+#include "lower/inject_prefetch.h"
 #include "lower/inject_tracing.h"
 #include "lower/loop_invariant_code_motion.h"
+#include "lower/memoization.h"
 #include "lower/partition_loops.h"
 #include "lower/realization_order.h"
 #include "lower/remove_dead_allocations.h"
 #include "lower/schedule_functions.h"
 #include "lower/sliding_window.h"
-#include "lower/inject_prefetch.h"
-#include "lower/memoization.h"
-#include "lower/storage_folding.h"
 #include "lower/storage_flattening.h"
+#include "lower/storage_folding.h"
 #include "lower/trim_no_ops.h"
 #include "lower/unpack_buffers.h"
 #include "lower/unroll_loops.h"
@@ -172,7 +172,8 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("sliding_window", s, [&] { return sliding_window(s, env); });
     // halide_trace calls for traced Funcs and inputs (Func::trace_*, Target::Trace*).
     s = run("inject_tracing", s, [&] {
-        return inject_tracing(s, trace_pipeline_name(fn_name, outputs), outputs, env, order, target);
+        return inject_tracing(s, trace_pipeline_name(fn_name, outputs), outputs, env, order,
+                              target);
     });
     // Extern stages: `produce f` becomes the call to f's C function; the bounds queries that
     // define the regions of f's inputs are kept aside for add_extern_bounds_queries.

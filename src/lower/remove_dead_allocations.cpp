@@ -39,9 +39,7 @@ protected:
         if (!is_pure_value(op->index)) return Evaluate::make(op->index);
         return Evaluate::make(0);
     }
-    Stmt visit(const Free *op) override {
-        return op->name == name ? Evaluate::make(0) : Stmt(op);
-    }
+    Stmt visit(const Free *op) override { return op->name == name ? Evaluate::make(0) : Stmt(op); }
 
 private:
     /// No Call with side effects (Loads are fine: nothing is stored by reading).

@@ -178,9 +178,8 @@ std::string resolve_loop(const Function &f, const LoopLevelSpec &level,
     const Definition &def = stage_definition(at, stage);
     int dim = find_loop(at, def, level.var);
     user_assert(dim >= 0) << "Func " << f.name() << " is " << what << " at " << at.name() << "."
-                          << level.var << ", but " << at.name() << " has no loop over "
-                          << level.var << ". Its loops, outermost first, are: " << loop_list(def)
-                          << ".\n";
+                          << level.var << ", but " << at.name() << " has no loop over " << level.var
+                          << ". Its loops, outermost first, are: " << loop_list(def) << ".\n";
     return stage_prefix(at.name(), stage) + def.schedule.dims[dim].var;
 }
 
@@ -201,8 +200,8 @@ void check_hoist_level(const Stmt &s, const Function &f, const std::string &stor
     for (int i = 0; i < (int)around.loops.size() && i <= store_index; i++) {
         list += ", hoist_storage(" + loop_level_text(around.loops[i]) + ")";
     }
-    user_error << "Func " << f.name() << " hoists its storage to "
-               << loop_level_text(hoist_loop) << ", which is not a loop enclosing its store level ("
+    user_error << "Func " << f.name() << " hoists its storage to " << loop_level_text(hoist_loop)
+               << ", which is not a loop enclosing its store level ("
                << (store_loop.empty() ? std::string("root") : loop_level_text(store_loop))
                << "; compute level " << loop_level_text(loop) << "). Legal levels are: " << list
                << ".\n";
@@ -336,7 +335,8 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
             // large as Halide's per-iteration maximum); it must enclose the store level.
             const LoopLevelSpec &hoist = f.schedule().hoist_storage_level;
             std::string hoist_loop;
-            if (hoist.kind == LoopLevelSpec::At) hoist_loop = resolve_loop(f, hoist, env, "hoisted");
+            if (hoist.kind == LoopLevelSpec::At)
+                hoist_loop = resolve_loop(f, hoist, env, "hoisted");
             const bool hoisted = !hoist.is_inlined() && hoist_loop != store_loop;
             const bool split_store = store_loop != loop || hoisted;
             InjectAt inject(f, loop, !split_store);

@@ -43,10 +43,9 @@ protected:
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body);
         if (!has_side_effects(body)) return Evaluate::make(0);
-        Stmt loop = body.same_as(op->body)
-                        ? Stmt(op)
-                        : For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
-                                    body, op->partition_policy);
+        Stmt loop = body.same_as(op->body) ? Stmt(op)
+                                           : For::make(op->name, op->min, op->extent, op->for_type,
+                                                       op->device_api, body, op->partition_policy);
         if (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) return loop;
         return trim(loop.as<For>());
     }

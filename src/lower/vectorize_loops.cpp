@@ -289,8 +289,7 @@ protected:
     }
     Expr visit(const Select *op) override {
         Expr c = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
-        if (c.same_as(op->condition) && t.same_as(op->true_value) &&
-            f.same_as(op->false_value)) {
+        if (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value)) {
             return op;
         }
         if (t.type().is_vector() || f.type().is_vector() || c.type().is_vector()) {
@@ -384,14 +383,12 @@ protected:
         if (c.type().is_scalar()) {
             Stmt t = mutate(op->then_case);
             Stmt e = op->else_case.defined() ? mutate(op->else_case) : Stmt();
-            if (c.same_as(op->condition) && t.same_as(op->then_case) &&
-                e.same_as(op->else_case)) {
+            if (c.same_as(op->condition) && t.same_as(op->then_case) && e.same_as(op->else_case)) {
                 return op;
             }
             return IfThenElse::make(c, t, e);
         }
-        if (!predicable(op->then_case) ||
-            (op->else_case.defined() && !predicable(op->else_case))) {
+        if (!predicable(op->then_case) || (op->else_case.defined() && !predicable(op->else_case))) {
             throw CantVectorize();
         }
         Expr cond = strip_likely(c);
@@ -561,12 +558,24 @@ private:
                               self.as<Load>()->alignment);
         Expr value;
         switch (rop) {
-        case VectorReduce::Add: value = Add::make(old, sum); break;
-        case VectorReduce::Mul: value = Mul::make(old, sum); break;
-        case VectorReduce::Min: value = Min::make(old, sum); break;
-        case VectorReduce::Max: value = Max::make(old, sum); break;
-        case VectorReduce::And: value = And::make(old, sum); break;
-        case VectorReduce::Or: value = Or::make(old, sum); break;
+        case VectorReduce::Add:
+            value = Add::make(old, sum);
+            break;
+        case VectorReduce::Mul:
+            value = Mul::make(old, sum);
+            break;
+        case VectorReduce::Min:
+            value = Min::make(old, sum);
+            break;
+        case VectorReduce::Max:
+            value = Max::make(old, sum);
+            break;
+        case VectorReduce::And:
+            value = And::make(old, sum);
+            break;
+        case VectorReduce::Or:
+            value = Or::make(old, sum);
+            break;
         }
         return Store::make(op->name, value, index, op->param, op->predicate, op->alignment);
     }

@@ -151,6 +151,9 @@ TEST(Partition, AlwaysPartitionNeedsSomethingToPartition) {
     Func f("f");
     f(x, y) = x + y;
     f.always_partition({x});
-    loom_test::expect_error([&] { f.realize({8, 8}); },
-                            {"Always", "x of f", "nothing to partition"});
+    loom_test::expect_error(
+        [&] {
+            f.realize({8, 8});
+        },
+        {"Always", "x of f", "nothing to partition"});
 }

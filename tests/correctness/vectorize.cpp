@@ -9,12 +9,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
 #include <fstream>
 #include <functional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 using namespace loom;
 
@@ -25,13 +25,20 @@ const TailStrategy all_tails[] = {TailStrategy::RoundUp,        TailStrategy::Gu
                                   TailStrategy::PredicateLoads, TailStrategy::PredicateStores};
 const char *tail_name(TailStrategy t) {
     switch (t) {
-    case TailStrategy::RoundUp: return "RoundUp";
-    case TailStrategy::GuardWithIf: return "GuardWithIf";
-    case TailStrategy::ShiftInwards: return "ShiftInwards";
-    case TailStrategy::Predicate: return "Predicate";
-    case TailStrategy::PredicateLoads: return "PredicateLoads";
-    case TailStrategy::PredicateStores: return "PredicateStores";
-    default: return "Auto";
+    case TailStrategy::RoundUp:
+        return "RoundUp";
+    case TailStrategy::GuardWithIf:
+        return "GuardWithIf";
+    case TailStrategy::ShiftInwards:
+        return "ShiftInwards";
+    case TailStrategy::Predicate:
+        return "Predicate";
+    case TailStrategy::PredicateLoads:
+        return "PredicateLoads";
+    case TailStrategy::PredicateStores:
+        return "PredicateStores";
+    default:
+        return "Auto";
     }
 }
 
@@ -117,8 +124,8 @@ void differential(const char *name, const Pipeline<T> &p, int seed) {
         for (int k = 0; k < 2; k++) {
             Buffer<T> got = f.realize({sizes[k], 5});
             expect_same(expected[k], got,
-                        std::string(name) + " width " + std::to_string(sizes[k]) +
-                            " vectorize " + std::to_string(vw) + " " + tail_name(tail));
+                        std::string(name) + " width " + std::to_string(sizes[k]) + " vectorize " +
+                            std::to_string(vw) + " " + tail_name(tail));
             if (::testing::Test::HasFatalFailure()) return;
         }
     }

@@ -16,8 +16,7 @@ TEST(MemoryErrors, StackWithDynamicSize) {
     p(x, y) = x + y;
     c(x, y) = p(x, y) + 1;
     p.compute_at(c, y).store_in(MemoryType::Stack);
-    expect_error([&] { c.compile_jit(); },
-                 {"Allocation p has a dynamic size", "stack", "heap"});
+    expect_error([&] { c.compile_jit(); }, {"Allocation p has a dynamic size", "stack", "heap"});
 }
 
 TEST(MemoryErrors, RegisterWithDynamicSize) {
@@ -26,8 +25,7 @@ TEST(MemoryErrors, RegisterWithDynamicSize) {
     p(x, y) = x + y;
     c(x, y) = p(x, y) + 1;
     p.compute_at(c, y).store_in(MemoryType::Register);
-    expect_error([&] { c.compile_jit(); },
-                 {"Allocation p has a dynamic size", "registers"});
+    expect_error([&] { c.compile_jit(); }, {"Allocation p has a dynamic size", "registers"});
 }
 
 TEST(MemoryErrors, RegisterWithNonConstantIndex) {
@@ -61,6 +59,5 @@ TEST(MemoryErrors, ReorderStorageRepeatedOrSingle) {
     Var x("x"), y("y");
     f(x, y) = x + y;
     expect_error([&] { f.reorder_storage(y, y); }, {"f", "references y twice"});
-    expect_error([&] { f.reorder_storage(std::vector<Var>{x}); },
-                 {"f", "at least two dimensions"});
+    expect_error([&] { f.reorder_storage(std::vector<Var>{x}); }, {"f", "at least two dimensions"});
 }

@@ -14,9 +14,8 @@ TEST(VectorizeErrors, WholeLoopOfUnknownExtent) {
     Func f("f");
     f(x) = x * 2;
     f.vectorize(x);
-    expect_error([&] { f.realize({16}); },
-                 {"Can only vectorize a loop of constant extent", "x of f",
-                  "vectorize(x, factor)"});
+    expect_error([&] { f.realize({16}); }, {"Can only vectorize a loop of constant extent",
+                                            "x of f", "vectorize(x, factor)"});
 }
 
 TEST(VectorizeErrors, WholeLoopOfConstantExtentIsFine) {
@@ -33,9 +32,11 @@ TEST(VectorizeErrors, UnrollOfUnknownExtent) {
     Func g("g");
     g(x, y) = x + y;
     g.unroll(y);
-    expect_error([&] { g.realize({4, 4}); },
-                 {"Can only unroll a loop of constant extent", "y of g", "unroll(x, factor)",
-                  "bound()"});
+    expect_error(
+        [&] {
+            g.realize({4, 4});
+        },
+        {"Can only unroll a loop of constant extent", "y of g", "unroll(x, factor)", "bound()"});
 }
 
 TEST(VectorizeErrors, NonConstantFactor) {

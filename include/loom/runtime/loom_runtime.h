@@ -383,8 +383,8 @@ typedef int32_t (*halide_trace_t)(void *user_context, const struct halide_trace_
 halide_trace_t halide_set_custom_trace(halide_trace_t trace);
 /// What compiled pipelines call: builds the event from its fields and calls halide_trace.
 int32_t halide_trace_helper(void *user_context, const char *func, void *value, int32_t *coordinates,
-                            int type_code, int type_bits, int type_lanes, int event,
-                            int parent_id, int value_index, int dimensions, const char *trace_tag);
+                            int type_code, int type_bits, int type_lanes, int event, int parent_id,
+                            int value_index, int dimensions, const char *trace_tag);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -417,8 +417,8 @@ void CodeGenLLVM::visit(const Allocate *op) {
     // store_in(Stack/Register) asks for the stack whatever the size (bound_small_allocations
     // gave such allocations a constant size); Auto ones only when small.
     bool on_stack = op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register;
-    if (constant && (on_stack || (count * bytes_per <= stack_limit &&
-                                  op->memory_type != MemoryType::Heap))) {
+    if (constant &&
+        (on_stack || (count * bytes_per <= stack_limit && op->memory_type != MemoryType::Heap))) {
         // Over-align so vector loads and stores of any width are aligned.
         llvm::AllocaInst *a = create_entry_alloca(
             llvm_storage_type_of(et), (uint64_t)std::max<int64_t>(count, 1), 64, op->name);

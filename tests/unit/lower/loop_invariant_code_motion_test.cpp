@@ -20,11 +20,11 @@ Stmt serial(const std::string &n, const Expr &mn, const Expr &ext, const Stmt &b
 TEST(LICM, InvariantLetMovesOut) {
     Expr x = ivar("x"), n = ivar("n"), a = ivar("a"), b = ivar("b");
     // for (x) { let a = n * 3; let b = x + a; f[x] = b }
-    Stmt s = serial("x", 0, 10,
-                    LetStmt::make("a", n * 3, LetStmt::make("b", x + a, store("f", b, x))));
+    Stmt s =
+        serial("x", 0, 10, LetStmt::make("a", n * 3, LetStmt::make("b", x + a, store("f", b, x))));
     Stmt r = loop_invariant_code_motion(s);
-    Stmt expected = LetStmt::make(
-        "a", n * 3, serial("x", 0, 10, LetStmt::make("b", x + a, store("f", b, x))));
+    Stmt expected =
+        LetStmt::make("a", n * 3, serial("x", 0, 10, LetStmt::make("b", x + a, store("f", b, x))));
     EXPECT_IR_EQ(r, expected);
 }
 
@@ -32,10 +32,10 @@ TEST(LICM, LetsThroughBlocksAndDependentChains) {
     Expr x = ivar("x"), n = ivar("n"), a = ivar("a"), c = ivar("c");
     // for (x) { g[x] = 1; let a = n + 1; let c = a * 2; f[x] = c }: both lets are invariant
     // (c through a), and f is not read.
-    Stmt s = serial("x", 0, 10,
-                    Block::make(store("g", 1, x),
-                                LetStmt::make("a", n + 1,
-                                              LetStmt::make("c", a * 2, store("f", c, x)))));
+    Stmt s =
+        serial("x", 0, 10,
+               Block::make(store("g", 1, x),
+                           LetStmt::make("a", n + 1, LetStmt::make("c", a * 2, store("f", c, x)))));
     Stmt r = loop_invariant_code_motion(s);
     const LetStmt *l1 = r.as<LetStmt>();
     ASSERT_NE(l1, nullptr) << r;
@@ -75,10 +75,10 @@ TEST(LICM, InvariantIfMovesOutOfTheLoop) {
 TEST(LICM, InnerLoopLetsMoveOutOfBothLoops) {
     Expr x = ivar("x"), y = ivar("y"), n = ivar("n"), a = ivar("a"), b = ivar("b");
     // for (y) { for (x) { let a = n * n; let b = y * 2; f[x + b] = a } }
-    Stmt s = serial("y", 0, 4,
-                    serial("x", 0, 4,
-                           LetStmt::make("a", n * n,
-                                         LetStmt::make("b", y * 2, store("f", a, x + b)))));
+    Stmt s =
+        serial("y", 0, 4,
+               serial("x", 0, 4,
+                      LetStmt::make("a", n * n, LetStmt::make("b", y * 2, store("f", a, x + b)))));
     Stmt r = loop_invariant_code_motion(s);
     Stmt expected = LetStmt::make(
         "a", n * n,

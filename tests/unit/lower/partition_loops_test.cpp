@@ -227,7 +227,8 @@ TEST(PartitionLoops, NestedClampsPartitionBothLoops) {
         EXPECT_EQ(edge->partition_policy, internal::Partition::Never) << p;
     }
     for (const For *row : {ys[0], ys[2]}) {
-        EXPECT_EQ(loops_named(row->body, "x")[0]->partition_policy, internal::Partition::Never) << p;
+        EXPECT_EQ(loops_named(row->body, "x")[0]->partition_policy, internal::Partition::Never)
+            << p;
     }
     for (int64_t mv : {-2, 0, 3}) {
         for (int64_t nv : {0, 1, 2, 5}) {

@@ -38,9 +38,9 @@ Stmt store(const std::string &buf, const Expr &value, const Expr &index) {
 
 TEST(RemoveDeadAllocations, StoredOnlyIsRemoved) {
     Expr x = ivar("x");
-    Stmt body = Block::make(
-        For::make("x", 0, 8, ForType::Serial, DeviceAPI::Host, store("tmp", x * 2, x)),
-        store("out", 7, 0));
+    Stmt body =
+        Block::make(For::make("x", 0, 8, ForType::Serial, DeviceAPI::Host, store("tmp", x * 2, x)),
+                    store("out", 7, 0));
     Stmt s = Allocate::make("tmp", Int(32), MemoryType::Auto, {8}, const_true(), body);
     Stmt r = remove_dead_allocations(s);
     EXPECT_FALSE(has_allocate(r, "tmp")) << r;
@@ -48,12 +48,14 @@ TEST(RemoveDeadAllocations, StoredOnlyIsRemoved) {
 }
 
 TEST(RemoveDeadAllocations, LoadedOrPassedOutStays) {
-    Stmt loaded = Allocate::make(
-        "tmp", Int(32), MemoryType::Auto, {8}, const_true(),
-        Block::make(store("tmp", 1, 0), store("out", Load::make(Int(32), "tmp", 0, const_true()), 0)));
+    Stmt loaded =
+        Allocate::make("tmp", Int(32), MemoryType::Auto, {8}, const_true(),
+                       Block::make(store("tmp", 1, 0),
+                                   store("out", Load::make(Int(32), "tmp", 0, const_true()), 0)));
     EXPECT_TRUE(has_allocate(remove_dead_allocations(loaded), "tmp"));
 
-    Expr call = Call::make(Int(32), "extern_stage", {Variable::make(Handle(), "tmp")}, Call::Extern);
+    Expr call =
+        Call::make(Int(32), "extern_stage", {Variable::make(Handle(), "tmp")}, Call::Extern);
     Stmt passed = Allocate::make("tmp", Int(32), MemoryType::Auto, {8}, const_true(),
                                  Block::make(store("tmp", 1, 0), Evaluate::make(call)));
     EXPECT_TRUE(has_allocate(remove_dead_allocations(passed), "tmp"));
@@ -61,8 +63,8 @@ TEST(RemoveDeadAllocations, LoadedOrPassedOutStays) {
 
 TEST(RemoveDeadAllocations, SideEffectsOfStoredValuesStay) {
     Expr call = Call::make(Int(32), "side_effect", {}, Call::Extern);
-    Stmt s = Allocate::make("tmp", Int(32), MemoryType::Auto, {8}, const_true(),
-                            store("tmp", call, 0));
+    Stmt s =
+        Allocate::make("tmp", Int(32), MemoryType::Auto, {8}, const_true(), store("tmp", call, 0));
     Stmt r = remove_dead_allocations(s);
     EXPECT_FALSE(has_allocate(r, "tmp"));
     const Evaluate *e = r.as<Evaluate>();

@@ -79,10 +79,9 @@ TEST(TrimNoOps, SymbolicGuardsAndInvariantConditions) {
 
 TEST(TrimNoOps, EmptyLoopsAreRemoved) {
     Expr x = ivar("x");
-    Stmt s = Block::make(
-        For::make("x", 0, 100, ForType::Serial, DeviceAPI::Host,
-                  LetStmt::make("y", x * 2, Evaluate::make(ivar("y")))),
-        store("f", 1, 0));
+    Stmt s = Block::make(For::make("x", 0, 100, ForType::Serial, DeviceAPI::Host,
+                                   LetStmt::make("y", x * 2, Evaluate::make(ivar("y")))),
+                         store("f", 1, 0));
     Stmt r = trim_no_ops(s);
     EXPECT_EQ(text(r).find("for"), std::string::npos) << r;
     EXPECT_NE(text(r).find("f[0]"), std::string::npos) << r;

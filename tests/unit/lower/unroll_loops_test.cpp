@@ -25,9 +25,8 @@ TEST(UnrollLoops, CopiesTheBody) {
     Expr x = ivar("x");
     Stmt s = uloop("x", 5, 3, store("out", x * 2, x));
     Stmt u = unroll_loops(s);
-    Stmt expected =
-        Block::make({store("out", Expr(5) * 2, 5), store("out", Expr(6) * 2, 6),
-                     store("out", Expr(7) * 2, 7)});
+    Stmt expected = Block::make(
+        {store("out", Expr(5) * 2, 5), store("out", Expr(6) * 2, 6), store("out", Expr(7) * 2, 7)});
     EXPECT_IR_EQ(simplify(u), simplify(expected));
 }
 
@@ -35,9 +34,9 @@ TEST(UnrollLoops, SymbolicMinIsEvaluatedOnce) {
     Expr x = ivar("x"), m = ivar("m");
     Stmt u = unroll_loops(uloop("x", m * 4, 2, store("out", x, x)));
     Expr base = ivar("x.unrolled_min");
-    Stmt expected = LetStmt::make(
-        "x.unrolled_min", m * 4,
-        Block::make(store("out", base, base), store("out", base + 1, base + 1)));
+    Stmt expected =
+        LetStmt::make("x.unrolled_min", m * 4,
+                      Block::make(store("out", base, base), store("out", base + 1, base + 1)));
     EXPECT_IR_EQ(u, expected);
 }
 
@@ -67,7 +66,7 @@ TEST(UnrollLoops, ExtentWithConstantUpperBoundIsGuarded) {
 
 TEST(UnrollLoops, NonConstantExtentIsAnError) {
     Stmt s = uloop("g.s0.y.yi", 0, ivar("n"), store("g", 1, ivar("g.s0.y.yi")));
-    loom_test::expect_error([&] { unroll_loops(s); },
-                            {"Can only unroll a loop of constant extent", "y.yi of g",
-                             "unroll(x, factor)", "bound()"});
+    loom_test::expect_error(
+        [&] { unroll_loops(s); },
+        {"Can only unroll a loop of constant extent", "y.yi of g", "unroll(x, factor)", "bound()"});
 }

@@ -57,8 +57,8 @@ TEST(VectorizeLoops, DenseLoadAndStore) {
 
 TEST(VectorizeLoops, InvariantLetsStayScalarAndWidenedLetsAreRenamed) {
     Expr x = ivar("x"), k = ivar("k");
-    Stmt body = LetStmt::make(
-        "a", k * 2, LetStmt::make("b", x * x + ivar("a"), store("out", ivar("b"), x)));
+    Stmt body = LetStmt::make("a", k * 2,
+                              LetStmt::make("b", x * x + ivar("a"), store("out", ivar("b"), x)));
     Stmt v = vectorize_loops(vloop("x", 0, 4, body), Target());
     Expr b = Variable::make(Int(32, 4), "b.widened.x");
     Stmt expected = LetStmt::make(
@@ -86,8 +86,7 @@ TEST(VectorizeLoops, LinearLetsAreSubstitutedSoIndicesStayRamps) {
 
 TEST(VectorizeLoops, VaryingIfIsPredicatedWithScalarFastPath) {
     Expr x = ivar("x"), n = ivar("n");
-    Stmt s = vloop("x", 0, 8,
-                   IfThenElse::make(x < n, store("out", load(Int(32), "in", x), x)));
+    Stmt s = vloop("x", 0, 8, IfThenElse::make(x < n, store("out", load(Int(32), "in", x), x)));
     Stmt v = simplify(vectorize_loops(s, Target()));
     std::string t = text(v);
     // The all-lanes test is on the last lane, scalar (x is 0 here).
@@ -154,9 +153,9 @@ TEST(VectorizeLoops, SideEffectsAndAllocationsLeaveASerialLoop) {
     EXPECT_EQ(f->for_type, ForType::Serial);
     EXPECT_IR_EQ(f->body, Evaluate::make(call));
 
-    Stmt a = vloop("x", 0, 4,
-                   Allocate::make("tmp", Int(32), MemoryType::Auto, {4}, const_true(),
-                                  store("tmp", x, 0)));
+    Stmt a = vloop(
+        "x", 0, 4,
+        Allocate::make("tmp", Int(32), MemoryType::Auto, {4}, const_true(), store("tmp", x, 0)));
     const For *g = vectorize_loops(a, Target()).as<For>();
     ASSERT_TRUE(g);
     EXPECT_EQ(g->for_type, ForType::Serial);

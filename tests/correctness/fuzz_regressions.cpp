@@ -1,12 +1,10 @@
 // Bugs the differential schedule fuzzer (tests/fuzz/schedule_fuzzer.h) found, minimized and
 // written out explicitly (independent of the generator, whose seeds change meaning when it
-// changes). The ones whose fix belongs to another area are skipped with the reason and the
-// owner until fixed.
+// changes).
 #include <loom/loom.h>
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 
 using namespace loom;
@@ -23,9 +21,6 @@ void expect_identity_1d(Func f, int min, int extent) {
 
 } // namespace
 
-// Skips an open bug's test unless LOOM_FUZZ_RUN_OPEN=1 (to check a fix, or that it still fails).
-#define SKIP_OPEN(why)                                                                             \
-    if (!getenv("LOOM_FUZZ_RUN_OPEN")) GTEST_SKIP() << why
 
 TEST(FuzzRegressions, GuardedSplitOfTheInnerLoopOfAShiftInwardsSplit) {
     // Found as fuzz seed 25 (an output tiled ShiftInwards by 7, its inner x loop vectorized by 4
@@ -35,10 +30,9 @@ TEST(FuzzRegressions, GuardedSplitOfTheInnerLoopOfAShiftInwardsSplit) {
     //   g.extent.0.required = min(((ext + 6) / 7) * 7, ext) - min(ext - 7, 0) + 1   (34 for 33)
     // because bounds inference takes the bounds of `xi = xi.a * 4 + xi.b` as [0, 7] and ignores
     // the guard; for a guarded split Halide bounds the old var by its own extent ([0, 6]).
-    // Loom then throws "g is accessed at 15, which is beyond the max (14)"; Halide 21 runs it.
-    SKIP_OPEN("open: the region of a GuardWithIf/Predicate split's old var ignores the "
-              "guard (bounds_inference, helper store; split lets from "
-              "build_provide_loop_nest, helper spec)");
+    // Loom then threw "g is accessed at 15, which is beyond the max (14)"; Halide 21 runs it.
+    // Fixed by testing each guard right inside the let of the variable it tests
+    // (build_provide_loop_nest.cpp).
     Var x("x"), xo("xo"), xi("xi"), a("a"), b("b");
     Func g("g");
     g(x) = x;
@@ -49,8 +43,6 @@ TEST(FuzzRegressions, GuardedSplitOfTheInnerLoopOfAShiftInwardsSplit) {
 
 TEST(FuzzRegressions, PredicatedVectorInsideAShiftInwardsTile) {
     // Fuzz seed 25 as the fuzzer found it (a 2-D output, vectorize with Predicate).
-    SKIP_OPEN("open: same bug as GuardedSplitOfTheInnerLoopOfAShiftInwardsSplit "
-              "(helpers store/spec)");
     Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
     Func f("f");
     f(x, y) = x + 100 * y;
@@ -68,8 +60,6 @@ TEST(FuzzRegressions, GuardedSplitOfTheInnerLoopOfATile) {
     // Fuzz seed 26: a tile (Auto: ShiftInwards on an output) whose inner y loop (extent 3) is
     // split again by 6 with GuardWithIf: "f1 is accessed at 44, which is beyond the max (41)".
     // Same root cause as above.
-    SKIP_OPEN("open: same bug as GuardedSplitOfTheInnerLoopOfAShiftInwardsSplit "
-              "(helpers store/spec)");
     Var x("x"), y("y");
     Func f1("f1");
     f1(x, y) = x + 1000 * y;

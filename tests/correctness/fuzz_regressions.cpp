@@ -21,7 +21,6 @@ void expect_identity_1d(Func f, int min, int extent) {
 
 } // namespace
 
-
 TEST(FuzzRegressions, GuardedSplitOfTheInnerLoopOfAShiftInwardsSplit) {
     // Found as fuzz seed 25 (an output tiled ShiftInwards by 7, its inner x loop vectorized by 4
     // with Predicate). Minimized: x split by 7 ShiftInwards, its inner loop xi (extent 7) split

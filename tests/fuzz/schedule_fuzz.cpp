@@ -2,7 +2,7 @@
 // random legal schedule, compared bit for bit with the same pipeline unscheduled (see
 // tests/fuzz/schedule_fuzzer.h). `make fuzz` runs it and many more seeds
 // (tests/fuzz/schedule_fuzz_long). It is meant for the fast CI run, but is labelled `fuzz` until
-// the crashes it finds are fixed (seed 11 corrupts the heap, and a later seed crashes), so CI
+// the crashes it finds are fixed (seed 11 corrupts the heap, seed 95 segfaults), so CI
 // stays green while they are open.
 #include "fuzz/schedule_fuzzer.h"
 

@@ -120,27 +120,8 @@ std::string expr_text(const Expr &e) {
     return os.str();
 }
 
-const char *for_kind_word(ForType t) {
-    switch (t) {
-    case ForType::Serial:
-        return "serial";
-    case ForType::Parallel:
-        return "parallel";
-    case ForType::Vectorized:
-        return "vectorized";
-    case ForType::Unrolled:
-        return "unrolled";
-    case ForType::Extern:
-        return "extern";
-    case ForType::GPUBlock:
-        return "gpu_block";
-    case ForType::GPUThread:
-        return "gpu_thread";
-    case ForType::GPULane:
-        return "gpu_lane";
-    }
-    return "serial";
-}
+/// The loop kind shown in annotations: ir_printer's name, "serial" for a plain loop.
+std::string for_kind_word(ForType t) { return t == ForType::Serial ? "serial" : for_type_name(t); }
 
 /// The short (user) name of a loop variable "x.xi" -> "xi".
 std::string short_name(const std::string &v) { return v.substr(v.rfind('.') + 1); }
@@ -158,7 +139,7 @@ public:
         } else if (const For *op = s.as<For>()) {
             Stmt h = For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
                                Evaluate::make(0), op->partition_policy);
-            open_block("loop " + std::string(for_kind_word(op->for_type)), header_of(h),
+            open_block("loop " + for_kind_word(op->for_type), header_of(h),
                        loop_annotation(op->name, op->for_type, env));
             emit(op->body);
             close_block();

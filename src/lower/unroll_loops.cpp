@@ -1,5 +1,7 @@
 #include "lower/unroll_loops.h"
 
+#include "lower/constant_lets.h"
+
 #include "arith/constant_interval.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
@@ -29,31 +31,9 @@ std::string describe_loop(const std::string &name) {
     return name.substr(dot + 1) + " of " + name.substr(0, s);
 }
 
-class UnrollLoops : public IRMutator {
+class UnrollLoops : public ConstantLetMutator {
 protected:
     using IRMutator::visit;
-
-    Stmt visit(const LetStmt *op) override {
-        Expr value = mutate(op->value);
-        // Constant-valued lets outside a loop may define its extent.
-        bool known = is_const(value);
-        Expr saved;
-        if (known) {
-            auto it = constants.find(op->name);
-            if (it != constants.end()) saved = it->second;
-            constants[op->name] = value;
-        }
-        Stmt body = mutate(op->body);
-        if (known) {
-            if (saved.defined()) {
-                constants[op->name] = saved;
-            } else {
-                constants.erase(op->name);
-            }
-        }
-        if (value.same_as(op->value) && body.same_as(op->body)) return op;
-        return LetStmt::make(op->name, value, body);
-    }
 
     Stmt visit(const For *op) override {
         if (op->for_type != ForType::Unrolled) return IRMutator::visit(op);
@@ -99,9 +79,6 @@ protected:
         if (bind_min) result = LetStmt::make(min_name, op->min, result);
         return result;
     }
-
-private:
-    std::map<std::string, Expr> constants;
 };
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "lower/vectorize_loops.h"
 
+#include "lower/constant_lets.h"
+
 #include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
@@ -625,30 +627,9 @@ private:
     std::map<std::string, Expr> facts;
 };
 
-class VectorizeLoops : public IRMutator {
+class VectorizeLoops : public ConstantLetMutator {
 protected:
     using IRMutator::visit;
-
-    Stmt visit(const LetStmt *op) override {
-        Expr value = mutate(op->value);
-        bool known = is_const(value);
-        Expr saved;
-        if (known) {
-            auto it = constants.find(op->name);
-            if (it != constants.end()) saved = it->second;
-            constants[op->name] = value;
-        }
-        Stmt body = mutate(op->body);
-        if (known) {
-            if (saved.defined()) {
-                constants[op->name] = saved;
-            } else {
-                constants.erase(op->name);
-            }
-        }
-        if (value.same_as(op->value) && body.same_as(op->body)) return op;
-        return LetStmt::make(op->name, value, body);
-    }
 
     Stmt visit(const For *op) override {
         // Inner loops first: a vector loop nested in another leaves the outer one serial.
@@ -674,9 +655,6 @@ protected:
             return serial;
         }
     }
-
-private:
-    std::map<std::string, Expr> constants;
 };
 
 } // namespace

@@ -66,6 +66,73 @@ Definition rename_definition(const Function &f, int stage, const Definition &def
 
 namespace {
 
+/// The range a loop variable really takes in the loop nest, when it may differ from its
+/// [.loop_min, .loop_max] (a RoundUp split runs past the old variable's max; a ShiftInwards
+/// split of an extent below its factor starts before its min).
+struct Reach {
+    Expr lo, hi;
+};
+
+/// A fuse promises that its outer variable, fused / inner_extent + outer.loop_min, lies in
+/// [outer.loop_min, outer.loop_max]. That holds while the fused loop stays in [0, fused extent);
+/// a later RoundUp or ShiftInwards split of the fused variable (or of one derived from it) makes
+/// it run further, and the outer variable with it (Halide realizes the rows or channels those
+/// extra iterations write). There the promise is widened to the range the outer variable really
+/// takes, so bounds inference allocates what the loops write. Walks the splits newest first:
+/// a variable's range follows from those of the variables that replaced it.
+void widen_fuse_promises(const std::vector<Split> &splits, const std::vector<TailStrategy> &tails,
+                         const std::string &prefix,
+                         std::vector<std::pair<std::string, Expr>> &var_lets) {
+    std::map<std::string, Reach> reach; // only the variables whose range may differ
+    auto loop_range = [&](const std::string &v) {
+        return Reach{var(v + ".loop_min"), var(v + ".loop_max")};
+    };
+    for (size_t k = splits.size(); k-- > 0;) {
+        const Split &s = splits[k];
+        const std::string old_n = prefix + s.old_var;
+        if (s.kind == Split::SplitVar) {
+            const std::string outer = prefix + s.outer, inner = prefix + s.inner;
+            TailStrategy tail = tails[k];
+            bool shift = tail == TailStrategy::ShiftInwards,
+                 round_up = tail == TailStrategy::RoundUp;
+            if (!shift && !round_up && !reach.count(outer) && !reach.count(inner)) continue;
+            Reach o = reach.count(outer) ? reach[outer] : loop_range(outer);
+            Reach i = reach.count(inner) ? reach[inner] : loop_range(inner);
+            Expr old_min = var(old_n + ".loop_min"), old_extent = var(old_n + ".loop_extent");
+            Expr lo = o.lo * s.factor, hi = o.hi * s.factor;
+            if (shift) {
+                lo = Min::make(lo, old_extent - s.factor);
+                hi = Min::make(hi, old_extent - s.factor);
+            }
+            lo = lo + i.lo + old_min;
+            hi = hi + i.hi + old_min;
+            // A guarded split's test keeps the old variable at or below its max.
+            if (!shift && !round_up) hi = Min::make(hi, var(old_n + ".loop_max"));
+            reach[old_n] = Reach{lo, hi};
+        } else if (s.kind == Split::RenameVar) {
+            auto it = reach.find(prefix + s.outer);
+            if (it != reach.end()) reach[old_n] = it->second;
+        } else {
+            auto it = reach.find(old_n);
+            if (it == reach.end()) continue;
+            // fused / inner_extent is monotone in fused (the extent is positive whenever the
+            // loop runs); fused % inner_extent stays in the inner variable's range regardless.
+            const std::string outer = prefix + s.outer, inner = prefix + s.inner;
+            Expr inner_extent = var(inner + ".loop_extent"), outer_min = var(outer + ".loop_min");
+            Reach r{it->second.lo / inner_extent + outer_min,
+                    it->second.hi / inner_extent + outer_min};
+            reach[outer] = r;
+            for (auto &l : var_lets) {
+                const Call *c = l.second.as<Call>();
+                if (l.first == outer && c && c->is_intrinsic(Call::promise_clamped)) {
+                    l.second = Call::make(Int(32), Call::promise_clamped, {c->args[0], r.lo, r.hi},
+                                          Call::PureIntrinsic);
+                }
+            }
+        }
+    }
+}
+
 /// The loops of one definition of stage `stage` (the default or a specialization), without the
 /// stage's "__outermost" loop.
 Stmt build_definition_loops(const Function &f, int stage, const Definition &def) {
@@ -130,6 +197,7 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
     // whose inner loop is split again with GuardWithIf writes no further than x's max).
     std::vector<std::pair<std::string, Expr>> var_lets;
     std::map<std::string, Expr> guard_of;
+    std::vector<TailStrategy> tails; ///< the effective tail of each split (SplitVar only)
     for (const Split &s : def.schedule.splits) {
         const std::string old_n = prefix + s.old_var;
         Expr old_min = var(old_n + ".loop_min"), old_extent = var(old_n + ".loop_extent");
@@ -140,6 +208,7 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
                 rvars.insert(s.inner);
             }
             TailStrategy tail = effective_tail(s, is_update, is_rvar);
+            tails.push_back(tail);
             Expr factor = s.factor;
             const std::string outer = prefix + s.outer, inner = prefix + s.inner;
             bound_lets.emplace_back(inner + ".loop_min", 0);
@@ -160,6 +229,7 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
                 guard_of[old_n] = var(old_n) <= var(old_n + ".loop_max");
             }
         } else if (s.kind == Split::RenameVar) {
+            tails.push_back(TailStrategy::Auto);
             const std::string outer = prefix + s.outer;
             if (rvars.count(s.old_var)) rvars.insert(s.outer);
             bound_lets.emplace_back(outer + ".loop_min", old_min);
@@ -168,6 +238,7 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
             var_lets.emplace_back(old_n, var(outer));
         } else {
             // FuseVars: old_var is the fused name; inner and outer are the fused variables.
+            tails.push_back(TailStrategy::Auto);
             const std::string fused = old_n, inner = prefix + s.inner, outer = prefix + s.outer;
             if (rvars.count(s.inner) && rvars.count(s.outer)) rvars.insert(s.old_var);
             Expr inner_extent = var(inner + ".loop_extent");
@@ -188,6 +259,7 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
                 outer, promise(outer, var(fused) / inner_extent + var(outer + ".loop_min")));
         }
     }
+    widen_fuse_promises(def.schedule.splits, tails, prefix, var_lets);
 
     for (const auto &l : var_lets) {
         auto guard = guard_of.find(l.first);

@@ -5,11 +5,63 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
 #include <string>
+#include <vector>
 
 using namespace loom;
 
 namespace {
+
+/// One traced event of a realization or store: its code and coordinates (min/extent pairs for
+/// a realization).
+struct TracedEvent {
+    int code;
+    std::vector<int> coords;
+};
+std::vector<TracedEvent> traced;
+
+int32_t record_event(JITUserContext *, const halide_trace_event_t *e) {
+    static std::mutex m; // stores come from parallel tasks too
+    std::lock_guard<std::mutex> lock(m);
+    TracedEvent ev{e->event, {}};
+    for (int i = 0; e->coordinates && i < e->dimensions; i++)
+        ev.coords.push_back(e->coordinates[i]);
+    traced.push_back(ev);
+    return (int)traced.size();
+}
+
+/// Realizes `out` (3-D, int32) with scalar stores and realizations of `f` traced, checks
+/// out(x, y, c) == x + 100 * y + 10000 * c, and that every store of f lies inside the
+/// realization it belongs to: the region the loops write is the region allocated. (The JIT
+/// code is not instrumented by ASan, so a store past an allocation is otherwise silent.)
+void expect_stores_inside_realization(Func out, Func f, int w, int h, int d) {
+    f.trace_stores().trace_realizations();
+    traced.clear();
+    out.jit_handlers().custom_trace = record_event;
+    Buffer<int32_t> buf(w, h, d);
+    out.realize(buf);
+    out.jit_handlers().custom_trace = nullptr;
+    for (int c = 0; c < d; c++) {
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) ASSERT_EQ(buf(x, y, c), x + 100 * y + 10000 * c);
+        }
+    }
+    std::vector<int> box;
+    int stores = 0;
+    for (const TracedEvent &e : traced) {
+        if (e.code == halide_trace_begin_realization) box = e.coords;
+        if (e.code != halide_trace_store) continue;
+        stores++;
+        ASSERT_EQ(box.size(), 2 * e.coords.size());
+        for (size_t k = 0; k < e.coords.size(); k++) {
+            ASSERT_GE(e.coords[k], box[2 * k]) << "store outside the realization, dim " << k;
+            ASSERT_LT(e.coords[k], box[2 * k] + box[2 * k + 1])
+                << "store outside the realization, dim " << k;
+        }
+    }
+    EXPECT_GT(stores, 0);
+}
 
 /// Realizes f over [min, min + extent) and checks f(x) == x at every point.
 void expect_identity_1d(Func f, int min, int extent) {
@@ -72,4 +124,49 @@ TEST(FuzzRegressions, GuardedSplitOfTheInnerLoopOfATile) {
     for (int yy = -19; yy < 42; yy++) {
         for (int xx = 0; xx < 43; xx++) ASSERT_EQ(out(xx, yy), xx + 1000 * yy);
     }
+}
+
+TEST(FuzzRegressions, RoundUpSplitOfAFusedLoopGrowsTheRealization) {
+    // Fuzz seed 11 (heap corruption; a segfault in its minimal form). fuse(y, c, t) then a
+    // RoundUp split of t: the rounded-up t runs past y.extent * c.extent, so c = t / y.extent
+    // reaches one channel past the required ones. Halide realizes f over those channels too
+    // (4 here, for 3 required). Loom promised c stayed in its required range (promise_clamped
+    // in the fuse's definition of c), so f was allocated for 3 channels and the loop wrote a
+    // fourth past the end. Fixed by widening the fuse's promise to the range the fused loop
+    // really runs over (build_provide_loop_nest.cpp).
+    Var x("x"), y("y"), c("c"), t("t"), to("to"), ti("ti");
+    Func f("f"), g("g");
+    f(x, y, c) = x + 100 * y + 10000 * c;
+    g(x, y, c) = f(x, y, c);
+    f.compute_root().fuse(y, c, t).split(t, to, ti, 6, TailStrategy::RoundUp);
+    expect_stores_inside_realization(g, f, 8, 3, 3);
+}
+
+TEST(FuzzRegressions, ShiftInwardsSplitOfAShortFusedLoop) {
+    // The same promise the other way: computed per channel, the fused loop has 3 iterations,
+    // and a ShiftInwards split by 6 starts it 3 before 0, at c - 1 (Halide realizes f over
+    // channels [c - 1, c]).
+    Var x("x"), y("y"), c("c"), t("t"), to("to"), ti("ti");
+    Func f("f"), g("g");
+    f(x, y, c) = x + 100 * y + 10000 * c;
+    g(x, y, c) = f(x, y, c);
+    f.compute_at(g, c).fuse(y, c, t).split(t, to, ti, 6, TailStrategy::ShiftInwards);
+    expect_stores_inside_realization(g, f, 8, 3, 3);
+}
+
+TEST(FuzzRegressions, ParallelRoundUpOfAFusedTileOfAFuncWithAnUpdate) {
+    // Seed 11 as the fuzzer found it, minimized: an unscheduled Func with an update (so
+    // computed at the innermost loop of its consumer, on the stack), tiled, its outer tile
+    // loop fused with c and parallelized by 6 with RoundUp: 6 channels written into a
+    // 1-channel stack allocation.
+    Var x("x"), y("y"), c("c"), t("t"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func f("f"), g("g");
+    f(x, y, c) = x + 100 * y;
+    f(x, y, c) += 10000 * c;
+    g(x, y, c) = f(x, y, c);
+    f.tile(x, y, xo, yo, xi, yi, 5, 6, TailStrategy::ShiftInwards)
+        .fuse(yo, c, t)
+        .parallel(t, 6, TailStrategy::RoundUp);
+    f.update(0).unscheduled();
+    expect_stores_inside_realization(g, f, 8, 3, 3);
 }

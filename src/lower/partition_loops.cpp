@@ -20,6 +20,21 @@ namespace internal {
 
 namespace {
 
+/// e with the constants equal to its type's lowest and highest values replaced by `lo` and
+/// `hi` (interval markers at infinity pass through).
+Expr replace_limits(const Expr &e, const Expr &lo, const Expr &hi) {
+    if (!e.defined() || Interval::is_neg_inf(e) || Interval::is_pos_inf(e)) return e;
+    Type t = e.type();
+    if (!t.is_int() || !t.is_scalar()) return e;
+    const int64_t tmin = *as_const_int(t.min()), tmax = *as_const_int(t.max());
+    return mutate_exprs_post(e, [&](const Expr &x) -> Expr {
+        const int64_t *c = x.type() == t ? as_const_int(x) : nullptr;
+        if (c && *c == tmin) return lo;
+        if (c && *c == tmax) return hi;
+        return x;
+    });
+}
+
 /// The user-facing name of a loop variable "f.s0.x.xi" -> "x.xi of f".
 std::string describe_loop(const std::string &name) {
     size_t s = name.find(".s");
@@ -355,6 +370,15 @@ protected:
         Expr ext = bind(op->name + ".loop_extent", op->extent);
         Expr end = Add::make(mn, ext);
         Expr steady_min = mn, steady_end = end;
+        // The solver writes "unbounded" and "empty" inside selects as the type's limits
+        // (select(q, x, INT_MAX): at most x where q holds, unbounded elsewhere). Every iteration
+        // lies in [mn, end) anyway, so the limits become the loop's own ends before any
+        // arithmetic: the simplifier turns min(max, end - 1) + 1 into min(max + 1, end), which
+        // overflows on INT_MAX (fuzz seed 95: the steady loop of a vectorized stencil ran on
+        // towards 2^30).
+        steady.min = replace_limits(steady.min, mn, end);
+        steady.max = replace_limits(steady.max, Sub::make(mn, make_one(end.type())),
+                                    Sub::make(end, make_one(end.type())));
         if (has_prologue) {
             Expr first = steady.has_lower_bound() ? Min::make(Max::make(steady.min, mn), end) : mn;
             // Where the invariant conditions fail, the prologue is the whole loop.

@@ -5,9 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace loom;
 
@@ -69,6 +74,19 @@ void expect_identity_1d(Func f, int min, int extent) {
     out.set_min(min);
     f.realize(out);
     for (int x = min; x < min + extent; x++) ASSERT_EQ(out(x), x) << "at x = " << x;
+}
+
+/// The lowered statement of f, as text.
+std::string lowered(Func f) {
+    char name[] = "/tmp/loom_fuzz_regression_XXXXXX";
+    int fd = mkstemp(name);
+    close(fd);
+    f.compile_to_lowered_stmt(name, {}, Text);
+    std::ifstream in(name);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::remove(name);
+    return ss.str();
 }
 
 } // namespace
@@ -169,4 +187,47 @@ TEST(FuzzRegressions, ParallelRoundUpOfAFusedTileOfAFuncWithAnUpdate) {
         .parallel(t, 6, TailStrategy::RoundUp);
     f.update(0).unscheduled();
     expect_stores_inside_realization(g, f, 8, 3, 3);
+}
+
+TEST(FuzzRegressions, SteadyStateOfAVectorizedStencilEndingInsideItsInput) {
+    // Fuzz seed 95 (a segfault), minimized: a stencil over a boundary condition, vectorized by
+    // 2 with ShiftInwards, over a region that starts left of the input and ends inside it.
+    // partition_loops bounds the steady state by what the solver gives, which marks "no upper
+    // bound" with INT_MAX inside a select; the simplifier turned min(max, end - 1) + 1 into
+    // min(max + 1, end), an overflow, and LLVM (adds are nsw) let the steady loop run on
+    // towards 2^30. Whether that crashes depends on LLVM's choices, so the lowered code is
+    // checked too: no INT_MAX is left for arithmetic. Fixed by replacing the solver's limit
+    // markers with the loop's own ends before the steady range is computed
+    // (partition_loops.cpp).
+    Buffer<uint8_t> input(39, 17);
+    input.set_min(8, 5);
+    for (int y = 5; y < 22; y++) {
+        for (int x = 8; x < 47; x++) input(x, y) = (uint8_t)(x * 7 + y * 13);
+    }
+    auto pipeline = [&](bool scheduled) {
+        Var x("x"), y("y");
+        Func in = BoundaryConditions::mirror_image(input);
+        Func f("f"), g("g");
+        f(x, y) = cast<float>(in(x - 2, y)) * 3 + cast<float>(in(x, y + 2)) * 2 +
+                  cast<float>(in(x - 1, y + 1)) * 2 + cast<float>(in(x - 2, y + 2)) * 3;
+        g(x, y) = f(x, y);
+        if (scheduled) f.compute_root().vectorize(x, 2, TailStrategy::ShiftInwards);
+        return g;
+    };
+    auto run = [&](Func g) {
+        Buffer<float> out(38, 66);
+        out.set_min(4, -9);
+        g.realize(out);
+        return out;
+    };
+    Func scheduled = pipeline(true);
+    std::string stmt = lowered(scheduled);
+    size_t let = stmt.find("let f.s0.x.x.steady_end = ");
+    ASSERT_NE(let, std::string::npos) << stmt;
+    std::string steady_end = stmt.substr(let, stmt.find('\n', let) - let);
+    EXPECT_EQ(steady_end.find("2147483647"), std::string::npos) << steady_end;
+    Buffer<float> expected = run(pipeline(false)), got = run(scheduled);
+    for (int y = -9; y < 57; y++) {
+        for (int x = 4; x < 42; x++) ASSERT_EQ(got(x, y), expected(x, y)) << x << ", " << y;
+    }
 }

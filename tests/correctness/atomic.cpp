@@ -96,7 +96,8 @@ TEST(Atomic, ParallelMinMaxXorAndProduct) {
             emn[k] = std::min(emn[k], x * 3 - y);
             emx = std::max<uint16_t>(emx, (uint16_t)(in(x, y) * 100));
             exr ^= x * 31 + y;
-            if ((x + y) % 17 == 0) epr *= 3;
+            if ((x + y) % 17 == 0)
+                epr = (int32_t)((uint32_t)epr * 3u); // wraps, as the Int(32) product does
         }
     }
     for (int k = 0; k < 4; k++) EXPECT_EQ(omn(k), emn[k]) << k;

@@ -134,7 +134,8 @@ TEST(Associativity, BooleanAndFloat) {
     Expr gf = Variable::make(Float(32), "gf");
     AssociativeOp s = prove({fcall(Float(32)) + gf});
     ASSERT_TRUE(s.associative);
-    const FloatImm *inf = prove({Min::make(fcall(Float(32)), gf)}).identities[0].as<FloatImm>();
+    AssociativeOp m = prove({Min::make(fcall(Float(32)), gf)});
+    const FloatImm *inf = m.identities[0].as<FloatImm>();
     ASSERT_NE(inf, nullptr);
     EXPECT_TRUE(std::isinf(inf->value) && inf->value > 0);
 }

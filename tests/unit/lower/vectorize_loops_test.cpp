@@ -156,7 +156,8 @@ TEST(VectorizeLoops, SideEffectsAndAllocationsLeaveASerialLoop) {
     Stmt a = vloop(
         "x", 0, 4,
         Allocate::make("tmp", Int(32), MemoryType::Auto, {4}, const_true(), store("tmp", x, 0)));
-    const For *g = vectorize_loops(a, Target()).as<For>();
+    Stmt va = vectorize_loops(a, Target());
+    const For *g = va.as<For>();
     ASSERT_TRUE(g);
     EXPECT_EQ(g->for_type, ForType::Serial);
 }
@@ -177,7 +178,8 @@ TEST(VectorizeLoops, InnerLoopWithUniformBoundsStays) {
 
     // An inner loop whose extent varies by lane: serial.
     Stmt varying = For::make("y", 0, x, ForType::Serial, DeviceAPI::None, store("out", y, y));
-    const For *g = vectorize_loops(vloop("x", 0, 8, varying), Target()).as<For>();
+    Stmt vv = vectorize_loops(vloop("x", 0, 8, varying), Target());
+    const For *g = vv.as<For>();
     ASSERT_TRUE(g);
     EXPECT_EQ(g->for_type, ForType::Serial);
 }

@@ -178,6 +178,11 @@ public:
                         LoopAlignStrategy align = LoopAlignStrategy::Auto);
     /// compute_with the loop `loop_level` names.
     Stage &compute_with(LoopLevel loop_level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    /// compute_with with a strategy per fused loop (loops not listed use Auto).
+    Stage &compute_with(const Stage &s, const VarOrRVar &var,
+                        const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
+    Stage &compute_with(LoopLevel loop_level,
+                        const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
 
     /// The stage of a specialization: `path` lists the indices into the nested
     /// Definition::specializations (used by specialize()).
@@ -480,6 +485,10 @@ public:
     Func &compute_with(const Stage &s, const VarOrRVar &var,
                        LoopAlignStrategy align = LoopAlignStrategy::Auto);
     Func &compute_with(LoopLevel loop_level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    Func &compute_with(const Stage &s, const VarOrRVar &var,
+                       const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
+    Func &compute_with(LoopLevel loop_level,
+                       const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
 
     /// A wrapper of this Func for `f`: the Func `<name>_in_<f>`, defined as this Func's value
     /// and replacing it in f's definitions (at lowering), so it can be scheduled separately.

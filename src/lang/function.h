@@ -76,6 +76,15 @@ struct StageSchedule {
     bool atomic = false;
     bool override_atomic_associativity_test = false;
     std::vector<PrefetchDirective> prefetches;
+    /// compute_with: this stage shares the loops of stage `fuse_level.stage_index` of
+    /// `fuse_level.func` (-1: its last stage) from the outermost down to `fuse_level.var`, and
+    /// runs after it in each shared iteration. Inlined when not fused. Checked and lowered by
+    /// src/lower/compute_with.cpp.
+    LoopLevelSpec fuse_level;
+    /// How each fused loop lines up with the parent's (by this stage's loop name); loops not
+    /// listed use `fuse_align_default`.
+    std::map<std::string, LoopAlignStrategy> fuse_align;
+    LoopAlignStrategy fuse_align_default = LoopAlignStrategy::Auto;
 };
 
 /// A user bound on a pure dimension: var in [min, min + extent), or storage alignment.

@@ -8,6 +8,7 @@
 #include "ir/substitute.h"
 #include "lower/add_image_checks.h"
 #include "lower/build_provide_loop_nest.h"
+#include "lower/compute_with.h"
 #include "lower/output_buffers.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
@@ -71,6 +72,17 @@ void check_bounded(const Box &b, const Stmt &context, const std::string &callee,
 
 Expr str(const std::string &s) { return Expr(s); }
 
+/// The `produce name` (or `consume name`) node in `s`, looking through the nested produce
+/// (consume) nodes of a fused group (compute_with: produce f { produce g { ... } }); null if
+/// s is not such a chain.
+const ProducerConsumer *find_in_chain(const Stmt &s, const std::string &name, bool is_producer) {
+    const ProducerConsumer *p = s.as<ProducerConsumer>();
+    while (p && p->is_producer == is_producer && p->name != name) {
+        p = p->body.as<ProducerConsumer>();
+    }
+    return p && p->is_producer == is_producer ? p : nullptr;
+}
+
 /// The loops and lets between a Realize and the `produce f; consume f` block of a Func stored
 /// outside its compute level, outermost first.
 struct PathNode {
@@ -92,8 +104,8 @@ protected:
     using IRMutator::visit;
     Stmt visit(const Block *op) override {
         if (found) return op;
-        const ProducerConsumer *p = op->first.as<ProducerConsumer>();
-        if (p && p->is_producer && p->name == f) {
+        const ProducerConsumer *p = find_in_chain(op->first, f, true);
+        if (p) {
             found = true;
             path = stack;
             return replace(op);
@@ -212,10 +224,16 @@ protected:
         // Stages, last to first. `lets` is outermost first.
         std::vector<std::pair<std::string, Expr>> &lets = cb.lets;
         const int n = num_stages(f);
-        std::vector<const For *> nests(n);
+        std::vector<Stmt> nests(n);
         for (int k = 0; k < n; k++) {
+            // A stage sharing loops with others (compute_with) has no nest of its own; its
+            // requirements are those of the nest it has when computed alone.
+            if (is_fused_stage(f, k, env)) {
+                nests[k] = build_provide_loop_nest(f, k);
+                continue;
+            }
             nests[k] = find_loop(produce->body, stage_prefix(f.name(), k) + "__outermost");
-            internal_assert(nests[k])
+            internal_assert(nests[k].defined())
                 << "bounds_inference: no loop nest for stage " << k << " of " << f.name() << "\n";
         }
         for (int k = n - 1; k >= 0; k--) {
@@ -235,8 +253,8 @@ protected:
             if (k > 0) {
                 // Stage k reads f (at least at the points it updates): the earlier stages must
                 // have computed all of it.
-                Box reads = box_required(Stmt(nests[k]), f.name());
-                check_bounded(reads, Stmt(nests[k]), f.name(), "Func");
+                Box reads = box_required(nests[k], f.name());
+                check_bounded(reads, nests[k], f.name(), "Func");
                 region = box_union(region, reads);
                 // Refer to the region through fresh names so expressions stay small.
                 for (int d = 0; d < dims; d++) {
@@ -250,8 +268,8 @@ protected:
         // Storage: every point read (region) or written (each stage's provides).
         cb.touched = region;
         for (int k = 0; k < n; k++) {
-            Box provided = box_provided(Stmt(nests[k]), f.name());
-            check_bounded(provided, Stmt(nests[k]), f.name(), "Func");
+            Box provided = box_provided(nests[k], f.name());
+            check_bounded(provided, nests[k], f.name(), "Func");
             cb.touched = box_union(cb.touched, provided);
         }
         return cb;
@@ -308,10 +326,11 @@ protected:
         // Inner realizations first: their bounds are what this one's consumers loop over.
         Stmt body = mutate(op->body);
         const Block *block = body.as<Block>();
-        const ProducerConsumer *produce = block ? block->first.as<ProducerConsumer>() : nullptr;
-        const ProducerConsumer *consume = block ? block->rest.as<ProducerConsumer>() : nullptr;
-        if (produce && consume && produce->is_producer && !consume->is_producer &&
-            produce->name == f.name()) {
+        const ProducerConsumer *produce =
+            block ? find_in_chain(block->first, f.name(), true) : nullptr;
+        const ProducerConsumer *consume =
+            block ? find_in_chain(block->rest, f.name(), false) : nullptr;
+        if (produce && consume) {
             // Stored where it is computed: every let goes around the Realize.
             ComputeBounds cb = compute_bounds(f, produce, consume);
             std::vector<Stmt> checks = cb.checks;
@@ -327,7 +346,8 @@ protected:
         // every iteration of those loops.
         ComputeBounds cb;
         ReplaceComputeBlock replace(f.name(), [&](const Block *b) {
-            cb = compute_bounds(f, b->first.as<ProducerConsumer>(), b->rest.as<ProducerConsumer>());
+            cb = compute_bounds(f, find_in_chain(b->first, f.name(), true),
+                                find_in_chain(b->rest, f.name(), false));
             return wrap(with_checks(cb.checks, Stmt(b)), cb.lets);
         });
         body = replace.mutate(body);

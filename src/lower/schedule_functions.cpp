@@ -3,6 +3,7 @@
 #include "ir/ir_mutator.h"
 #include "ir/ir_visitor.h"
 #include "lower/build_provide_loop_nest.h"
+#include "lower/compute_with.h"
 #include "lower/inline.h"
 #include "support/error.h"
 
@@ -65,13 +66,14 @@ private:
     const Function &f;
 };
 
-/// Injects f's realization inside the loop named `loop`.
+/// Injects f's realization inside the loop named `loop` (with `group`, that of f's fused group).
 class InjectAt : public IRMutator {
 public:
     /// With `with_realize` false only `produce f; consume f {...}` goes there (the Realize is
     /// placed at the store level afterwards).
-    InjectAt(const Function &f, const std::string &loop, bool with_realize = true)
-        : f(f), loop(loop), with_realize(with_realize) {}
+    InjectAt(const Function &f, const std::string &loop, bool with_realize = true,
+             const FusedGroup *group = nullptr)
+        : f(f), loop(loop), with_realize(with_realize), group(group) {}
     int injected = 0;
 
 protected:
@@ -79,7 +81,11 @@ protected:
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body);
         if (op->name == loop) {
-            body = with_realize ? build_realize(f, body) : build_produce_consume(f, body);
+            if (group) {
+                body = build_fused_group(*group, body, with_realize);
+            } else {
+                body = with_realize ? build_realize(f, body) : build_produce_consume(f, body);
+            }
             injected++;
         }
         if (body.same_as(op->body)) return op;
@@ -91,6 +97,7 @@ private:
     const Function &f;
     std::string loop;
     bool with_realize;
+    const FusedGroup *group;
 };
 
 /// Wraps the body of the loop `loop` (or, when `loop` is empty, the whole statement) in f's
@@ -180,7 +187,8 @@ std::string resolve_loop(const Function &f, const LoopLevelSpec &level,
     user_assert(dim >= 0) << "Func " << f.name() << " is " << what << " at " << at.name() << "."
                           << level.var << ", but " << at.name() << " has no loop over " << level.var
                           << ". Its loops, outermost first, are: " << loop_list(def) << ".\n";
-    return stage_prefix(at.name(), stage) + def.schedule.dims[dim].var;
+    // A loop shared through compute_with runs under its fused name.
+    return fused_loop_name(at, stage, dim, env);
 }
 
 /// hoist_storage must name the root or a loop enclosing the store level (which encloses the
@@ -251,9 +259,17 @@ protected:
         IRVisitor::visit(op);
         producers.pop_back();
     }
+    void visit(const Provide *op) override {
+        // The Func defined here (a fused group's produce nodes nest: produce f { produce g }).
+        provide = op->name;
+        IRVisitor::visit(op);
+        provide.clear();
+    }
     void visit(const Call *op) override {
         if (op->call_type == Call::Halide && op->name == f) {
-            callers.insert(producers.empty() ? std::string("the pipeline") : producers.back());
+            callers.insert(!provide.empty()    ? provide
+                           : producers.empty() ? std::string("the pipeline")
+                                               : producers.back());
         }
         IRVisitor::visit(op);
     }
@@ -261,7 +277,22 @@ protected:
 private:
     std::string f;
     std::vector<std::string> producers;
+    std::string provide;
 };
+
+/// A CompileError when something uses f outside the realization injected at `level`.
+void check_uses_inside(const Stmt &s, const Function &f, const LoopLevelSpec &level) {
+    UsesOutsideRealization outside(f.name());
+    outside.dispatch(s);
+    if (outside.callers.empty()) return;
+    std::string names;
+    for (const std::string &c : outside.callers) names += (names.empty() ? "" : ", ") + c;
+    user_error << "Func " << f.name() << " can't be computed at " << level.func << "." << level.var
+               << " because " << names << " also use" << (outside.callers.size() == 1 ? "s" : "")
+               << " it outside that loop. "
+               << "Compute it at a loop that encloses every use (for example a loop of "
+               << "the last Func that calls it), or compute_root() it.\n";
+}
 
 } // namespace
 
@@ -293,10 +324,18 @@ Stmt build_realize(const Function &f, const Stmt &consumer) {
 Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
                         const std::map<std::string, Function> &env,
                         const std::map<std::string, ComputePlacement> &placements) {
+    // Funcs computed with each other (compute_with) are injected together, as one group, where
+    // the first of them is met; the order keeps each group's members together.
+    const FusionPlan fusion = plan_compute_with(order, env, placements);
+    std::set<const FusedGroup *> injected_groups;
     Stmt s;
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        const Function &f = env.at(*it);
-        const ComputePlacement &p = placements.at(*it);
+    const std::vector<std::string> fused_order = order_with_fused_groups(order, fusion, env);
+    for (auto it = fused_order.rbegin(); it != fused_order.rend(); ++it) {
+        const std::string &name = *it;
+        const Function &f = env.at(name);
+        const ComputePlacement &p = placements.at(name);
+        const FusedGroup *group = fusion.group_of(name);
+        if (group && !injected_groups.insert(group).second) continue;
         switch (p.kind) {
         case ComputePlacement::Inline:
             if (s.defined()) s = inline_function(s, f);
@@ -309,7 +348,7 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
                 << ", inside its compute level. A Func must be stored at its compute level or "
                 << "outside it; for a compute_root() Func the only legal store level is "
                 << "store_root().\n";
-            s = build_realize(f, s);
+            s = group ? build_fused_group(*group, s, true) : build_realize(f, s);
             break;
         case ComputePlacement::Innermost: {
             internal_assert(s.defined()) << f.name() << " placed innermost but has no consumer\n";
@@ -339,24 +378,15 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
                 hoist_loop = resolve_loop(f, hoist, env, "hoisted");
             const bool hoisted = !hoist.is_inlined() && hoist_loop != store_loop;
             const bool split_store = store_loop != loop || hoisted;
-            InjectAt inject(f, loop, !split_store);
+            InjectAt inject(f, loop, !split_store, group);
             s = inject.mutate(s);
             user_assert(inject.injected > 0)
                 << "Func " << f.name() << " can't be computed at " << p.level.func << "."
                 << p.level.var << ": that loop does not contain the uses of " << f.name()
                 << ". Compute it at a loop of a Func that calls it (or one enclosing such a "
                 << "loop), or compute_root() it.\n";
-            UsesOutsideRealization outside(f.name());
-            outside.dispatch(s);
-            if (!outside.callers.empty()) {
-                std::string names;
-                for (const std::string &c : outside.callers)
-                    names += (names.empty() ? "" : ", ") + c;
-                user_error << "Func " << f.name() << " can't be computed at " << p.level.func << "."
-                           << p.level.var << " because " << names << " also use"
-                           << (outside.callers.size() == 1 ? "s" : "") << " it outside that loop. "
-                           << "Compute it at a loop that encloses every use (for example a loop of "
-                           << "the last Func that calls it), or compute_root() it.\n";
+            for (const Function &member : group ? group->funcs : std::vector<Function>{f}) {
+                check_uses_inside(s, member, p.level);
             }
             if (hoisted) {
                 check_hoist_level(s, f, store_loop, hoist_loop, loop);

@@ -29,6 +29,9 @@ std::string stage_text(const Function &f, int stage) {
     return stage == 0 ? f.name() : f.name() + ".update(" + std::to_string(stage - 1) + ")";
 }
 
+/// "serial", "parallel", "vectorized", ... for messages.
+std::string kind_text(ForType t) { return t == ForType::Serial ? "serial" : for_type_name(t); }
+
 /// The For name of a loop shared by several stages: "fused." before the last component of the
 /// owner's loop ("f.s0." + "y" -> "f.s0.fused.y", "x.xo" -> "f.s0.x.fused.xo"), as Halide.
 std::string fused_name(const std::string &prefix, const std::string &loop) {
@@ -170,8 +173,8 @@ Fusion analyze_fusion(const std::map<std::string, Function> &env,
                 user_assert(a.for_type == b.for_type && a.device_api == b.device_api)
                     << "Invalid compute_with: " << child << " is computed with " << parent
                     << " down to " << level.var << ", but the loop " << a.var << " is "
-                    << for_type_name(a.for_type) << " in " << parent << " and "
-                    << for_type_name(b.for_type) << " in " << child
+                    << kind_text(a.for_type) << " in " << parent << " and " << kind_text(b.for_type)
+                    << " in " << child
                     << ". A fused loop runs both stages, so it must have the same kind in both "
                     << "(e.g. parallel(" << a.var << ") on both, or on neither).\n";
             }
@@ -521,11 +524,12 @@ private:
                 << "of " << f.name() << ", would share the loop over " << v
                 << ", and Loom can't prove that this keeps " << f.name() << "'s values (a stage "
                 << "could read or overwrite points of " << f.name() << " that the other computes "
-                << "in another iteration). Stages of one Func may share only loops over its pure "
-                << "Vars, not split, aligned with NoAlign/Auto, at which every stage of "
-                << f.name() << " in the fused loops reads and writes " << f.name() << " (e.g. "
-                << f.name() << "(x, y) += " << f.name() << "(x - 1, y) may share the loop over y, "
-                << "not x). Compute them one after the other instead.\n";
+                << "in another iteration). Stages of one Func may share a loop only if it runs "
+                << "over a pure Var of the Func (not split), aligned with NoAlign or Auto, and "
+                << "every stage of " << f.name() << " in the fused loops reads and writes "
+                << f.name() << " at exactly that Var (e.g. " << f.name() << "(x, y) += " << f.name()
+                << "(x - 1, y) may share the loop over y, not x). Compute them one "
+                << "after the other instead.\n";
         }
     }
 };

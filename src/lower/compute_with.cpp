@@ -267,27 +267,6 @@ void check_member(const Function &f, const FusedStage &s, const FusedStage &othe
         << "there is no one loop nest to fuse. Fuse an unspecialized stage.\n";
 }
 
-/// Storage of a Func computed with another: where it is computed (Loom's limit).
-void check_member_storage(const Function &f, const FusedStage &s, const FusedStage &other,
-                          const std::map<std::string, Function> &env) {
-    const std::string what = "Invalid compute_with of " +
-                             (s.parent >= 0 ? s.text() : other.text()) + " with " +
-                             (s.parent >= 0 ? other.text() : s.text()) + ": ";
-    const FuncSchedule &fs = f.schedule();
-    const std::string compute = level_key(fs.compute_level, env);
-    const bool stored_apart = !fs.store_level.is_inlined() && fs.store_level_set &&
-                              level_key(fs.store_level, env) != compute &&
-                              !(fs.compute_level.is_inlined() && fs.store_level.is_root());
-    user_assert(!stored_apart)
-        << what << f.name() << " is stored at " << level_text(fs.store_level) << " but computed at "
-        << level_text(fs.compute_level)
-        << "; Loom fuses only Funcs stored where they are computed. Drop the store_at / "
-        << "store_root of " << f.name() << ".\n";
-    user_assert(fs.hoist_storage_level.is_inlined())
-        << what << f.name() << " has hoist_storage; Loom fuses only Funcs stored where they "
-        << "are computed. Drop the hoist_storage of " << f.name() << ".\n";
-}
-
 /// The nest of a stage computed alone (build_provide_loop_nest) taken apart: the loop bound
 /// lets just inside "__outermost", its `count` outermost loops and what the last one holds.
 struct PeeledNest {
@@ -573,8 +552,6 @@ public:
             check_member(c.f, c, p, placements);
             check_member(p.f, p, c, placements);
             check_levels(c, p);
-            check_member_storage(c.f, c, p, env);
-            check_member_storage(p.f, p, c, env);
         }
         for (const std::vector<std::string> &members : groups()) {
             check_dependencies(members);

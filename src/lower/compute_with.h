@@ -27,14 +27,14 @@
 ///       if (likely(... g's range ...)) {
 ///         for (g.s0.y, f.s0.fused.y, 1) { for (g.s0.x, ...) { g(...) = ... } } } } }
 ///
-/// Legality (CompileErrors naming both stages and the loop): both Funcs computed and stored at
-/// the same level (not inlined); the fused loops have the same names and kinds in both stages
-/// (split both the same way: the factors may differ, the loops are fused as loop counters);
-/// no specializations, extern definitions or memoization; no member of a group reads another
-/// (Halide's rule: the fused order would run a reader before what it reads is complete); two
-/// stages of one Func may share loops only over unsplit pure Vars at which every stage of it in
-/// that loop nest reads and writes it, unshifted; the stages of each Func keep their order.
-/// Tests: tests/correctness/compute_with.cpp, tests/error/compute_with_errors.cpp.
+/// Legality (CompileErrors naming both stages and the loop): both Funcs computed at the same
+/// level (not inlined; each may be stored further out); the fused loops have the same names and
+/// kinds in both stages (split both the same way: the factors may differ, the loops are fused as
+/// loop counters); no specializations, extern definitions or memoization; no member of a group
+/// reads another (Halide's rule: the fused order would run a reader before what it reads is
+/// complete); two stages of one Func may share loops only over unsplit pure Vars at which every
+/// stage of it in that loop nest reads and writes it, unshifted; the stages of each Func keep their
+/// order. Tests: tests/correctness/compute_with.cpp, tests/error/compute_with_errors.cpp.
 
 #include "lang/function.h"
 #include "lower/default_schedule.h"

@@ -191,6 +191,32 @@ std::string resolve_loop(const Function &f, const LoopLevelSpec &level,
     return fused_loop_name(at, stage, dim, env);
 }
 
+/// Where the Realize of f, computed at `loop`, goes: its store level (the compute level unless
+/// store_root/store_at placed it outside), or, with hoist_storage, further out: Loom realizes the
+/// Func there (its storage covers the region over the loops in between, a bound at least as
+/// large as Halide's per-iteration maximum); the hoist level must enclose the store level.
+struct StoragePlace {
+    std::string store_loop, hoist_loop; ///< empty: the root
+    bool hoisted = false;
+    bool split(const std::string &loop) const { return store_loop != loop || hoisted; }
+};
+
+StoragePlace storage_place(const Function &f, const std::string &loop,
+                           const std::map<std::string, Function> &env) {
+    StoragePlace p;
+    const LoopLevelSpec &store = f.schedule().store_level;
+    p.store_loop = loop;
+    if (store.is_root()) {
+        p.store_loop.clear();
+    } else if (store.kind == LoopLevelSpec::At) {
+        p.store_loop = resolve_loop(f, store, env, "stored");
+    }
+    const LoopLevelSpec &hoist = f.schedule().hoist_storage_level;
+    if (hoist.kind == LoopLevelSpec::At) p.hoist_loop = resolve_loop(f, hoist, env, "hoisted");
+    p.hoisted = !hoist.is_inlined() && p.hoist_loop != p.store_loop;
+    return p;
+}
+
 /// hoist_storage must name the root or a loop enclosing the store level (which encloses the
 /// compute level `loop`); a CompileError listing the legal levels otherwise.
 void check_hoist_level(const Stmt &s, const Function &f, const std::string &store_loop,
@@ -361,23 +387,15 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
         case ComputePlacement::At: {
             internal_assert(s.defined()) << f.name() << " placed at a loop but has no consumer\n";
             std::string loop = resolve_loop(f, p.level, env, "computed");
-            // The store level: the compute level unless store_root/store_at placed it outside.
-            const LoopLevelSpec &store = f.schedule().store_level;
-            std::string store_loop = loop;
-            if (store.is_root()) {
-                store_loop.clear();
-            } else if (store.kind == LoopLevelSpec::At) {
-                store_loop = resolve_loop(f, store, env, "stored");
+            // A fused group (compute_with) is computed as one; each member is stored at its
+            // own level.
+            const std::vector<Function> members = group ? group->funcs : std::vector<Function>{f};
+            std::vector<StoragePlace> places;
+            bool split_store = false;
+            for (const Function &m : members) {
+                places.push_back(storage_place(m, loop, env));
+                split_store = split_store || places.back().split(loop);
             }
-            // hoist_storage: the allocation moves further out. Loom realizes the Func there
-            // (its storage covers the region over the loops in between, a bound at least as
-            // large as Halide's per-iteration maximum); it must enclose the store level.
-            const LoopLevelSpec &hoist = f.schedule().hoist_storage_level;
-            std::string hoist_loop;
-            if (hoist.kind == LoopLevelSpec::At)
-                hoist_loop = resolve_loop(f, hoist, env, "hoisted");
-            const bool hoisted = !hoist.is_inlined() && hoist_loop != store_loop;
-            const bool split_store = store_loop != loop || hoisted;
             InjectAt inject(f, loop, !split_store, group);
             s = inject.mutate(s);
             user_assert(inject.injected > 0)
@@ -385,14 +403,16 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
                 << p.level.var << ": that loop does not contain the uses of " << f.name()
                 << ". Compute it at a loop of a Func that calls it (or one enclosing such a "
                 << "loop), or compute_root() it.\n";
-            for (const Function &member : group ? group->funcs : std::vector<Function>{f}) {
-                check_uses_inside(s, member, p.level);
+            for (const Function &m : members) check_uses_inside(s, m, p.level);
+            // The last member's Realize first, so the first one's ends up outermost.
+            for (size_t i = members.size(); split_store && i-- > 0;) {
+                std::string store_loop = places[i].store_loop;
+                if (places[i].hoisted) {
+                    check_hoist_level(s, members[i], store_loop, places[i].hoist_loop, loop);
+                    store_loop = places[i].hoist_loop;
+                }
+                s = inject_store_level(s, members[i], store_loop, loop_level_text(loop));
             }
-            if (hoisted) {
-                check_hoist_level(s, f, store_loop, hoist_loop, loop);
-                store_loop = hoist_loop;
-            }
-            if (split_store) s = inject_store_level(s, f, store_loop, loop_level_text(loop));
             break;
         }
         }

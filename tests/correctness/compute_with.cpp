@@ -334,6 +334,42 @@ TEST(ComputeWith, ComputedAtAConsumerLoop) {
                               "          cw_out(...) = ...\n");
 }
 
+TEST(ComputeWith, StoredOutsideTheComputeLevel) {
+    // Both computed per row of out; f stored at the root (so it slides down the rows), g per
+    // row, then both per strip of 4 rows.
+    for (int schedule = 0; schedule < 2; schedule++) {
+        Var x("x"), y("y"), yo("yo"), yi("yi");
+        Func f("st_f"), g("st_g"), out("st_out");
+        f(x, y) = x * 7 + y * 3 + 1;
+        g(x, y) = (x * 7 + y * 3) * 2;
+        out(x, y) = f(x, y - 1) + f(x, y + 1) + g(x, y) * 3 + g(x + 1, y + 2);
+        if (schedule == 0) {
+            f.store_root().compute_at(out, y);
+            g.compute_at(out, y);
+        } else {
+            out.split(y, yo, yi, 4);
+            f.store_at(out, yo).compute_at(out, yi);
+            g.store_at(out, yo).compute_at(out, yi);
+        }
+        g.compute_with(f, x);
+        Buffer<int32_t> r = out.realize({17, 11});
+        for (int j = 0; j < 11; j++) {
+            for (int i = 0; i < 17; i++) {
+                auto fv = [](int a, int b) { return a * 7 + b * 3 + 1; };
+                auto gv = [](int a, int b) { return (a * 7 + b * 3) * 2; };
+                ASSERT_EQ(r(i, j), fv(i, j - 1) + fv(i, j + 1) + gv(i, j) * 3 + gv(i + 1, j + 2))
+                    << schedule << ": " << i << ", " << j;
+            }
+        }
+        std::string nest = nest_of(out);
+        EXPECT_NE(nest.find(schedule == 0 ? "store st_f:\n  produce st_out:\n    for y:\n"
+                                            "      produce st_f:\n        produce st_g:\n"
+                                          : "  for y.yo:\n    store st_f:\n      store st_g:\n"),
+                  std::string::npos)
+            << nest;
+    }
+}
+
 TEST(ComputeWith, TwoOutputsOfAPipeline) {
     Var x("x"), y("y"), xo("xo"), xi("xi");
     Func f("po_f"), g("po_g");

@@ -96,13 +96,6 @@ TEST(ComputeWithErrors, PlacementsDiffer) {
     }
     {
         Pair p;
-        p.f.store_root().compute_at(p.out, p.y);
-        p.g.compute_at(p.out, p.y);
-        p.g.compute_with(p.f, p.x);
-        expect_error([&] { p.realize(); }, {"ce_f is stored at root", "computed at ce_out.y"});
-    }
-    {
-        Pair p;
         p.g.memoize();
         p.g.compute_with(p.f, p.x);
         expect_error([&] { p.realize(); }, {"ce_g with ce_f", "memoized"});

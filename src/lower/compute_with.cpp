@@ -242,11 +242,12 @@ std::string level_key(const LoopLevelSpec &l, const std::map<std::string, Functi
 }
 
 /// The things a Func computed with another can't have (Loom or Halide can't fuse them).
-void check_member(const Function &f, const FusedStage &s, const FusedStage &other,
+/// `s` is `child` or `parent`, one end of child.compute_with(parent, ...).
+void check_member(const FusedStage &s, const FusedStage &child, const FusedStage &parent,
                   const std::map<std::string, ComputePlacement> &placements) {
-    const std::string what = "Invalid compute_with of " +
-                             (s.parent >= 0 ? s.text() : other.text()) + " with " +
-                             (s.parent >= 0 ? other.text() : s.text()) + ": ";
+    const Function &f = s.f;
+    const std::string what =
+        "Invalid compute_with of " + child.text() + " with " + parent.text() + ": ";
     const ComputePlacement &p = placements.at(f.name());
     user_assert(p.kind != ComputePlacement::Inline)
         << what << f.name() << " is inlined (not scheduled, or compute_inline). Stages computed "
@@ -549,8 +550,8 @@ public:
         for (const FusedStage &c : fu.stages) {
             if (c.parent < 0) continue;
             const FusedStage &p = fu.stages[c.parent];
-            check_member(c.f, c, p, placements);
-            check_member(p.f, p, c, placements);
+            check_member(c, c, p, placements);
+            check_member(p, c, p, placements);
             check_levels(c, p);
         }
         for (const std::vector<std::string> &members : groups()) {
@@ -822,8 +823,20 @@ std::vector<std::string> order_with_fused_groups(const std::vector<std::string> 
         for (size_t i = 0; i < items.size(); i++) {
             if (!done[i] && preds[i] == 0 && (best < 0 || first[i] < first[best])) best = (int)i;
         }
-        internal_assert(best >= 0)
-            << "compute_with: a group depends on itself through other Funcs\n";
+        if (best < 0) {
+            // Two groups (or a group and Funcs around it) read each other's results.
+            std::string list;
+            for (size_t i = 0; i < items.size(); i++) {
+                if (done[i] || items[i].size() < 2) continue;
+                std::string g;
+                for (const std::string &f : items[i]) g += (g.empty() ? "" : ", ") + f;
+                list += (list.empty() ? "(" : "; (") + g + ")";
+            }
+            user_error << "Invalid compute_with: the groups of Funcs computed with each other "
+                       << list << " read each other's results, so no order computes each group "
+                       << "at once. Drop a compute_with so that no group reads another that "
+                       << "reads it.\n";
+        }
         done[best] = true;
         for (int s : succ[best]) preds[s]--;
         out.insert(out.end(), items[best].begin(), items[best].end());

@@ -176,6 +176,23 @@ TEST(ComputeWithErrors, CyclesAndStageOrder) {
     }
 }
 
+TEST(ComputeWithErrors, GroupsReadingEachOther) {
+    // No member of either group reads another member, but (a, b) must come before (c, d)
+    // (c reads a) and after it (b reads d).
+    Var x("x");
+    Func a("gr_a"), b("gr_b"), c("gr_c"), d("gr_d"), out("gr_out");
+    a(x) = x;
+    d(x) = x * 2;
+    c(x) = a(x) + 1;
+    b(x) = d(x) + 1;
+    out(x) = a(x) + b(x) + c(x) + d(x);
+    for (Func *f : {&a, &b, &c, &d}) f->compute_root();
+    b.compute_with(a, x);
+    d.compute_with(c, x);
+    expect_error([&] { out.realize({4}); },
+                 {"(gr_a, gr_b)", "(gr_c, gr_d)", "read each other's results"});
+}
+
 TEST(ComputeWithErrors, StagesOfOneFunc) {
     Var x("x"), y("y"), yo("yo"), yi("yi");
     {

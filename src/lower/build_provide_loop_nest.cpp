@@ -98,14 +98,14 @@ void widen_fuse_promises(const std::vector<Split> &splits, const std::vector<Tai
             if (!shift && !round_up && !reach.count(outer) && !reach.count(inner)) continue;
             Reach o = reach.count(outer) ? reach[outer] : loop_range(outer);
             Reach i = reach.count(inner) ? reach[inner] : loop_range(inner);
-            Expr old_min = var(old_n + ".loop_min"), old_extent = var(old_n + ".loop_extent");
-            Expr lo = o.lo * s.factor, hi = o.hi * s.factor;
+            Expr old_min = var(old_n + ".loop_min"), old_max = var(old_n + ".loop_max");
+            Expr lo = o.lo * s.factor + old_min, hi = o.hi * s.factor + old_min;
             if (shift) {
-                lo = Min::make(lo, old_extent - s.factor);
-                hi = Min::make(hi, old_extent - s.factor);
+                lo = Min::make(lo, old_max + (1 - s.factor));
+                hi = Min::make(hi, old_max + (1 - s.factor));
             }
-            lo = lo + i.lo + old_min;
-            hi = hi + i.hi + old_min;
+            lo = lo + i.lo;
+            hi = hi + i.hi;
             // A guarded split's test keeps the old variable at or below its max.
             if (!shift && !round_up) hi = Min::make(hi, var(old_n + ".loop_max"));
             reach[old_n] = Reach{lo, hi};
@@ -218,13 +218,16 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
             bound_lets.emplace_back(outer + ".loop_min", 0);
             bound_lets.emplace_back(outer + ".loop_max", outer_extent - 1);
             bound_lets.emplace_back(outer + ".loop_extent", outer_extent);
-            Expr base = var(outer) * factor;
+            Expr base = var(outer) * factor + old_min;
             if (tail == TailStrategy::ShiftInwards) {
                 // The last iteration shifts back to end exactly at the old max, recomputing a
-                // few points instead of running past the end.
-                base = Min::make(base, old_extent - factor);
+                // few points instead of running past the end. Written against the max, not as
+                // min(outer * factor, extent - factor) + min: bounds of the latter over an
+                // enclosing loop take the two mins from different iterations (and a staged
+                // input's region would start a whole tile early).
+                base = Min::make(base, var(old_n + ".loop_max") + (1 - factor));
             }
-            var_lets.emplace_back(old_n, base + var(inner) + old_min);
+            var_lets.emplace_back(old_n, base + var(inner));
             if (tail != TailStrategy::ShiftInwards && tail != TailStrategy::RoundUp) {
                 guard_of[old_n] = var(old_n) <= var(old_n + ".loop_max");
             }

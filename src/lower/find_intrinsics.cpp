@@ -12,6 +12,10 @@ namespace internal {
 
 namespace {
 
+/// The intrinsic codegen_intrinsics.cpp knows as saturating_cast<T>((widening_mul(a, b) +
+/// 2^(q-1)) >> q) (not in Call's list of names: it has no front-end constructor).
+const char *const rounding_mul_shift_right_name = "rounding_mul_shift_right";
+
 /// The value of an integer constant (or broadcast of one), signed or unsigned.
 bool const_value(const Expr &e, int64_t *v) {
     if (const int64_t *i = as_const_int(e)) {
@@ -29,18 +33,33 @@ bool const_value(const Expr &e, int64_t *v) {
 /// The integer types the rewrites apply to: 8, 16 or 32 bits.
 bool narrow_int(Type t) { return (t.is_int() || t.is_uint()) && t.bits() >= 8 && t.bits() <= 32; }
 
-int64_t type_min(Type t) { return t.is_uint() ? 0 : -((int64_t)1 << (t.bits() - 1)); }
-int64_t type_max(Type t) {
-    return t.is_uint() ? (int64_t)(((uint64_t)1 << t.bits()) - 1)
-                       : (int64_t)(((uint64_t)1 << (t.bits() - 1)) - 1);
-}
-
 /// Whether the wide type w holds every sum, difference and product of two values of type n
 /// (and those plus one) exactly: twice the bits, signed when the result can be negative.
 bool holds_exactly(Type w, Type n, bool may_be_negative) {
     if (!(w.is_int() || w.is_uint())) return false;
     if (may_be_negative && !w.is_int()) return false;
     return w.bits() >= 2 * n.bits() && w.bits() <= 64;
+}
+
+/// The range of a type as 128-bit integers (products of 32-bit values need more than 64 bits).
+using Int128 = __int128;
+Int128 range_min(Type t) { return t.is_uint() ? 0 : -((Int128)1 << (t.bits() - 1)); }
+Int128 range_max(Type t) {
+    return t.is_uint() ? ((Int128)1 << t.bits()) - 1 : ((Int128)1 << (t.bits() - 1)) - 1;
+}
+bool fits(Int128 lo, Int128 hi, Type t) { return lo >= range_min(t) && hi <= range_max(t); }
+
+/// Whether clamping to [lo, hi] and then casting to n (wrapping) equals saturating to n, for
+/// every value in [vmin, vmax]: the clamp must cut exactly where n's range does.
+bool clamp_is_saturation(Int128 vmin, Int128 vmax, int64_t lo, int64_t hi, Type n) {
+    if (lo > hi) return false;
+    return std::max<Int128>(vmin, lo) == std::max<Int128>(vmin, range_min(n)) &&
+           std::min<Int128>(vmax, hi) == std::min<Int128>(vmax, range_max(n));
+}
+
+/// Floor division by 2^k of a 128-bit value (an arithmetic shift).
+Int128 shift_floor(Int128 v, int k) {
+    return v >= 0 ? v >> k : -((-v + ((Int128)1 << k) - 1) >> k);
 }
 
 Expr intrinsic(Type t, const char *name, const std::vector<Expr> &args) {
@@ -95,37 +114,43 @@ bool flatten_add(const Expr &e, std::vector<Expr> *terms, int64_t *c) {
 class FindIntrinsics : public IRMutator {
     using IRMutator::visit;
 
-    /// T(clamp(W(a) +/- W(b))) -> saturating_add/sub(a, b).
-    Expr match_saturating(Type t, const Expr &value) {
-        Type w = value.type();
-        // Peel the clamp: a chain of min/max with constants, in any order.
-        int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
-        Expr x = value;
+    /// The clamp around a value: a chain of min/max with constants, in any order. Sets the
+    /// bounds (the tightest of each side; INT64_MIN/MAX when absent) and the clamped value.
+    static bool peel_clamp(const Expr &value, int64_t *lo, int64_t *hi, Expr *x) {
+        *lo = std::numeric_limits<int64_t>::min(), *hi = std::numeric_limits<int64_t>::max();
+        *x = value;
         bool clamped = false;
         while (true) {
             int64_t k;
-            if (const Min *m = x.as<Min>()) {
+            Expr next; // (not assigned to *x directly: it points into the node *x holds)
+            if (const Min *m = x->as<Min>()) {
                 if (const_value(m->b, &k)) {
-                    hi = std::min(hi, k), x = m->a;
+                    *hi = std::min(*hi, k), next = m->a;
                 } else if (const_value(m->a, &k)) {
-                    hi = std::min(hi, k), x = m->b;
+                    *hi = std::min(*hi, k), next = m->b;
                 } else {
                     break;
                 }
-            } else if (const Max *m = x.as<Max>()) {
+            } else if (const Max *m = x->as<Max>()) {
                 if (const_value(m->b, &k)) {
-                    lo = std::max(lo, k), x = m->a;
+                    *lo = std::max(*lo, k), next = m->a;
                 } else if (const_value(m->a, &k)) {
-                    lo = std::max(lo, k), x = m->b;
+                    *lo = std::max(*lo, k), next = m->b;
                 } else {
                     break;
                 }
             } else {
                 break;
             }
+            *x = next;
             clamped = true;
         }
-        if (!clamped) return Expr();
+        return clamped;
+    }
+
+    /// T(clamp(W(a) +/- W(b))) -> saturating_add/sub(a, b); x is the clamped value.
+    Expr match_saturating(Type t, const Expr &x, int64_t lo, int64_t hi) {
+        Type w = x.type();
         Expr p, q;
         bool add;
         if (const Add *a = x.as<Add>()) {
@@ -139,44 +164,56 @@ class FindIntrinsics : public IRMutator {
         if (!holds_exactly(w, n, !add || n.is_int())) return Expr();
         Expr a, b;
         if (!narrow_operands(p, q, n, &a, &b)) return Expr();
-        // The range of the exact result, then clamped: it must be exactly T's range.
-        int64_t xmin = add ? 2 * type_min(n) : type_min(n) - type_max(n);
-        int64_t xmax = add ? 2 * type_max(n) : type_max(n) - type_min(n);
-        if (std::max(lo, xmin) != type_min(n) || std::min(hi, xmax) != type_max(n)) return Expr();
+        // The range of the exact result, then clamped: it must saturate exactly at T's range
+        // (and reach past it, or the plain add/sub would have done).
+        Int128 xmin = add ? 2 * range_min(n) : range_min(n) - range_max(n);
+        Int128 xmax = add ? 2 * range_max(n) : range_max(n) - range_min(n);
+        if (!clamp_is_saturation(xmin, xmax, lo, hi, n)) return Expr();
         return intrinsic(n, add ? Call::saturating_add : Call::saturating_sub, {a, b});
     }
 
     /// T((W(a) + W(b) [+ 1]) >> 1) -> (rounding_)halving_add(a, b);
-    /// T((W(a) * W(b)) >> q) -> mul_shift_right(a, b, q).
-    Expr match_shift(Type t, const Expr &value) {
+    /// T((W(a) * W(b)) >> q) -> mul_shift_right(a, b, q);
+    /// T((W(a) * W(b) + 2^(q-1)) >> q) -> rounding_mul_shift_right(a, b, q);
+    /// each also under a clamp [lo, hi] that saturates exactly to T.
+    Expr match_shift(Type t, const Expr &value, int64_t lo, int64_t hi) {
         Type w = value.type();
         Type n = t.with_lanes(w.lanes());
         Expr x;
         int k;
-        if (!as_shift_right(value, &x, &k)) return Expr();
-        if (k == 1) {
-            std::vector<Expr> terms;
-            int64_t c = 0;
-            if (!flatten_add(x, &terms, &c) || terms.size() != 2 || (c != 0 && c != 1))
-                return Expr();
+        if (!as_shift_right(value, &x, &k) || k < 1) return Expr();
+        std::vector<Expr> terms;
+        int64_t c = 0;
+        if (!flatten_add(x, &terms, &c)) return Expr();
+        if (k == 1 && terms.size() == 2 && (c == 0 || c == 1)) {
             if (!holds_exactly(w, n, n.is_int())) return Expr();
             Expr a, b;
             if (!narrow_operands(terms[0], terms[1], n, &a, &b)) return Expr();
+            // The average always fits T: a clamp must not cut inside T's range.
+            if (!clamp_is_saturation(range_min(n), range_max(n), lo, hi, n)) return Expr();
             return intrinsic(n, c ? Call::rounding_halving_add : Call::halving_add, {a, b});
         }
-        if (const Mul *m = x.as<Mul>()) {
-            // The shifted product fits T only when q >= bits(T); q < 2 bits(T) keeps the
-            // intrinsic's clamp of q (to twice T's bits minus one) from changing it.
-            if (k < n.bits() || k >= 2 * n.bits()) return Expr();
-            if (!holds_exactly(w, n, n.is_int())) return Expr();
-            // u8 * u8 needs 16 unsigned bits, or more than 16 signed ones.
-            if (n.is_uint() && w.is_int() && w.bits() == 2 * n.bits()) return Expr();
-            Expr a, b;
-            if (!narrow_operands(m->a, m->b, n, &a, &b)) return Expr();
-            return intrinsic(n, Call::mul_shift_right,
-                             {a, b, make_const(UInt(n.bits(), n.lanes()), (int64_t)k)});
-        }
-        return Expr();
+        const Mul *m = terms.size() == 1 ? terms[0].as<Mul>() : nullptr;
+        bool rounding = c != 0;
+        if (!m || (rounding && c != (int64_t)1 << (k - 1))) return Expr();
+        // The intrinsic clamps its shift to twice T's bits minus one.
+        if (k >= 2 * n.bits()) return Expr();
+        if (!holds_exactly(w, n, n.is_int())) return Expr();
+        Expr a, b;
+        if (!narrow_operands(m->a, m->b, n, &a, &b)) return Expr();
+        // The exact product (plus the rounding term) must fit W, where the source computes
+        // it, and twice T's width, where the intrinsic does.
+        Int128 corners[] = {range_min(n) * range_min(n), range_min(n) * range_max(n),
+                            range_max(n) * range_max(n)};
+        Int128 pmin = *std::min_element(corners, corners + 3) + c;
+        Int128 pmax = *std::max_element(corners, corners + 3) + c;
+        if (!fits(pmin, pmax, w) || !fits(pmin, pmax, n.with_bits(2 * n.bits()))) return Expr();
+        // The shifted result must saturate to T exactly as the clamp (or the lack of one,
+        // when it always fits) does.
+        if (!clamp_is_saturation(shift_floor(pmin, k), shift_floor(pmax, k), lo, hi, n))
+            return Expr();
+        return intrinsic(n, rounding ? rounding_mul_shift_right_name : Call::mul_shift_right,
+                         {a, b, make_const(UInt(n.bits(), n.lanes()), (int64_t)k)});
     }
 
     /// W(a) - W(b) with a, b of a type of half W's bits or less: the narrow a and b.
@@ -214,8 +251,12 @@ class FindIntrinsics : public IRMutator {
                     return d->type == t ? inner->value : Cast::make(t, inner->value);
                 }
             }
-            Expr r = match_saturating(t, value);
-            if (!r.defined()) r = match_shift(t, value);
+            int64_t lo, hi;
+            Expr x;
+            bool clamped = peel_clamp(value, &lo, &hi, &x);
+            Expr r;
+            if (clamped) r = match_saturating(t, x, lo, hi);
+            if (!r.defined()) r = match_shift(t, x, lo, hi);
             if (r.defined()) return r;
         }
         if (value.same_as(op->value)) return op;

@@ -9,7 +9,10 @@
 ///    (a bound that cannot be reached may be left out, e.g. u8(min(u16(a) + u16(b), 255)))
 ///  - T((W(a) + W(b) + 1) >> 1) or / 2     ->  rounding_halving_add(a, b)
 ///  - T((W(a) + W(b)) >> 1) or / 2         ->  halving_add(a, b)
-///  - T((W(a) * W(b)) >> q) or / 2^q, q >= bits(T)  ->  mul_shift_right(a, b, q)
+///  - T((W(a) * W(b)) >> q) or / 2^q      ->  mul_shift_right(a, b, q)
+///  - T((W(a) * W(b) + 2^(q-1)) >> q)      ->  rounding_mul_shift_right(a, b, q)
+///    (when the shifted value always fits T, or is clamped exactly to T's range: the
+///    intrinsics saturate, a plain cast wraps)
 ///  - uT(abs(W(a) - W(b)))                 ->  absd(a, b)
 ///  - select(a < b, b - a, a - b) (and the mirrored forms)  ->  absd(a, b) (reinterpreted)
 /// W is any integer type wide enough to hold the exact intermediate; constants that fit T stand

@@ -8,6 +8,8 @@
 #include "lower/bounds_inference.h"
 #include "lower/default_schedule.h"
 #include "lower/extern_stages.h"
+#include "lower/find_intrinsics.h"
+#include "lower/infer_alignment.h"
 #include "lower/infer_arguments.h"
 #include "lower/inject_prefetch.h"
 #include "lower/inject_tracing.h"
@@ -16,6 +18,7 @@
 #include "lower/partition_loops.h"
 #include "lower/realization_order.h"
 #include "lower/remove_dead_allocations.h"
+#include "lower/rewrite_interleavings.h"
 #include "lower/schedule_functions.h"
 #include "lower/sliding_window.h"
 #include "lower/storage_flattening.h"
@@ -230,6 +233,15 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // repeated subexpressions are computed once.
     s = run("remove_dead_allocations", s, [&] { return remove_dead_allocations(s); });
     s = run("trim_no_ops", s, [&] { return trim_no_ops(s); });
+    // Image-processing idioms (saturating, averaging, absd, multiply-high) become intrinsics
+    // that codegen maps to SIMD instructions.
+    s = run("find_intrinsics", s, [&] { return find_intrinsics(s); });
+    // Strided stores that together write a dense range (chunky RGB output) become one store of
+    // an interleaving shuffle, strided loads that together read one (2x downsampling) slices of
+    // one dense load; then the alignment of vector accesses, seen through lets (before CSE adds
+    // more).
+    s = run("rewrite_interleavings", s, [&] { return rewrite_interleavings(s); });
+    s = run("infer_alignment", s, [&] { return infer_alignment(s); });
     s = run("loop_invariant_code_motion", s, [&] { return loop_invariant_code_motion(s); });
     s = run("bound_small_allocations", s, [&] { return bound_small_allocations(s); });
     s = run("common_subexpression_elimination", s,

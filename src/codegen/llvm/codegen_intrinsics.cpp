@@ -502,6 +502,13 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
             p = builder_->CreateAdd(p, half);
         }
         p = at.is_int() ? builder_->CreateAShr(p, q) : builder_->CreateLShr(p, q);
+        // A product shifted right by at least the narrow width always fits: a plain
+        // truncation, which LLVM selects as a multiply-high (pmulhw/pmulhuw).
+        int64_t cq;
+        if (n == Call::mul_shift_right && constant_int_value(args[2], &cq) && cq >= at.bits() &&
+            cq < wide.bits()) {
+            return builder_->CreateTrunc(p, llvm_type_of(t));
+        }
         return codegen_saturating_cast(p, wide, t);
     }
     if (n == Call::stringify) return codegen_stringify(op);

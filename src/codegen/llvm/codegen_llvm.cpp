@@ -12,6 +12,7 @@ using llvm::Value;
 
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
                                            llvm::TargetMachine &tm) {
+    if (tm.getTargetTriple().isX86()) return codegen_x86(f, ctx, tm);
     CodeGenLLVM cg(ctx, tm);
     return cg.compile(f);
 }

@@ -35,6 +35,11 @@ namespace internal {
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
                                            llvm::TargetMachine &tm);
 
+/// codegen_llvm for x86 targets: CodeGenLLVM with x86 instruction selection for some idioms
+/// (pmaddwd, pmulhrsw, ...; codegen_x86.cpp). codegen_llvm calls it for x86 triples.
+std::unique_ptr<llvm::Module> codegen_x86(const LoweredFunc &f, llvm::LLVMContext &ctx,
+                                          llvm::TargetMachine &tm);
+
 /// Runs LLVM's default -O3 pipeline (loop and SLP vectorizers on, no fast-math) for `tm`.
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
 
@@ -216,6 +221,9 @@ protected:
         llvm::Value *slot;
     };
     std::vector<HeapAllocation> heap_allocations_;
+    /// The alignment in bytes of the base of each allocation in scope, by name
+    /// (codegen_vector.cpp: vector loads and stores at provably aligned offsets use it).
+    std::map<std::string, int> allocation_alignment_;
 
     llvm::Type *i1_t = nullptr, *i8_t = nullptr, *i16_t = nullptr, *i32_t = nullptr,
                *i64_t = nullptr, *f32_t = nullptr, *f64_t = nullptr, *ptr_t = nullptr;

@@ -15,6 +15,39 @@ namespace {
 // The largest stride for which a strided load reads the whole span densely and shuffles.
 const int64_t max_dense_stride = 4;
 
+// Alignment of the base of a heap allocation: halide_default_malloc gives 128 bytes, but a
+// custom halide_malloc may be a plain malloc, which x86-64 and AArch64 align to 16.
+const int heap_alignment = 16;
+// Stack allocations are over-aligned (create_entry_alloca below) for any vector width.
+const int stack_alignment = 64;
+
+/// The largest power of two dividing v (v > 0), capped at 2^30.
+int64_t pow2_factor(int64_t v) {
+    int64_t p = 1;
+    while (p < (1 << 30) && v % (p * 2) == 0) p *= 2;
+    return p;
+}
+
+/// The alignment of the address of element `index` of a buffer whose base is aligned to
+/// `base_align` bytes, when the index is known to be modulus * k + remainder (elements of
+/// `elem_bytes` bytes): never below the element's own alignment.
+llvm::Align access_alignment(int base_align, const ModulusRemainder &index, int elem_bytes) {
+    int64_t align = std::max(1, elem_bytes);
+    if (base_align <= align || index.modulus < 0 || index.remainder < 0) return llvm::Align(align);
+    int64_t offset_align;
+    if (index.modulus == 0) {
+        // Exactly `remainder`: any alignment when it is zero.
+        offset_align =
+            index.remainder == 0 ? base_align : pow2_factor(index.remainder * elem_bytes);
+    } else {
+        offset_align = pow2_factor(index.modulus * elem_bytes);
+        if (index.remainder) {
+            offset_align = std::min(offset_align, pow2_factor(index.remainder * elem_bytes));
+        }
+    }
+    return llvm::Align((uint64_t)std::max(align, std::min<int64_t>(base_align, offset_align)));
+}
+
 } // namespace
 
 Value *CodeGenLLVM::element_address(const std::string &name, Type t, Value *index) {
@@ -42,6 +75,20 @@ Value *CodeGenLLVM::scalarize(const std::vector<Value *> &args, Type result,
     }
     return out;
 }
+
+namespace {
+
+/// The known alignment of buffer `name`'s base: an allocation's, or what an input or output
+/// parameter promises (set_host_alignment; by default its element size).
+int base_alignment(const std::map<std::string, int> &allocations, const std::string &name,
+                   const Parameter &param) {
+    auto it = allocations.find(name);
+    if (it != allocations.end()) return it->second;
+    if (param.defined() && param.is_buffer()) return param.host_alignment();
+    return 1;
+}
+
+} // namespace
 
 void CodeGenLLVM::visit(const Load *op) {
     Type t = op->type;
@@ -82,6 +129,11 @@ void CodeGenLLVM::visit(const Load *op) {
     int64_t stride = 0;
     bool const_stride =
         ramp && ramp->base.type().is_scalar() && constant_int_value(ramp->stride, &stride);
+    if (const_stride && stride > 0) {
+        // A dense load, or the span of a strided one, starts at the ramp's base.
+        align = access_alignment(base_alignment(allocation_alignment_, op->name, op->param),
+                                 op->alignment, et.bytes());
+    }
     if (const_stride && stride == 1) {
         Value *p = element_address(op->name, et, codegen(ramp->base));
         Value *v;
@@ -167,6 +219,8 @@ void CodeGenLLVM::visit(const Store *op) {
         ramp && ramp->base.type().is_scalar() && constant_int_value(ramp->stride, &stride);
     if (const_stride && stride == 1) {
         Value *p = element_address(op->name, et, codegen(ramp->base));
+        align = access_alignment(base_alignment(allocation_alignment_, op->name, op->param),
+                                 op->alignment, et.bytes());
         if (unpredicated) {
             add_tbaa(builder_->CreateAlignedStore(v, p, align), op->name);
         } else {
@@ -414,16 +468,27 @@ void CodeGenLLVM::visit(const Allocate *op) {
         count *= v;
     }
     const int64_t stack_limit = 64 * 1024;
+    // Records the alignment of this allocation's base for its body; returns what the name had
+    // outside (0: none), to restore after it.
+    auto set_alignment = [&](int bytes) {
+        int &slot = allocation_alignment_[op->name];
+        int outer = slot;
+        slot = bytes;
+        return outer;
+    };
     // store_in(Stack/Register) asks for the stack whatever the size (bound_small_allocations
     // gave such allocations a constant size); Auto ones only when small.
     bool on_stack = op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register;
     if (constant &&
         (on_stack || (count * bytes_per <= stack_limit && op->memory_type != MemoryType::Heap))) {
         // Over-align so vector loads and stores of any width are aligned.
-        llvm::AllocaInst *a = create_entry_alloca(
-            llvm_storage_type_of(et), (uint64_t)std::max<int64_t>(count, 1), 64, op->name);
+        llvm::AllocaInst *a =
+            create_entry_alloca(llvm_storage_type_of(et), (uint64_t)std::max<int64_t>(count, 1),
+                                stack_alignment, op->name);
         sym_push(op->name, a);
+        int outer = set_alignment(stack_alignment);
         codegen(op->body);
+        allocation_alignment_[op->name] = outer;
         sym_pop(op->name);
         return;
     }
@@ -464,7 +529,9 @@ void CodeGenLLVM::visit(const Allocate *op) {
 
     heap_allocations_.push_back({op->name, slot});
     sym_push(op->name, ptr);
+    int outer = set_alignment(heap_alignment);
     codegen(op->body);
+    allocation_alignment_[op->name] = outer;
     sym_pop(op->name);
     heap_allocations_.pop_back();
 

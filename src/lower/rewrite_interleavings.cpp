@@ -1,0 +1,237 @@
+#include "lower/rewrite_interleavings.h"
+
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
+#include "simplify/simplify.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+const int max_store_stride = 8;
+const int max_load_stride = 4;
+
+/// A store that may take part in an interleaving: unpredicated, of a vector, at a ramp with a
+/// constant stride in 2..max_store_stride and a scalar base. Sets the stride.
+bool strided_store(const Stmt &s, const Store **store, int64_t *stride) {
+    const Store *st = s.as<Store>();
+    if (!st || st->value.type().is_scalar() || !is_const_one(st->predicate)) return false;
+    const Ramp *r = st->index.as<Ramp>();
+    if (!r || !r->base.type().is_scalar()) return false;
+    const int64_t *k = as_const_int(r->stride);
+    if (!k || *k < 2 || *k > max_store_stride) return false;
+    *store = st;
+    *stride = *k;
+    return true;
+}
+
+/// Whether e loads from buffer `name`.
+bool loads_from(const Expr &e, const std::string &name) {
+    bool found = false;
+    visit_exprs(e, [&](const Expr &x) {
+        if (const Load *l = x.as<Load>()) found = found || l->name == name;
+        return !found;
+    });
+    return found;
+}
+
+/// A load that may take part in a deinterleaving: unpredicated, of a vector, at a ramp with a
+/// constant stride in 2..max_load_stride and a scalar base.
+const Ramp *strided_load(const Load *l) {
+    if (!is_const_one(l->predicate)) return nullptr;
+    const Ramp *r = l->index.as<Ramp>();
+    if (!r || !r->base.type().is_scalar()) return nullptr;
+    const int64_t *k = as_const_int(r->stride);
+    return k && *k >= 2 && *k <= max_load_stride ? r : nullptr;
+}
+
+/// Replaces, in one expression, each complete group of strided loads (offsets 0..s-1 from one
+/// base) by slices of the group's dense load.
+class DeinterleaveLoads : public IRMutator {
+    using IRMutator::visit;
+
+    /// The loads in the expression that may be grouped, in visiting order.
+    std::vector<const Load *> candidates_;
+    /// For each load in a complete group: the dense load and its lane offset.
+    std::map<const Load *, std::pair<Expr, int>> replacement_;
+
+    Expr visit(const Load *op) override {
+        auto it = replacement_.find(op);
+        if (it == replacement_.end()) return IRMutator::visit(op);
+        int stride = (int)*as_const_int(op->index.as<Ramp>()->stride);
+        return Shuffle::make_slice(it->second.first, it->second.second, stride, op->type.lanes());
+    }
+
+public:
+    Expr run(const Expr &e) {
+        // A load under a lazily evaluated condition may not run; a dense load in its partner's
+        // place would read its elements anyway. Such expressions are left alone.
+        bool conditional = false;
+        visit_exprs(e, [&](const Expr &x) {
+            if (const Load *l = x.as<Load>()) {
+                if (strided_load(l)) candidates_.push_back(l);
+            } else if (const Call *c = x.as<Call>()) {
+                conditional = conditional || c->is_intrinsic(Call::if_then_else) ||
+                              c->is_intrinsic(Call::require);
+            }
+            return true;
+        });
+        if (conditional) return e;
+        if (candidates_.size() < 2) return e;
+        std::vector<bool> used(candidates_.size(), false);
+        for (size_t i = 0; i < candidates_.size(); i++) {
+            if (used[i]) continue;
+            const Load *l0 = candidates_[i];
+            const Ramp *r0 = strided_load(l0);
+            int stride = (int)*as_const_int(r0->stride);
+            // The members of l0's group: same buffer, type and stride, bases a constant apart.
+            std::vector<std::pair<int64_t, size_t>> members;
+            for (size_t j = i; j < candidates_.size(); j++) {
+                const Load *l = candidates_[j];
+                const Ramp *r = strided_load(l);
+                if (used[j] || l->name != l0->name || l->type != l0->type ||
+                    !is_const(r->stride, stride)) {
+                    continue;
+                }
+                const int64_t *off = as_const_int(simplify(Sub::make(r->base, r0->base)));
+                if (off && *off > -stride && *off < stride) members.emplace_back(*off, j);
+            }
+            // A complete group: offsets m..m+stride-1 (duplicates are the same load).
+            for (int64_t m = 1 - stride; m <= 0; m++) {
+                std::vector<bool> have(stride, false);
+                for (const auto &mem : members) {
+                    if (mem.first >= m && mem.first < m + stride) have[mem.first - m] = true;
+                }
+                if (std::find(have.begin(), have.end(), false) != have.end()) continue;
+                Expr base = simplify(Add::make(r0->base, make_const(Int(32), m)));
+                int lanes = stride * l0->type.lanes();
+                Expr dense = Load::make(l0->type.with_lanes(lanes), l0->name,
+                                        Ramp::make(base, make_one(base.type()), lanes),
+                                        const_true(lanes), l0->param);
+                for (const auto &mem : members) {
+                    if (mem.first >= m && mem.first < m + stride) {
+                        replacement_[candidates_[mem.second]] = {dense, (int)(mem.first - m)};
+                        used[mem.second] = true;
+                    }
+                }
+                break;
+            }
+        }
+        return replacement_.empty() ? e : mutate(e);
+    }
+};
+
+Expr deinterleave_loads(const Expr &e) { return DeinterleaveLoads().run(e); }
+
+class InterleaveStores : public IRMutator {
+    using IRMutator::visit;
+
+    /// The statements of a tree of Blocks, in order.
+    static void flatten(const Stmt &s, std::vector<Stmt> *out) {
+        if (const Block *b = s.as<Block>()) {
+            flatten(b->first, out);
+            flatten(b->rest, out);
+        } else {
+            out->push_back(s);
+        }
+    }
+
+    /// If stmts[i..i+s) are the s strided stores of one dense range, the merged store.
+    Stmt merge_group(const std::vector<Stmt> &stmts, size_t i) {
+        const Store *first;
+        int64_t stride;
+        if (!strided_store(stmts[i], &first, &stride) || i + stride > stmts.size()) return Stmt();
+        int lanes = first->value.type().lanes();
+        Expr base0 = first->index.as<Ramp>()->base;
+        std::vector<int64_t> offsets;
+        std::vector<const Store *> group;
+        for (int64_t k = 0; k < stride; k++) {
+            const Store *st;
+            int64_t s;
+            if (!strided_store(stmts[i + k], &st, &s) || s != stride || st->name != first->name ||
+                st->value.type() != first->value.type() || !st->param.same_as(first->param)) {
+                return Stmt();
+            }
+            Expr d = simplify(Sub::make(st->index.as<Ramp>()->base, base0));
+            const int64_t *off = as_const_int(d);
+            if (!off) return Stmt();
+            offsets.push_back(*off);
+            group.push_back(st);
+        }
+        // The offsets must be m, m+1, ..., m+stride-1 in some order: together the lanes cover
+        // [base0 + m, base0 + m + stride * lanes) exactly once.
+        int64_t m = *std::min_element(offsets.begin(), offsets.end());
+        std::vector<const Store *> by_offset(stride, nullptr);
+        for (int64_t k = 0; k < stride; k++) {
+            int64_t j = offsets[k] - m;
+            if (j >= stride || by_offset[j]) return Stmt();
+            by_offset[j] = group[k];
+        }
+        // Writing all lanes at the end must not change what any of the stores reads.
+        for (const Store *st : group) {
+            if (loads_from(st->value, st->name) || loads_from(st->index, st->name)) return Stmt();
+        }
+        std::vector<Expr> values;
+        for (const Store *st : by_offset) values.push_back(st->value);
+        Expr base = by_offset[0]->index.as<Ramp>()->base;
+        int total = (int)stride * lanes;
+        return Store::make(first->name, Shuffle::make_interleave(values),
+                           Ramp::make(base, make_one(base.type()), total), first->param,
+                           const_true(total));
+    }
+
+    // Loads are grouped within the expressions of one statement (the value and index of a
+    // store, a let's value), which is where a stencil's taps meet.
+    Stmt visit(const Store *op) override {
+        Expr value = deinterleave_loads(mutate(op->value));
+        Expr index = deinterleave_loads(mutate(op->index));
+        if (value.same_as(op->value) && index.same_as(op->index)) return op;
+        return Store::make(op->name, value, index, op->param, op->predicate, op->alignment);
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        Expr value = deinterleave_loads(mutate(op->value));
+        Stmt body = mutate(op->body);
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return LetStmt::make(op->name, value, body);
+    }
+
+    Stmt visit(const Block *op) override {
+        std::vector<Stmt> stmts;
+        flatten(op, &stmts);
+        bool changed = false;
+        for (Stmt &st : stmts) {
+            Stmt m = mutate(st);
+            changed = changed || !m.same_as(st);
+            st = m;
+        }
+        std::vector<Stmt> out;
+        for (size_t i = 0; i < stmts.size();) {
+            Stmt merged = merge_group(stmts, i);
+            if (merged.defined()) {
+                changed = true;
+                out.push_back(merged);
+                i += merged.as<Store>()->value.type().lanes() /
+                     stmts[i].as<Store>()->value.type().lanes();
+            } else {
+                out.push_back(stmts[i]);
+                i++;
+            }
+        }
+        return changed ? Block::make(out) : Stmt(op);
+    }
+};
+
+} // namespace
+
+Stmt rewrite_interleavings(const Stmt &s) { return InterleaveStores().mutate(s); }
+
+} // namespace internal
+} // namespace loom

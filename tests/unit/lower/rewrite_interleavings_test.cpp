@@ -1,0 +1,110 @@
+// rewrite_interleavings on hand-built statements: a group of strided stores that covers a dense
+// range becomes one store of an interleaving shuffle (in offset order, whatever the order of
+// the stores), a complete group of strided loads becomes slices of one dense load, and near
+// misses (a missing channel, a predicated store, a value that reads the buffer being written,
+// different buffers, a load under a lazy condition) are left alone.
+#include "lower/rewrite_interleavings.h"
+#include "lower_test_util.h"
+
+#include <gtest/gtest.h>
+
+using namespace loom;
+using namespace loom::test;
+
+namespace {
+
+const int lanes = 8;
+Expr v(const std::string &n) { return Variable::make(UInt(8, lanes), n); }
+Expr base() { return Variable::make(Int(32), "x") * 3 + Variable::make(Int(32), "row"); }
+
+Stmt store(const std::string &buf, const Expr &value, int offset, int stride = 3,
+           Expr predicate = Expr()) {
+    Expr index = Ramp::make(simplify(base() + offset), make_const(Int(32), stride), lanes);
+    return Store::make(buf, value, index, Parameter(),
+                       predicate.defined() ? predicate : const_true(lanes));
+}
+
+} // namespace
+
+TEST(RewriteInterleavings, ThreeChannelsBecomeOneDenseStore) {
+    // Written in the order g, r, b: the shuffle still takes r, g, b.
+    Stmt s =
+        Block::make({store("out", v("g"), 1), store("out", v("r"), 0), store("out", v("b"), 2)});
+    Stmt r = rewrite_interleavings(s);
+    const Store *st = r.as<Store>();
+    ASSERT_TRUE(st) << text(r);
+    const Ramp *ramp = st->index.as<Ramp>();
+    ASSERT_TRUE(ramp);
+    EXPECT_EQ(ramp->lanes, 3 * lanes);
+    EXPECT_TRUE(is_const_one(ramp->stride));
+    EXPECT_TRUE(equal(ramp->base, simplify(base())));
+    EXPECT_IR_EQ(st->value, Shuffle::make_interleave({v("r"), v("g"), v("b")}));
+}
+
+TEST(RewriteInterleavings, SurroundingStatementsStay) {
+    Stmt other = Evaluate::make(Variable::make(Int(32), "other"));
+    Stmt s = Block::make({other, store("out", v("a"), 0, 2), store("out", v("b"), 1, 2), other});
+    Stmt r = rewrite_interleavings(s);
+    const Block *b = r.as<Block>();
+    ASSERT_TRUE(b) << text(r);
+    EXPECT_TRUE(b->first.as<Evaluate>());
+    const Block *rest = b->rest.as<Block>();
+    ASSERT_TRUE(rest) << text(r);
+    ASSERT_TRUE(rest->first.as<Store>()) << text(r);
+    EXPECT_EQ(rest->first.as<Store>()->value.type().lanes(), 2 * lanes);
+    EXPECT_TRUE(rest->rest.as<Evaluate>());
+}
+
+TEST(RewriteInterleavings, NearMissesAreLeftAlone) {
+    // Only two of three channels.
+    Stmt two = Block::make({store("out", v("r"), 0), store("out", v("g"), 1)});
+    EXPECT_TRUE(rewrite_interleavings(two).same_as(two));
+    // A repeated offset instead of offset 2.
+    Stmt dup =
+        Block::make({store("out", v("r"), 0), store("out", v("g"), 1), store("out", v("b"), 1)});
+    EXPECT_TRUE(rewrite_interleavings(dup).same_as(dup));
+    // Different buffers.
+    Stmt bufs = Block::make({store("out", v("r"), 0, 2), store("other", v("g"), 1, 2)});
+    EXPECT_TRUE(rewrite_interleavings(bufs).same_as(bufs));
+    // A predicated store.
+    Expr p = Variable::make(Bool(lanes), "p");
+    Stmt pred = Block::make({store("out", v("r"), 0, 2, p), store("out", v("g"), 1, 2)});
+    EXPECT_TRUE(rewrite_interleavings(pred).same_as(pred));
+    // The second value reads the buffer the first store writes.
+    Expr reads = Load::make(UInt(8, lanes), "out",
+                            Ramp::make(Variable::make(Int(32), "y"), 1, lanes), const_true(lanes));
+    Stmt dep = Block::make({store("out", v("r"), 0, 2), store("out", reads, 1, 2)});
+    EXPECT_TRUE(rewrite_interleavings(dep).same_as(dep));
+}
+
+TEST(RewriteInterleavings, EvenAndOddLoadsShareOneDenseLoad) {
+    Expr b = Variable::make(Int(32), "b");
+    auto load = [&](int offset) {
+        return Load::make(UInt(8, lanes), "in", Ramp::make(simplify(b + offset), 2, lanes),
+                          const_true(lanes));
+    };
+    // Odd + even: both become slices of in[ramp(b, 1, 16)].
+    Stmt s = store("out", load(1) + load(0), 0, 1);
+    Stmt r = rewrite_interleavings(s);
+    const Store *st = r.as<Store>();
+    ASSERT_TRUE(st);
+    Expr dense =
+        Load::make(UInt(8, 2 * lanes), "in", Ramp::make(b, 1, 2 * lanes), const_true(2 * lanes));
+    EXPECT_IR_EQ(st->value,
+                 Shuffle::make_slice(dense, 1, 2, lanes) + Shuffle::make_slice(dense, 0, 2, lanes));
+    // Offsets -1 and 0 group from b - 1.
+    Stmt s2 = store("out", load(-1) + load(0), 0, 1);
+    Stmt r2 = rewrite_interleavings(s2);
+    const Store *st2 = r2.as<Store>();
+    ASSERT_TRUE(st2);
+    EXPECT_NE(text(st2->value).find("in[ramp((b + -1), 1, 16)]"), std::string::npos)
+        << text(st2->value);
+    // A lone strided load, and a pair two elements apart, stay.
+    Stmt lone = store("out", load(0) + load(2), 0, 1);
+    EXPECT_TRUE(rewrite_interleavings(lone).same_as(lone));
+    // Under a lazy condition: left alone.
+    Expr lazy = Call::make(UInt(8, lanes), Call::if_then_else,
+                           {Variable::make(Bool(), "c"), load(0), load(1)}, Call::PureIntrinsic);
+    Stmt cond = store("out", lazy, 0, 1);
+    EXPECT_TRUE(rewrite_interleavings(cond).same_as(cond));
+}

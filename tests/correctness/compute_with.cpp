@@ -97,7 +97,7 @@ TEST(ComputeWith, SameDomainAtY) {
 
 TEST(ComputeWith, SameDomainAtX) {
     SameDomain p;
-    p.g.compute_with(p.f, p.x);
+    p.g.compute_with(LoopLevel(p.f, p.x));
     p.check(19, 11);
     std::string nest = nest_of(p.out);
     EXPECT_NE(nest.find("    for fused.y:\n"
@@ -264,6 +264,39 @@ TEST(ComputeWith, UpdateStageWithAnotherFuncsPureStage) {
                                  "          up_g2(...) = ...\n"),
               std::string::npos)
         << nest_of(out2);
+}
+
+TEST(ComputeWith, TwoReductionsOverOneDomain) {
+    // A histogram and a sum by class computed in one pass over the input (the RVar loops are
+    // fused), their pure stages in one loop too.
+    Buffer<int32_t> in(16, 12);
+    for (int j = 0; j < 12; j++)
+        for (int i = 0; i < 16; i++) in(i, j) = (i * 5 + j * 3) % 7;
+    Var x("x");
+    RDom r(0, 16, 0, 12, "r");
+    Func hist("rd_hist"), sums("rd_sums"), out("rd_out");
+    hist(x) = 0;
+    hist(clamp(in(r.x, r.y), 0, 7)) += 1;
+    sums(x) = 0;
+    sums(in(r.x, r.y) % 3) += in(r.x, r.y);
+    out(x) = hist(x) * 1000 + sums(x);
+    hist.compute_root();
+    sums.compute_root();
+    sums.compute_with(hist, x);
+    sums.update().compute_with(hist.update(), r.x);
+    Buffer<int32_t> res = out.realize({8});
+    int h[8] = {0}, s[8] = {0};
+    for (int j = 0; j < 12; j++) {
+        for (int i = 0; i < 16; i++) {
+            h[std::min(std::max(in(i, j), 0), 7)]++;
+            s[in(i, j) % 3] += in(i, j);
+        }
+    }
+    for (int i = 0; i < 8; i++) EXPECT_EQ(res(i), h[i] * 1000 + s[i]) << i;
+    EXPECT_NE(nest_of(out).find("    for r.fused.y in [0, 11]:\n      for r.fused.x in [0, 15]:\n"
+                                "        rd_hist(...) = ...\n        rd_sums(...) = ...\n"),
+              std::string::npos)
+        << nest_of(out);
 }
 
 TEST(ComputeWith, ChainOfThree) {

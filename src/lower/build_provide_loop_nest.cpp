@@ -66,9 +66,9 @@ Definition rename_definition(const Function &f, int stage, const Definition &def
 
 namespace {
 
-/// The range a loop variable really takes in the loop nest, when it may differ from its
-/// [.loop_min, .loop_max] (a RoundUp split runs past the old variable's max; a ShiftInwards
-/// split of an extent below its factor starts before its min).
+/// The range a loop variable takes in the loop nest (or one covering it), when it may differ
+/// from [.loop_min, .loop_max] (a RoundUp split runs past the old variable's max; a
+/// ShiftInwards split of an extent below its factor starts before its min).
 struct Reach {
     Expr lo, hi;
 };
@@ -77,8 +77,8 @@ struct Reach {
 /// [outer.loop_min, outer.loop_max]. That holds while the fused loop stays in [0, fused extent);
 /// a later RoundUp or ShiftInwards split of the fused variable (or of one derived from it) makes
 /// it run further, and the outer variable with it (Halide realizes the rows or channels those
-/// extra iterations write). There the promise is widened to the range the outer variable really
-/// takes, so bounds inference allocates what the loops write. Walks the splits newest first:
+/// extra iterations write). There the promise is widened to cover the range the outer variable
+/// really takes, so bounds inference allocates what the loops write. Walks the splits newest first:
 /// a variable's range follows from those of the variables that replaced it.
 void widen_fuse_promises(const std::vector<Split> &splits, const std::vector<TailStrategy> &tails,
                          const std::string &prefix,
@@ -115,12 +115,14 @@ void widen_fuse_promises(const std::vector<Split> &splits, const std::vector<Tai
         } else {
             auto it = reach.find(old_n);
             if (it == reach.end()) continue;
-            // fused / inner_extent is monotone in fused (the extent is positive whenever the
-            // loop runs); fused % inner_extent stays in the inner variable's range regardless.
-            const std::string outer = prefix + s.outer, inner = prefix + s.inner;
-            Expr inner_extent = var(inner + ".loop_extent"), outer_min = var(outer + ".loop_min");
-            Reach r{it->second.lo / inner_extent + outer_min,
-                    it->second.hi / inner_extent + outer_min};
+            // Each step of the fused variable past its range moves the outer variable by at
+            // most one (by 1 / inner_extent on average: Halide's bound, but bounds inference
+            // cannot divide by a symbolic extent without losing the range); fused %
+            // inner_extent stays in the inner variable's range regardless.
+            const std::string outer = prefix + s.outer;
+            Expr below = Min::make(it->second.lo - var(old_n + ".loop_min"), 0);
+            Expr above = Max::make(it->second.hi - var(old_n + ".loop_max"), 0);
+            Reach r{var(outer + ".loop_min") + below, var(outer + ".loop_max") + above};
             reach[outer] = r;
             for (auto &l : var_lets) {
                 const Call *c = l.second.as<Call>();

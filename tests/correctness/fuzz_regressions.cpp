@@ -150,8 +150,8 @@ TEST(FuzzRegressions, RoundUpSplitOfAFusedLoopGrowsTheRealization) {
     // reaches one channel past the required ones. Halide realizes f over those channels too
     // (4 here, for 3 required). Loom promised c stayed in its required range (promise_clamped
     // in the fuse's definition of c), so f was allocated for 3 channels and the loop wrote a
-    // fourth past the end. Fixed by widening the fuse's promise to the range the fused loop
-    // really runs over (build_provide_loop_nest.cpp).
+    // fourth past the end. Fixed by widening the fuse's promise to cover the range the fused
+    // loop really runs over (build_provide_loop_nest.cpp).
     Var x("x"), y("y"), c("c"), t("t"), to("to"), ti("ti");
     Func f("f"), g("g");
     f(x, y, c) = x + 100 * y + 10000 * c;

@@ -431,6 +431,56 @@ TEST(SimdPatterns, InterleavedStores) {
     }
 }
 
+/// Strided loads that together read a dense range become slices of one dense load: a 2x2
+/// rounding average (downsample; even and odd columns of two rows) and luma from chunky RGB
+/// (the three channels of each pixel), checked against C++ with widths that leave tails.
+TEST(SimdPatterns, DeinterleavedLoads) {
+    std::vector<Target> targets = x86_targets();
+    if (targets.empty()) GTEST_SKIP() << "not an x86-64 host";
+    const int w = 75, h = 6;
+    Buffer<uint8_t> gray(2 * w, 2 * h);
+    for (int y = 0; y < 2 * h; y++) {
+        for (int x = 0; x < 2 * w; x++) gray(x, y) = (uint8_t)(x * 37 + y * 11 + (x ^ y));
+    }
+    Buffer<uint8_t> rgb(3, w, h);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            for (int c = 0; c < 3; c++) rgb(c, x, y) = (uint8_t)(x * 5 + y * 19 + c * 90);
+        }
+    }
+    ImageParam chunky(UInt(8), 3, "chunky");
+    chunky.dim(1).set_stride(3);
+    chunky.set(rgb);
+    for (const Target &target : targets) {
+        for (int lanes : {8, 16, 32}) {
+            Var x("x"), y("y");
+            Func down("down"), luma("luma");
+            Expr sum = cast<uint16_t>(gray(2 * x, 2 * y)) + gray(2 * x + 1, 2 * y) +
+                       gray(2 * x, 2 * y + 1) + gray(2 * x + 1, 2 * y + 1);
+            down(x, y) = cast<uint8_t>((sum + 2) / 4);
+            down.vectorize(x, lanes);
+            luma(x, y) = cast<uint8_t>((cast<uint16_t>(chunky(0, x, y)) * 77 +
+                                        cast<uint16_t>(chunky(1, x, y)) * 150 +
+                                        cast<uint16_t>(chunky(2, x, y)) * 29 + 128) >>
+                                       8);
+            luma.vectorize(x, lanes);
+            Buffer<uint8_t> d = down.realize({w, h}, target);
+            Buffer<uint8_t> l = luma.realize({w, h}, target);
+            for (int yy = 0; yy < h; yy++) {
+                for (int xx = 0; xx < w; xx++) {
+                    int s4 = gray(2 * xx, 2 * yy) + gray(2 * xx + 1, 2 * yy) +
+                             gray(2 * xx, 2 * yy + 1) + gray(2 * xx + 1, 2 * yy + 1);
+                    ASSERT_EQ(d(xx, yy), (s4 + 2) / 4) << xx << "," << yy << " x" << lanes;
+                    int lv =
+                        (rgb(0, xx, yy) * 77 + rgb(1, xx, yy) * 150 + rgb(2, xx, yy) * 29 + 128) >>
+                        8;
+                    ASSERT_EQ(l(xx, yy), (uint8_t)lv) << xx << "," << yy << " x" << lanes;
+                }
+            }
+        }
+    }
+}
+
 /// A producer computed at the root with a constant row length: its vector loads and stores are
 /// provably aligned (the codegen emits aligned accesses; a wrong claim would fault on SSE2).
 TEST(SimdPatterns, AlignedLoads) {

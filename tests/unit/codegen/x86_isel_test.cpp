@@ -228,6 +228,28 @@ TEST(X86Isel, InterleavedStoreHasNoScalarStores) {
     EXPECT_TRUE(insns.count("vmovdqu")) << list(insns);
 }
 
+TEST(X86Isel, DownsampleLoadsEachRowOnce) {
+    // The even and odd columns of a row are slices of one dense 64-byte load (not two loads of
+    // 63 bytes), and nothing is gathered or assembled byte by byte.
+    ImageParam in(UInt(8), 2, "in");
+    Var x("x"), y("y");
+    Func f("f");
+    Expr sum = cast<uint16_t>(in(2 * x, 2 * y)) + in(2 * x + 1, 2 * y) + in(2 * x, 2 * y + 1) +
+               in(2 * x + 1, 2 * y + 1);
+    f(x, y) = cast<uint8_t>((sum + 2) / 4);
+    f.vectorize(x, 32);
+    std::string stmt = emitted([&](const std::string &file) {
+        f.compile_to_lowered_stmt(file, {in}, Text, Target(avx2));
+    });
+    EXPECT_NE(stmt.find("1, 64)]"), std::string::npos) << stmt;
+    EXPECT_EQ(stmt.find(", 2, 32)]"), std::string::npos) << "a stride-2 load is left:\n" << stmt;
+    std::set<std::string> insns = mnemonics(emitted(
+        [&](const std::string &file) { f.compile_to_assembly(file, {in}, "f", Target(avx2)); }));
+    for (const char *no : {"vpgatherdd", "vpinsrb", "vpextrb"}) {
+        EXPECT_FALSE(insns.count(no)) << "uses " << no << ": " << list(insns);
+    }
+}
+
 TEST(X86Isel, ProvablyAlignedAccessesAreAligned) {
     // g is computed at the root with rows of exactly 256 elements: every vector of 8 int16s
     // starts at a multiple of 16 bytes of its (16-byte aligned) heap allocation. The input's

@@ -117,12 +117,23 @@ private:
     Expr value;
 };
 
-/// Slides one Func over the innermost loop around its production, if that is legal.
-Stmt slide_function(const Stmt &realize_body, const Function &f) {
+/// Slides one Func over the loop `loop_index` of its compute path (the innermost loop when
+/// -1), if that is legal: iterations after the first compute only the part of the region the
+/// previous iteration did not.
+Stmt slide_function(const Stmt &realize_body, const Function &f, int loop_index) {
     ComputePath path = find_compute_path(realize_body, f.name());
     if (!path.found || path.loop_index < 0 || !path.all_serial) return realize_body;
+    const int innermost = path.loop_index;
+    if (loop_index >= 0) path.loop_index = loop_index; // expand() stops at this loop
     const ComputePathNode &loop = path.nodes[path.loop_index];
     const std::string &v = loop.name;
+    // Loops inside the one slid over: the region may use their variables only in the
+    // dimensions that do not move (a moving dimension's previous region must not depend on
+    // where an inner loop was when the previous iteration ended).
+    std::vector<std::string> inner_loops;
+    for (int i = path.loop_index + 1; i <= innermost; i++) {
+        if (path.nodes[i].is_loop()) inner_loops.push_back(path.nodes[i].name);
+    }
 
     // The region lets of stage 0, expanded to the loop variable and what encloses the loop.
     struct DimRegion {
@@ -165,6 +176,11 @@ Stmt slide_function(const Stmt &realize_body, const Function &f) {
         return ReplaceLetValue(d.max_name, empty).mutate(realize_body);
     }
     const DimRegion &d = dims[moving];
+    for (const std::string &inner : inner_loops) {
+        if (expr_uses_var(d.full_min, inner) || expr_uses_var(d.full_max, inner)) {
+            return realize_body;
+        }
+    }
     Monotonic dir = combine(d.dir_min, d.dir_max);
     if (dir == Monotonic::Increasing) {
         Expr fresh = Max::make(d.min, prev(d.full_max) + 1);
@@ -175,6 +191,20 @@ Stmt slide_function(const Stmt &realize_body, const Function &f) {
         return ReplaceLetValue(d.max_name, Select::make(later, fresh, d.max)).mutate(realize_body);
     }
     return realize_body;
+}
+
+/// Slides one Func over every serial loop between its storage and its computation, innermost
+/// first (Halide's lesson 8: stored at root and computed per pixel, each pixel after the first
+/// of its row computes one new column, and each row after the first only its new row).
+Stmt slide_function(const Stmt &realize_body, const Function &f) {
+    ComputePath path = find_compute_path(realize_body, f.name());
+    std::vector<int> loops;
+    for (int i = (int)path.nodes.size() - 1; i >= 0; i--) {
+        if (path.nodes[i].is_loop()) loops.push_back(i);
+    }
+    Stmt body = realize_body;
+    for (int index : loops) body = slide_function(body, f, index);
+    return body;
 }
 
 class SlidingWindow : public IRMutator {

@@ -174,11 +174,76 @@ Stmt fold_function(const Realize *op, const Function &f) {
     };
     // Stored at its compute level: there is nothing to fold (Halide ignores fold_storage then).
     if (!path.found || path.loop_index < 0) return op;
-    const ComputePathNode &loop = path.nodes[path.loop_index];
-    const std::string &v = loop.name;
 
     Box touched = box_touched(path.block, f.name());
     if ((int)touched.size() != f.dimensions()) return op;
+
+    // What one iteration of loop `index` touches in each dimension, and how it moves along the
+    // loop. The sliding window's select(first iteration, ...) is widened to both branches (a
+    // superset of what is touched, which is what a safe fold needs), and the loops inside
+    // `index` are bounded by their ranges.
+    struct DimFootprint {
+        Expr min, max;
+        Monotonic dir = Monotonic::Unknown;
+    };
+    const int innermost = path.loop_index;
+    auto footprints = [&](int index) {
+        ComputePath at = path;
+        at.loop_index = index;
+        Scope inner;
+        for (int i = index + 1; i <= innermost; i++) {
+            const ComputePathNode &n = at.nodes[i];
+            if (!n.is_loop()) continue;
+            Expr lo = at.expand(n.min, i), hi = at.expand(n.min + n.extent - 1, i);
+            inner[n.name] = Interval(bounds_of_expr_in_scope(lo, inner).min,
+                                     bounds_of_expr_in_scope(hi, inner).max);
+        }
+        const std::string &v = at.nodes[index].name;
+        std::vector<DimFootprint> dims(f.dimensions());
+        for (int d = 0; d < f.dimensions(); d++) {
+            if (!touched[d].is_bounded()) {
+                dims[d].dir = Monotonic::Constant; // never folded; leaves the choice to the others
+                continue;
+            }
+            Expr tmin = widen_selects(at.expand(touched[d].min, (int)at.nodes.size()), false);
+            Expr tmax = widen_selects(at.expand(touched[d].max, (int)at.nodes.size()), true);
+            if (!inner.empty()) {
+                tmin = bounds_of_expr_in_scope(tmin, inner).min;
+                tmax = bounds_of_expr_in_scope(tmax, inner).max;
+                if (!tmin.defined() || !tmax.defined()) continue;
+            }
+            DimFootprint &fp = dims[d];
+            fp.min = simplify(tmin);
+            fp.max = simplify(tmax);
+            fp.dir = is_monotonic(fp.min, v);
+            Monotonic dmax = is_monotonic(fp.max, v);
+            if (fp.dir == Monotonic::Constant) {
+                fp.dir = dmax;
+            } else if (dmax != Monotonic::Constant && dmax != fp.dir) {
+                fp.dir = Monotonic::Unknown;
+            }
+        }
+        return dims;
+    };
+    // Fold along the outermost loop where the region moves one way (or stays put). The sliding
+    // window reuses values across the iterations of every loop it slid over, so a fold along a
+    // loop inside one of those would overwrite values a later iteration of the outer loop still
+    // reads (stored at root and computed per pixel, the rows slide down the image: fold the rows,
+    // not the columns of one row).
+    int fold_loop = innermost;
+    std::vector<DimFootprint> dims;
+    for (int i = 0; i <= innermost; i++) {
+        if (!path.nodes[i].is_loop()) continue;
+        dims = footprints(i);
+        bool any_unknown = false;
+        for (const DimFootprint &fp : dims)
+            any_unknown = any_unknown || fp.dir == Monotonic::Unknown;
+        if (!any_unknown || i == innermost) {
+            fold_loop = i;
+            break;
+        }
+    }
+    const std::string &v = path.nodes[fold_loop].name;
 
     Stmt body = op->body;
     Region bounds = op->bounds;
@@ -188,21 +253,8 @@ Stmt fold_function(const Realize *op, const Function &f) {
         Expr forced = explicit_factor(var);
         if (!forced.defined() && (folded_auto || f.has_extern_definition())) continue;
         if (!touched[d].is_bounded()) continue;
-        // The sliding window's select(first iteration, ...) widened to both branches: a
-        // superset of what is touched, which is what a safe fold needs.
-        Expr tmin =
-            simplify(widen_selects(path.expand(touched[d].min, (int)path.nodes.size()), false));
-        Expr tmax =
-            simplify(widen_selects(path.expand(touched[d].max, (int)path.nodes.size()), true));
-        Monotonic dir = is_monotonic(tmin, v);
-        {
-            Monotonic dmax = is_monotonic(tmax, v);
-            if (dir == Monotonic::Constant) {
-                dir = dmax;
-            } else if (dmax != Monotonic::Constant && dmax != dir) {
-                dir = Monotonic::Unknown;
-            }
-        }
+        Expr tmin = dims[d].min, tmax = dims[d].max;
+        Monotonic dir = dims[d].dir;
         if (!path.all_serial || dir == Monotonic::Unknown) {
             user_assert(!forced.defined())
                 << "Can't fold storage of " << f.name() << " in dimension " << var << " by "
@@ -238,7 +290,7 @@ Stmt fold_function(const Realize *op, const Function &f) {
                 throw CompileError(msg.str());
             }
             if (!c || !fc) {
-                Expr extent = simplify(touched[d].max - touched[d].min + 1);
+                Expr extent = simplify(tmax - tmin + 1);
                 Stmt check = AssertStmt::make(
                     extent <= forced,
                     runtime_error_call("halide_error_fold_factor_too_small",

@@ -225,3 +225,21 @@ TEST(SlidingWindow, SameRegionEveryIterationComputedOnce) {
     for (int j = 0; j < 6; j++)
         for (int i = 0; i < 5; i++) ASSERT_EQ(out(i, j), i * 7 + (i + 1) * 7 + j);
 }
+
+// Tutorial lesson 8's store_root().compute_at(consumer, x): the window slides along x inside a
+// row and along y across rows, so each producer value is computed once.
+TEST(SlidingWindow, AlongBothLoopsComputesEachValueOnce) {
+    Var x("x"), y("y");
+    auto build = [&](const std::string &p, bool sched) {
+        Func f(p + "_f"), o(p + "_o");
+        f(x, y) = loomtest_sw_count(x * 5 + y * 3);
+        o(x, y) = f(x, y) + f(x + 1, y) * 2 + f(x, y + 1) * 3 + f(x + 1, y + 1) * 4;
+        if (sched) f.store_root().compute_at(o, x);
+        return o;
+    };
+    expect_same(build, 9, 7, 0, 0);
+    expect_same(build, 4, 12, -3, 5);
+    sw_calls = 0;
+    build("swxy_count", true).realize({9, 7});
+    EXPECT_EQ(sw_calls.load(), 10 * 8);
+}

@@ -196,3 +196,24 @@ TEST(StorageFolding, FactorTooSmallIsCompileError) {
         {"The fold factor (2) of dimension y of fs_bx is too small to store "
          "the required region accessed by loop fs_by.s0.y (3)"});
 }
+
+// Stored at root and computed per pixel, the window slides along the row and down the image:
+// the rows are folded (two of them), not the columns of one row, which the next row still reads.
+TEST(StorageFolding, PerPixelComputeFoldsRowsNotColumns) {
+    Var x("x"), y("y");
+    Buffer<int32_t> in = make_input(64, 64);
+    auto build = [&](const std::string &p, bool sched) {
+        Func f(p + "_f"), o(p + "_o");
+        Func c = BoundaryConditions::repeat_edge(in);
+        f(x, y) = c(x, y) * 3 - c(x, y + 1);
+        o(x, y) = f(x, y) + f(x + 1, y) * 2 + f(x, y + 1) * 5 + f(x + 1, y + 1);
+        if (sched) f.store_root().compute_at(o, x);
+        return o;
+    };
+    std::vector<Expr> ext = allocation_extents(build("fxy", true), "fxy_f");
+    ASSERT_EQ(ext.size(), 2u);
+    EXPECT_FALSE(is_const(ext[0])) << ext[0];
+    EXPECT_TRUE(is_const(ext[1], 2)) << ext[1];
+    expect_same(build, 13, 21, 0, 0);
+    expect_same(build, 8, 9, 5, -11);
+}

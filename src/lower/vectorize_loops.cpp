@@ -366,6 +366,20 @@ protected:
     Stmt visit(const Store *op) override {
         Expr value = mutate(op->value), index = mutate(op->index), p = mutate(op->predicate);
         if (index.type().is_vector() || (pred.defined() && value.type().is_vector())) {
+            // A scatter that reads what it writes (an atomic histogram vectorized over its
+            // RDom) may have lanes that hit the same element: a vector read-modify-write would
+            // lose all but one of their updates, so such a loop stays serial.
+            Expr wide_index = index.type().is_vector() ? widen(index) : Expr();
+            const Ramp *ramp = wide_index.defined() ? wide_index.as<Ramp>() : nullptr;
+            if (wide_index.defined() && !(ramp && !is_const_zero(ramp->stride))) {
+                bool reads_self = false;
+                visit_exprs(op->value, [&](const Expr &e) {
+                    const Load *l = e.as<Load>();
+                    reads_self = reads_self || (l && l->name == op->name);
+                    return !reads_self;
+                });
+                if (reads_self) throw CantVectorize();
+            }
             Expr mask = is_const_true(p) ? Expr() : widen(p);
             if (pred.defined()) mask = mask.defined() ? And::make(mask, pred) : pred;
             if (!mask.defined()) mask = const_true(lanes);

@@ -231,3 +231,18 @@ TEST(FuzzRegressions, SteadyStateOfAVectorizedStencilEndingInsideItsInput) {
         for (int x = 4; x < 42; x++) ASSERT_EQ(got(x, y), expected(x, y)) << x << ", " << y;
     }
 }
+
+TEST(FuzzRegressions, UnusedTupleElementCallsAReduction) {
+    // Fuzz seed 96 (an internal error on the unscheduled pipeline), minimized: g has an update,
+    // so unscheduled it is computed in the innermost loop that calls it; its only caller is
+    // element 1 of an inlined Tuple Func of which only element 0 is used. After inlining no loop
+    // calls g: Loom asserted that some loop must. Halide 21 runs it (g is computed nowhere).
+    Var x("x");
+    Func g("g"), t("t"), out("out");
+    g(x) = x;
+    g(x) += 1;
+    t(x) = Tuple(x * 2, g(x));
+    out(x) = t(x)[0] + 1;
+    Buffer<int32_t> b = out.realize({10});
+    for (int i = 0; i < 10; i++) ASSERT_EQ(b(i), 2 * i + 1);
+}

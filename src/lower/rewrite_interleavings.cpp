@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,17 +74,26 @@ public:
     Expr run(const Expr &e) {
         // A load under a lazily evaluated condition may not run; a dense load in its partner's
         // place would read its elements anyway. Such expressions are left alone.
+        // A load inside a Let of the expression may use the Let's variable, which is unbound
+        // where its partners are: such loads are not grouped.
         bool conditional = false;
+        std::set<std::string> inner_lets;
+        std::vector<const Load *> loads;
         visit_exprs(e, [&](const Expr &x) {
             if (const Load *l = x.as<Load>()) {
-                if (strided_load(l)) candidates_.push_back(l);
+                if (strided_load(l)) loads.push_back(l);
             } else if (const Call *c = x.as<Call>()) {
                 conditional = conditional || c->is_intrinsic(Call::if_then_else) ||
                               c->is_intrinsic(Call::require);
+            } else if (const Let *let = x.as<Let>()) {
+                inner_lets.insert(let->name);
             }
             return true;
         });
         if (conditional) return e;
+        for (const Load *l : loads) {
+            if (!expr_uses_vars(l->index, inner_lets)) candidates_.push_back(l);
+        }
         if (candidates_.size() < 2) return e;
         std::vector<bool> used(candidates_.size(), false);
         for (size_t i = 0; i < candidates_.size(); i++) {

@@ -236,8 +236,9 @@ void fill_inputs(Buffer<T> &a, Buffer<T> &b, int n) {
     }
 }
 
-/// Every applicable pattern on inputs of type T, at 8, 16, 32 and 64 lanes, each width on one
-/// of the targets (rotating with `rotation`, so across types every target sees every width).
+/// Every applicable pattern on inputs of type T, at 8, 16, 32 and 64 lanes (and in scalar code),
+/// each width on one of the targets (rotating with `rotation`, so across types every target
+/// sees every width).
 template <typename T>
 void check_patterns(int rotation) {
     std::vector<Target> targets = x86_targets();
@@ -250,8 +251,11 @@ void check_patterns(int rotation) {
     for (const Pattern &p : patterns()) {
         if (p.applies(t)) ps.push_back(p);
     }
-    const int widths[] = {8, 16, 32, 64};
-    for (int wi = 0; wi < 4; wi++) {
+    // Width 1: scalar code (the intrinsics' scalar lowering), for 8- and 32-bit types only
+    // (each width is one JIT compilation; the scalar code paths do not depend on the width).
+    const int widths[] = {8, 16, 32, 64, 1};
+    int count = t.bits() == 16 ? 4 : 5;
+    for (int wi = 0; wi < count; wi++) {
         int lanes = widths[wi];
         const Target &target = targets[(wi + rotation) % targets.size()];
         Var x("x");
@@ -259,7 +263,7 @@ void check_patterns(int rotation) {
         for (const Pattern &p : ps) {
             Func f(p.name);
             f(x) = p.expr(A(x), B(x), t);
-            f.vectorize(x, lanes);
+            if (lanes > 1) f.vectorize(x, lanes);
             fs.push_back(f);
         }
         Realization r = Pipeline(fs).realize({n}, target);

@@ -102,6 +102,10 @@ TEST(RewriteInterleavings, EvenAndOddLoadsShareOneDenseLoad) {
     // A lone strided load, and a pair two elements apart, stay.
     Stmt lone = store("out", load(0) + load(2), 0, 1);
     EXPECT_TRUE(rewrite_interleavings(lone).same_as(lone));
+    // The odd load is inside a Let that rebinds b: its b is another value, so no group.
+    Expr odd_in_let = Let::make("b", b + 7, load(1));
+    Stmt shadow = store("out", load(0) + odd_in_let, 0, 1);
+    EXPECT_TRUE(rewrite_interleavings(shadow).same_as(shadow));
     // Under a lazy condition: left alone.
     Expr lazy = Call::make(UInt(8, lanes), Call::if_then_else,
                            {Variable::make(Bool(), "c"), load(0), load(1)}, Call::PureIntrinsic);

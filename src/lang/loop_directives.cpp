@@ -10,6 +10,7 @@
 #include "support/util.h"
 
 #include <algorithm>
+#include <set>
 
 namespace loom {
 
@@ -51,6 +52,23 @@ void check_constant_factor(const Stage &stage, const VarOrRVar &var, const Expr 
     user_assert(k->value > 0) << "In schedule for " << stage.name() << ": the " << what
                               << " factor of " << var.name() << " must be positive, not "
                               << k->value << ".\n";
+}
+
+/// Whether loop `var` of a stage stems from the inner loop of one of its splits: the inner
+/// loop itself, or a loop made from one by a rename, a split (either part) or a fuse.
+bool stems_from_inner_split(const StageSchedule &s, const std::string &var) {
+    std::set<std::string> inner;
+    for (const Split &sp : s.splits) {
+        if (sp.kind == Split::SplitVar) {
+            inner.insert(sp.inner);
+            if (inner.count(sp.old_var)) inner.insert(sp.outer);
+        } else if (sp.kind == Split::RenameVar) {
+            if (inner.count(sp.old_var)) inner.insert(sp.outer);
+        } else if (inner.count(sp.inner) || inner.count(sp.outer)) {
+            inner.insert(sp.old_var); // a fuse: old_var is the fused loop
+        }
+    }
+    return inner.count(var) > 0;
 }
 
 void mark_touched(const Stage &stage) {
@@ -97,6 +115,23 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
         << where << "can't split " << old.name() << " with TailStrategy::ShiftInwards: an "
         << "update definition would be applied twice to some points. Use RoundUp, GuardWithIf "
         << "or Auto.\n";
+    // A loop stemming from the inner loop of an earlier split has a fixed extent (the factor)
+    // inside each outer iteration: rounding it up would overlap the next outer iteration
+    // (Halide's rules: RoundUp is an error on updates and Auto is GuardWithIf there;
+    // PredicateLoads, which may read past the end, is refused on any stage).
+    if (stems_from_inner_split(s, split_dim.var)) {
+        user_assert(!is_update || tail != TailStrategy::RoundUp)
+            << where << "can't split " << old.name() << " with TailStrategy::RoundUp: it stems "
+            << "from the inner loop of an earlier split, so rounding it up would apply the "
+            << "update twice to some points. Use GuardWithIf (or Auto).\n";
+        user_assert(tail != TailStrategy::PredicateLoads)
+            << where << "can't split " << old.name() << " with TailStrategy::PredicateLoads: "
+            << "it stems from the inner loop of an earlier split. Use Predicate or "
+            << "GuardWithIf.\n";
+        if (is_update && tail == TailStrategy::Auto && !split_dim.is_rvar()) {
+            tail = TailStrategy::GuardWithIf;
+        }
+    }
 
     const std::string outer_name = split_dim.var + "." + outer.name();
     const std::string inner_name = split_dim.var + "." + inner.name();

@@ -246,3 +246,29 @@ TEST(FuzzRegressions, UnusedTupleElementCallsAReduction) {
     Buffer<int32_t> b = out.realize({10});
     for (int i = 0; i < 10; i++) ASSERT_EQ(b(i), 2 * i + 1);
 }
+
+TEST(FuzzRegressions, RoundingUpASplitsInnerLoopInAnUpdateIsAnError) {
+    // Fuzz seed 191 (a wrong result), minimized: an update's x split by 3, then its inner loop
+    // (extent 3) split by 5 with RoundUp: x = a * 3 + b with b in [0, 5), so the iterations of
+    // consecutive a overlap and the update ran twice on 2 points in 3. Halide refuses RoundUp
+    // there (and PredicateLoads on any loop stemming from an inner one), and resolves Auto to
+    // GuardWithIf; Loom now does the same (loop_directives.cpp).
+    Var x("x"), a("a"), b("b"), bo("bo"), bi("bi");
+    Func f("f"), g("g");
+    f(x) = x;
+    f(x) += 1000;
+    g(x) = f(x);
+    f.compute_root();
+    f.update(0).split(x, a, b, 3);
+    EXPECT_THROW(f.update(0).split(b, bo, bi, 5, TailStrategy::RoundUp), CompileError);
+    EXPECT_THROW(f.update(0).split(b, bo, bi, 5, TailStrategy::PredicateLoads), CompileError);
+    f.update(0).split(b, bo, bi, 5, TailStrategy::Auto);
+    Buffer<int32_t> out = g.realize({12});
+    for (int i = 0; i < 12; i++) ASSERT_EQ(out(i), i + 1000) << "at " << i;
+
+    // PredicateLoads on a pure definition's loop stemming from an inner one is refused too.
+    Func h("h");
+    h(x) = x;
+    h.split(x, a, b, 3);
+    EXPECT_THROW(h.split(b, bo, bi, 5, TailStrategy::PredicateLoads), CompileError);
+}

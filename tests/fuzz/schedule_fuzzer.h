@@ -47,6 +47,9 @@ struct LoopInfo {
     int64_t const_extent = -1; ///< the extent when it is a constant in the code, or -1
     bool vectorized = false, parallel = false, unrolled = false;
     bool named = true; ///< false for loops made by parallel(v, task_size) (no short name)
+    /// Stems from the inner loop of a split (Halide refuses RoundUp on such a loop of an update,
+    /// and PredicateLoads on any).
+    bool from_inner = false;
     std::set<std::string> family; ///< the original loops this one stems from
 };
 
@@ -65,6 +68,18 @@ private:
     FuzzPipeline &p;
     std::ostringstream out;
     int counter = 0;
+    /// LOOM_FUZZ_MASK, one character per directive in the order they are generated: those
+    /// marked '0' are not applied (and commented out in the text), so a failing case can be
+    /// minimized by bisection without changing the rest of the schedule.
+    const char *mask = getenv("LOOM_FUZZ_MASK");
+    int directives = 0;
+    /// Whether to apply the next directive.
+    bool next_directive() {
+        int k = directives++;
+        bool on = !mask || k >= (int)strlen(mask) || mask[k] != '0';
+        if (!on) out << "// dropped: ";
+        return on;
+    }
 
     struct Placement {
         enum Kind { Inline, Root, At } kind = Root;

@@ -12,6 +12,9 @@ inline TailStrategy ScheduleGenerator::pick_tail(int fi, int s, const LoopInfo &
         return c[rand_int(0, (int)c.size() - 1)];
     }
     bool out = p.funcs[fi].is_output;
+    // A loop stemming from a split's inner loop must not be rounded up on an update (it would
+    // overlap the next outer iteration), nor split PredicateLoads (Halide's rules).
+    bool round_up = feat.round_up && !out && !(s > 0 && l.from_inner);
     // Outputs cannot grow: RoundUp would write past them, ShiftInwards needs extent >= factor.
     bool fits = !out || l.extent >= factor;
     if (s == 0) {
@@ -19,17 +22,16 @@ inline TailStrategy ScheduleGenerator::pick_tail(int fi, int s, const LoopInfo &
             c.push_back(TailStrategy::ShiftInwards);
             c.push_back(TailStrategy::Auto);
         }
-        if (feat.round_up && !out) c.push_back(TailStrategy::RoundUp);
+        if (round_up) c.push_back(TailStrategy::RoundUp);
         if (feat.predicate_tails && vector) {
             c.push_back(TailStrategy::Predicate);
             c.push_back(TailStrategy::PredicateStores);
-            if (!out) c.push_back(TailStrategy::PredicateLoads);
+            if (!out && !l.from_inner) c.push_back(TailStrategy::PredicateLoads);
         }
     } else {
-        if (feat.round_up && !out) {
-            c.push_back(TailStrategy::RoundUp);
-            c.push_back(TailStrategy::Auto);
-        }
+        if (round_up) c.push_back(TailStrategy::RoundUp);
+        // Auto: RoundUp, or GuardWithIf on a loop stemming from an inner one.
+        if (round_up || l.from_inner) c.push_back(TailStrategy::Auto);
         if (feat.blend_tails && allow_blend) {
             if (!out) c.push_back(TailStrategy::RoundUpAndBlend);
             if (fits) c.push_back(TailStrategy::ShiftInwardsAndBlend);
@@ -100,7 +102,7 @@ inline void ScheduleGenerator::choose_placement(int fi) {
     Placement pl;
     if (k < 3 && feat.inline_funcs && info.num_updates() == 0) {
         pl.kind = Placement::Inline;
-        info.f.compute_inline();
+        if (next_directive()) info.f.compute_inline();
         out << info.name << ".compute_inline();\n";
     } else if (k < 6 && feat.compute_at && !cands.empty()) {
         auto t = cands[rand_int(0, (int)cands.size() - 1)];
@@ -111,7 +113,8 @@ inline void ScheduleGenerator::choose_placement(int fi) {
         pl.var = l.name;
         const FuncInfo &g = p.funcs[pl.func];
         // The last stage as -1 (the default): Halide 21 rejects an explicit index equal to it.
-        info.f.compute_at(LoopLevel(g.f, vr(l), pl.stage == g.num_updates() ? -1 : pl.stage));
+        if (next_directive())
+            info.f.compute_at(LoopLevel(g.f, vr(l), pl.stage == g.num_updates() ? -1 : pl.stage));
         if (pl.stage == g.num_updates()) {
             out << info.name << ".compute_at(" << g.name << ", " << vr_text(l) << ");\n";
         } else {
@@ -120,7 +123,7 @@ inline void ScheduleGenerator::choose_placement(int fi) {
         }
     } else if (feat.compute_root || info.num_updates() > 0 || !feat.inline_funcs) {
         pl.kind = Placement::Root;
-        info.f.compute_root();
+        if (next_directive()) info.f.compute_root();
         out << info.name << ".compute_root();\n";
     } else {
         pl.kind = Placement::Inline;
@@ -161,11 +164,12 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             LoopInfo inner = l, outer = l;
             inner.name = fresh(l, "i");
             outer.name = fresh(l, "o");
+            inner.from_inner = true;
             inner.extent = inner.const_extent = factor;
             outer.const_extent = -1;
             inner.original_rvar = outer.original_rvar = false;
             outer.extent = l.extent < 0 ? -1 : (l.extent + factor - 1) / factor;
-            st.split(vr(l), vr(outer), vr(inner), factor, tail);
+            if (next_directive()) st.split(vr(l), vr(outer), vr(inner), factor, tail);
             out << sn << ".split(" << vr_text(l) << ", " << vr_text(outer) << ", " << vr_text(inner)
                 << ", " << factor << ", TailStrategy::" << tail_name(tail) << ");\n";
             L[i] = inner;
@@ -188,11 +192,13 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             xi.name = fresh(x, "i"), xo.name = fresh(x, "o");
             yi.name = fresh(y, "i"), yo.name = fresh(y, "o");
             xi.extent = xi.const_extent = fx, yi.extent = yi.const_extent = fy;
+            xi.from_inner = yi.from_inner = true;
             xo.const_extent = yo.const_extent = -1;
             xi.original_rvar = xo.original_rvar = yi.original_rvar = yo.original_rvar = false;
             xo.extent = x.extent < 0 ? -1 : (x.extent + fx - 1) / fx;
             yo.extent = y.extent < 0 ? -1 : (y.extent + fy - 1) / fy;
-            st.tile(vr(x), vr(y), vr(xo), vr(yo), vr(xi), vr(yi), fx, fy, tail);
+            if (next_directive())
+                st.tile(vr(x), vr(y), vr(xo), vr(yo), vr(xi), vr(yi), fx, fy, tail);
             out << sn << ".tile(" << vr_text(x) << ", " << vr_text(y) << ", " << vr_text(xo) << ", "
                 << vr_text(yo) << ", " << vr_text(xi) << ", " << vr_text(yi) << ", " << fx << ", "
                 << fy << ", TailStrategy::" << tail_name(tail) << ");\n";
@@ -226,13 +232,14 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
                 if (L[i].rvar) i = rv[next++];
             }
             std::vector<VarOrRVar> args;
+            bool on = next_directive();
             out << sn << ".reorder(";
             for (size_t k = 0; k < order.size(); k++) {
                 args.push_back(vr(L[order[k]]));
                 out << (k ? ", " : "") << vr_text(L[order[k]]);
             }
             out << ");\n";
-            st.reorder(args);
+            if (on) st.reorder(args);
             std::vector<LoopInfo> old = L;
             for (size_t k = 0; k < slots.size(); k++) L[slots[k]] = old[order[k]];
         } else if (kind == 3 && feat.fuse) {
@@ -247,11 +254,12 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             LoopInfo f = L[i];
             f.name = fresh(L[i], "f");
             f.family.insert(L[i + 1].family.begin(), L[i + 1].family.end());
+            f.from_inner = L[i].from_inner || L[i + 1].from_inner;
             f.extent = L[i].extent < 0 || L[i + 1].extent < 0 ? -1 : L[i].extent * L[i + 1].extent;
             f.const_extent = L[i].const_extent < 0 || L[i + 1].const_extent < 0
                                  ? -1
                                  : L[i].const_extent * L[i + 1].const_extent;
-            st.fuse(vr(L[i]), vr(L[i + 1]), vr(f));
+            if (next_directive()) st.fuse(vr(L[i]), vr(L[i + 1]), vr(f));
             out << sn << ".fuse(" << vr_text(L[i]) << ", " << vr_text(L[i + 1]) << ", "
                 << vr_text(f) << ");\n";
             L[i] = f;
@@ -263,7 +271,7 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             LoopInfo n = L[i];
             n.name = fresh(L[i], "r");
             n.original_rvar = false;
-            st.rename(vr(L[i]), vr(n));
+            if (next_directive()) st.rename(vr(L[i]), vr(n));
             out << sn << ".rename(" << vr_text(L[i]) << ", " << vr_text(n) << ");\n";
             L[i] = n;
         }
@@ -271,14 +279,14 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
     if (feat.vectorize && coin(0.4) && !L[0].rvar && L[0].named) {
         LoopInfo l = L[0];
         if (l.const_extent >= 2 && l.const_extent <= 16 && coin()) {
-            st.vectorize(vr(l));
+            if (next_directive()) st.vectorize(vr(l));
             out << sn << ".vectorize(" << vr_text(l) << ");\n";
             L[0].vectorized = true;
         } else {
             int w = 1 << rand_int(1, 4);
             TailStrategy tail = pick_tail(fi, s, l, w, true);
             note_blend(tail, l);
-            st.vectorize(vr(l), w, tail);
+            if (next_directive()) st.vectorize(vr(l), w, tail);
             out << sn << ".vectorize(" << vr_text(l) << ", " << w
                 << ", TailStrategy::" << tail_name(tail) << ");\n";
             LoopInfo inner = l;
@@ -302,13 +310,13 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
         LoopInfo l = L[i];
         parallels++;
         if (coin(0.7)) {
-            st.parallel(vr(l));
+            if (next_directive()) st.parallel(vr(l));
             out << sn << ".parallel(" << vr_text(l) << ");\n";
             L[i].parallel = true;
         } else {
             int ts = rand_int(2, 8);
             TailStrategy tail = pick_tail(fi, s, l, ts, false, false);
-            st.parallel(vr(l), ts, tail);
+            if (next_directive()) st.parallel(vr(l), ts, tail);
             out << sn << ".parallel(" << vr_text(l) << ", " << ts
                 << ", TailStrategy::" << tail_name(tail) << ");\n";
             LoopInfo inner = l;
@@ -331,13 +339,13 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             int i = cands[rand_int(0, (int)cands.size() - 1)];
             LoopInfo l = L[i];
             if (l.const_extent >= 2 && l.const_extent <= 8 && coin()) {
-                st.unroll(vr(l));
+                if (next_directive()) st.unroll(vr(l));
                 out << sn << ".unroll(" << vr_text(l) << ");\n";
                 L[i].unrolled = true;
             } else {
                 int f = rand_int(2, 4);
                 TailStrategy tail = pick_tail(fi, s, l, f, false, false);
-                st.unroll(vr(l), f, tail);
+                if (next_directive()) st.unroll(vr(l), f, tail);
                 out << sn << ".unroll(" << vr_text(l) << ", " << f
                     << ", TailStrategy::" << tail_name(tail) << ");\n";
                 LoopInfo inner = l;
@@ -352,7 +360,7 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
     if (feat.serial && coin(0.1)) {
         for (LoopInfo &l : L) {
             if (l.parallel && l.named) {
-                st.serial(vr(l));
+                if (next_directive()) st.serial(vr(l));
                 out << sn << ".serial(" << vr_text(l) << ");\n";
                 l.parallel = false;
                 break;

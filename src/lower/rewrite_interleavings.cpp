@@ -110,7 +110,8 @@ public:
                     !is_const(r->stride, stride)) {
                     continue;
                 }
-                const int64_t *off = as_const_int(simplify(Sub::make(r->base, r0->base)));
+                Expr d = simplify(Sub::make(r->base, r0->base));
+                const int64_t *off = as_const_int(d);
                 if (off && *off > -stride && *off < stride) members.emplace_back(*off, j);
             }
             // A complete group: offsets m..m+stride-1 (duplicates are the same load).

@@ -6,6 +6,7 @@
 #include <loom/loom.h>
 
 #include "common/expect_error.h"
+#include "common/lowered_text.h"
 
 #include <gtest/gtest.h>
 
@@ -18,18 +19,6 @@
 using namespace loom;
 
 namespace {
-
-std::string lowered(Func f) {
-    char name[] = "/tmp/loom_atomic_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_lowered_stmt(name, {}, Text);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
-}
 
 struct ThreadCount {
     explicit ThreadCount(int n) { halide_set_num_threads(n); }

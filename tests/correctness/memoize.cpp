@@ -5,6 +5,7 @@
 #include <loom/loom.h>
 
 #include "common/expect_error.h"
+#include "common/lowered_text.h"
 
 #include <gtest/gtest.h>
 
@@ -29,18 +30,6 @@ extern "C" int32_t loomtest_memo_count(int32_t x) {
 HalideExtern_1(int32_t, loomtest_memo_count, int32_t);
 
 namespace {
-
-std::string lowered(Func f, const std::vector<Argument> &args) {
-    char name[] = "/tmp/loom_memoize_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_lowered_stmt(name, args, Text);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
-}
 
 /// A pipeline for `out` that finds loomtest_memo_count.
 Pipeline pipeline(Func out) {

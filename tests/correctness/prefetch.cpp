@@ -3,6 +3,7 @@
 #include <loom/loom.h>
 
 #include "common/expect_error.h"
+#include "common/lowered_text.h"
 
 #include <gtest/gtest.h>
 
@@ -14,18 +15,6 @@
 using namespace loom;
 
 namespace {
-
-std::string lowered(Func f, const std::vector<Argument> &args) {
-    char name[] = "/tmp/loom_prefetch_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_lowered_stmt(name, args, Text);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
-}
 
 /// The text from the loop `loop` on (its body comes right after its header).
 std::string from_loop(const std::string &s, const std::string &loop) {

@@ -3,6 +3,8 @@
 // compute_root and compute_at, with update definitions.
 #include <loom/loom.h>
 
+#include "common/lowered_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,21 +15,7 @@
 
 using namespace loom;
 
-namespace {
-
-std::string lowered(Func f) {
-    char name[] = "/tmp/loom_reorder_storage_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_lowered_stmt(name, {}, Text);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST(ReorderStorage, TwoDimensionsTransposed) {
     Func p("p"), c("c");

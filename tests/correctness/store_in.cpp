@@ -4,6 +4,8 @@
 // constant size, no halide_malloc per tile).
 #include <loom/loom.h>
 
+#include "common/lowered_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -15,18 +17,6 @@
 using namespace loom;
 
 namespace {
-
-std::string lowered(Func f, const std::vector<Argument> &args = {}) {
-    char name[] = "/tmp/loom_store_in_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_lowered_stmt(name, args, Text);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
-}
 
 int32_t ref(int x, int y) {
     auto p = [](int a, int b) { return a * 3 + b * 7; };

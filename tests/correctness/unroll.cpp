@@ -3,6 +3,8 @@
 // store per iteration.
 #include <loom/loom.h>
 
+#include "common/lowered_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,18 +15,6 @@
 using namespace loom;
 
 namespace {
-
-std::string lowered(Func f) {
-    char name[] = "/tmp/loom_unroll_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_lowered_stmt(name, {}, Text);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
-}
 
 int count(const std::string &s, const std::string &what) {
     int n = 0;

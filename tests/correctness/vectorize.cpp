@@ -4,6 +4,8 @@
 // loads/stores, no Vectorized loop left, predicated tails).
 #include <loom/loom.h>
 
+#include "common/lowered_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,19 +42,6 @@ const char *tail_name(TailStrategy t) {
     default:
         return "Auto";
     }
-}
-
-/// The text of f's lowered statement.
-std::string lowered(Func f, const std::vector<Argument> &args = {}) {
-    char name[] = "/tmp/loom_vectorize_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_lowered_stmt(name, args, Text);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
 }
 
 /// Random input values, with negative ones for signed types.

@@ -44,6 +44,7 @@ fuzz: build
 
 bench: build
 	bash bench/run.sh
+	bash bench/simd_kernels.sh
 
 format:
 	@git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format -i

@@ -3,22 +3,7 @@
 # named by LOOM_BUILD) and the same source built here against Halide 21 (PyPI wheel, installed if
 # missing), alternately, BENCH_ROUNDS rounds (default 5), then prints a markdown report of the
 # medians and writes it to bench/results/<date>-<host>.md. Not part of CI.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-ROUNDS=${BENCH_ROUNDS:-5}
-LOOM_BUILD=${LOOM_BUILD:-build}
-
-if ! python3 -c "import halide" 2>/dev/null; then
-  pip install --quiet halide==21.0.0
-fi
-HALIDE_DIR=$(python3 -c "import halide, os; print(os.path.dirname(halide.__file__))")
-OUT=$LOOM_BUILD/bench
-mkdir -p "$OUT" bench/results
-
-CXX=${CXX:-g++}
-# The same flags as the Loom build's Release configuration, so the clean C++ column and the
-# memcpy lines are compiled alike in both binaries.
-FLAGS="-std=c++17 -O3 -DNDEBUG -I apps"
+source "$(dirname "$0")/halide_env.sh"
 $CXX $FLAGS -I "$HALIDE_DIR/include" bench/bench_core.cpp -o "$OUT/bench_core_halide" \
   -L "$HALIDE_DIR/lib64" -lHalide -Wl,-rpath,"$HALIDE_DIR/lib64" -lpthread -ldl
 

@@ -2,20 +2,8 @@
 # Builds bench/simd_kernels.cpp against Loom (the build folder LOOM_BUILD, default build) and
 # against Halide 21 (the PyPI wheel, as bench/run.sh does), runs the two binaries alternately
 # BENCH_ROUNDS times (default 5) and prints, per kernel, the median over the rounds of each
-# binary's median run time and the Loom/Halide ratio. Not part of CI or `make bench`.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-ROUNDS=${BENCH_ROUNDS:-5}
-LOOM_BUILD=${LOOM_BUILD:-build}
-
-if ! python3 -c "import halide" 2>/dev/null; then
-  pip install --quiet halide==21.0.0
-fi
-HALIDE_DIR=$(python3 -c "import halide, os; print(os.path.dirname(halide.__file__))")
-OUT=$LOOM_BUILD/bench
-mkdir -p "$OUT"
-CXX=${CXX:-g++}
-FLAGS="-std=c++17 -O3 -DNDEBUG -I apps"
+# binary's median run time and the Loom/Halide ratio. `make bench` runs it after run.sh.
+source "$(dirname "$0")/halide_env.sh"
 $CXX $FLAGS -I include/compat -I include bench/simd_kernels.cpp -o "$OUT/simd_kernels_loom" \
   -L "$LOOM_BUILD/src" -lloom -Wl,-rpath,"$PWD/$LOOM_BUILD/src" -lpthread
 $CXX $FLAGS -I "$HALIDE_DIR/include" bench/simd_kernels.cpp -o "$OUT/simd_kernels_halide" \

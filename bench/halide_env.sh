@@ -1,0 +1,16 @@
+# Sourced by the bench scripts: the repository root as the working folder, ROUNDS, LOOM_BUILD,
+# the Halide 21 wheel (installed if missing) in HALIDE_DIR, the output folder OUT, and the
+# compiler and flags both builds of a benchmark share.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROUNDS=${BENCH_ROUNDS:-5}
+LOOM_BUILD=${LOOM_BUILD:-build}
+if ! python3 -c "import halide" 2>/dev/null; then
+  pip install --quiet halide==21.0.0
+fi
+HALIDE_DIR=$(python3 -c "import halide, os; print(os.path.dirname(halide.__file__))")
+OUT=$LOOM_BUILD/bench
+mkdir -p "$OUT" bench/results
+CXX=${CXX:-g++}
+# The same flags as the Loom build's Release configuration.
+FLAGS="-std=c++17 -O3 -DNDEBUG -I apps"

@@ -1,13 +1,16 @@
 // Runs each application on a fixed synthetic input with its CPU schedule and writes the output's
 // raw bytes to <dir>/<app>.raw. Built twice by cross_check.sh, against Loom (include/compat) and
 // against Halide 21 (the PyPI wheel's C++ SDK), so the two outputs can be compared byte for byte
-// (or within a float tolerance). Not part of CI. Usage: cross_check <dir> [app...]
+// (or within a float tolerance). Not part of CI. Usage: cross_check <dir> [app...]; with
+// CROSS_CHECK_SCHEDULE=default in the environment the apps run unscheduled instead.
 #include "Halide.h"
 
+#include "harris/harris.h"
 #include "unsharp/unsharp.h"
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -53,16 +56,27 @@ int main(int argc, char **argv) {
         return 2;
     }
     std::string dir = argv[1];
+    const char *schedule = std::getenv("CROSS_CHECK_SCHEDULE");
+    const bool cpu = !(schedule && std::strcmp(schedule, "default") == 0);
     bool ok = true;
     if (wanted(argc, argv, "unsharp")) {
         const int w = 389, h = 251;
         Halide::Buffer<float> in = synthetic_rgb(w, h, 3);
         UnsharpPipeline p;
-        p.schedule_cpu();
+        if (cpu) p.schedule_cpu();
         p.input.set(in);
         p.weight.set(0.8f);
         Halide::Buffer<float> out = p.output.realize({w, h, 3});
         ok &= write_raw(dir + "/unsharp.raw", out);
+    }
+    if (wanted(argc, argv, "harris")) {
+        const int w = 389, h = 251;
+        Halide::Buffer<float> in = synthetic_rgb(w, h, 3);
+        HarrisPipeline p;
+        if (cpu) p.schedule_cpu();
+        p.input.set(in);
+        Halide::Buffer<float> out = p.output.realize({w, h});
+        ok &= write_raw(dir + "/harris.raw", out);
     }
     return ok ? 0 : 1;
 }

@@ -14,8 +14,8 @@ g++ $FLAGS -I include/compat -I include apps/cross_check/cross_check.cpp -o "$OU
   -L "$LOOM_BUILD/src" -lloom -Wl,-rpath,"$PWD/$LOOM_BUILD/src" -lpthread
 g++ $FLAGS -I "$HALIDE_DIR/include" apps/cross_check/cross_check.cpp -o "$OUT/cc_halide" \
   -L "$HALIDE_DIR/lib64" -lHalide -Wl,-rpath,"$HALIDE_DIR/lib64" -lpthread -ldl
-"$OUT/cc_loom" "$OUT/loom" "$@"
-"$OUT/cc_halide" "$OUT/halide" "$@"
+time "$OUT/cc_loom" "$OUT/loom" "$@"
+time "$OUT/cc_halide" "$OUT/halide" "$@"
 for f in "$OUT"/loom/*.raw; do
   name=$(basename "$f" .raw)
   if cmp -s "$f" "$OUT/halide/$name.raw"; then

@@ -6,6 +6,7 @@
 #include "Halide.h"
 
 #include "harris/harris.h"
+#include "max_filter/max_filter.h"
 #include "unsharp/unsharp.h"
 
 #include <cstdint>
@@ -77,6 +78,15 @@ int main(int argc, char **argv) {
         p.input.set(in);
         Halide::Buffer<float> out = p.output.realize({w, h});
         ok &= write_raw(dir + "/harris.raw", out);
+    }
+    if (wanted(argc, argv, "max_filter")) {
+        const int w = 389, h = 251;
+        Halide::Buffer<float> in = synthetic_rgb(w, h, 3);
+        MaxFilterPipeline p(26);
+        if (cpu) p.schedule_cpu();
+        p.input.set(in);
+        Halide::Buffer<float> out = p.output.realize({w, h, 3});
+        ok &= write_raw(dir + "/max_filter.raw", out);
     }
     return ok ? 0 : 1;
 }

@@ -308,8 +308,10 @@ class Hasher {
 public:
     uint64_t h = 0;
     std::unordered_map<const IRNode *, uint64_t> *memo;
+    bool memo_all; ///< remember every node, not only shared ones (a memo kept across calls)
 
-    explicit Hasher(std::unordered_map<const IRNode *, uint64_t> *m) : memo(m) {}
+    Hasher(std::unordered_map<const IRNode *, uint64_t> *m, bool all = false)
+        : memo(m), memo_all(all) {}
 
     void operator()(const Expr &a, const Expr &) { h = mix(h, hash_node(a.get())); }
     void operator()(const Stmt &a, const Stmt &) { h = mix(h, hash_node(a.get())); }
@@ -341,12 +343,12 @@ public:
 
     uint64_t hash_node(const IRNode *n) {
         if (!n) return 0x5bd1e995;
-        bool shared = n->ref_count.load(std::memory_order_relaxed) > 1;
+        bool shared = memo_all || n->ref_count.load(std::memory_order_relaxed) > 1;
         if (shared) {
             auto it = memo->find(n);
             if (it != memo->end()) return it->second;
         }
-        Hasher sub(memo);
+        Hasher sub(memo, memo_all);
         sub.h = mix(0, (uint64_t)n->node_type + 1);
         if (is_expr_node(n->node_type)) {
             const Type &t = static_cast<const BaseExprNode *>(n)->type;
@@ -378,6 +380,10 @@ int deep_compare(const Stmt &a, const Stmt &b) { return compare_roots(a.get(), b
 uint64_t hash_expr(const Expr &e) {
     std::unordered_map<const IRNode *, uint64_t> memo;
     return Hasher(&memo).hash_node(e.get());
+}
+
+uint64_t hash_expr(const Expr &e, std::unordered_map<const IRNode *, uint64_t> &memo) {
+    return Hasher(&memo, true).hash_node(e.get());
 }
 
 uint64_t hash_stmt(const Stmt &s) {

@@ -12,6 +12,7 @@
 #include "ir/ir.h"
 
 #include <cstdint>
+#include <unordered_map>
 
 namespace loom {
 namespace internal {
@@ -35,6 +36,11 @@ struct IRDeepCompare {
 };
 
 /// Structural hash and equality functors, for std::unordered_map keys.
+/// hash_expr with a memo that outlives the call: every node hashed is remembered by address,
+/// so hashing each subexpression of one tree in turn (CSE's table) costs linear time overall
+/// instead of the sum of all subtree sizes. The nodes must stay alive while `memo` is used.
+uint64_t hash_expr(const Expr &e, std::unordered_map<const IRNode *, uint64_t> &memo);
+
 struct IRDeepHash {
     size_t operator()(const Expr &e) const { return (size_t)hash_expr(e); }
 };

@@ -44,7 +44,15 @@ struct Entry {
     std::string name;
 };
 
-using Table = std::unordered_map<Expr, Entry, IRDeepHash, IRDeepEqual>;
+using HashMemo = std::unordered_map<const IRNode *, uint64_t>;
+
+/// Deep hash of a subexpression, sharing one memo for the whole tree being eliminated.
+struct MemoHash {
+    HashMemo *memo;
+    size_t operator()(const Expr &e) const { return (size_t)hash_expr(e, *memo); }
+};
+
+using Table = std::unordered_map<Expr, Entry, MemoHash, IRDeepEqual>;
 
 /// Names the lifted values "cse.t0", "cse.t1", ... in order within one run, skipping names the
 /// input already uses. Deterministic (unlike unique_name's process-wide counter): the same
@@ -79,7 +87,8 @@ Expr cse(const Expr &e, Namer &namer);
 /// node already seen are not visited again (so (a+b)*(a+b) counts a+b twice, a and b once).
 class Count : public IRMutator {
 public:
-    Table table;
+    HashMemo memo; ///< before table: the table's hasher points at it
+    Table table{16, MemoHash{&memo}, IRDeepEqual()};
     std::vector<Expr> post_order;
 
     Expr mutate(const Expr &e) override {

@@ -284,7 +284,10 @@ protected:
         for (int d = 0; d < f.dimensions(); d++) {
             const std::string &a = f.args()[d];
             const std::string base = f.name() + "." + a;
-            Expr extent = simplify(touched[d].max + 1 - touched[d].min);
+            // An empty box (max < min: computed inside the guarded-out tail of a GuardWithIf
+            // split, where the consumer needs nothing) is an empty realization, not a negative
+            // size (fuzz seed 34: halide_malloc of a "negative" size).
+            Expr extent = simplify(Max::make(touched[d].max + 1 - touched[d].min, 0));
             for (const StorageDim &sd : f.schedule().storage_dims) {
                 if (sd.var != a || is_output) continue;
                 if (sd.bound.defined()) {

@@ -272,3 +272,37 @@ TEST(FuzzRegressions, RoundingUpASplitsInnerLoopInAnUpdateIsAnError) {
     h.split(x, a, b, 3);
     EXPECT_THROW(h.split(b, bo, bi, 5, TailStrategy::PredicateLoads), CompileError);
 }
+
+TEST(FuzzRegressions, ProducerComputedInTheGuardedTailOfATile) {
+    // Fuzz seed 34 (with the unroll directives off): c (extent 1) tiled by 8 with GuardWithIf,
+    // a producer computed at the inner tile loop ci. In the 7 iterations the guard skips, the
+    // consumer needs nothing: the producer's box is empty (c in [c, min(c, c.max)]), and its
+    // extent max - min + 1 came out negative: the allocation asked for a huge size ("Out of
+    // memory"). An empty box is now an empty realization (bounds_inference.cpp). Halide 21
+    // runs it.
+    Buffer<float> input(28, 28, 2);
+    input.set_min(-9, 3, -10);
+    for (int c = -10; c < -8; c++) {
+        for (int y = 3; y < 31; y++) {
+            for (int x = -9; x < 19; x++) input(x, y, c) = (float)(x + 3 * y + 7 * c);
+        }
+    }
+    auto run = [&](bool scheduled) {
+        Var x("x"), y("y"), c("c"), yo("yo"), co("co"), yi("yi"), ci("ci");
+        Func in = BoundaryConditions::repeat_image(input);
+        Func f("f");
+        f(x, y, c) = (in(x, y * 2, c) + in(x, y * 2 + 1, c)) * 0.5f;
+        if (scheduled) {
+            f.tile(y, c, yo, co, yi, ci, 2, 8, TailStrategy::GuardWithIf);
+            in.compute_at(f, ci);
+        }
+        Buffer<float> out(66, 17, 1);
+        out.set_min(-19, -19, -18);
+        f.realize(out);
+        return out;
+    };
+    Buffer<float> expected = run(false), got = run(true);
+    for (int y = -19; y < -2; y++) {
+        for (int x = -19; x < 47; x++) ASSERT_EQ(got(x, y, -18), expected(x, y, -18));
+    }
+}

@@ -208,7 +208,9 @@ inline void PipelineGenerator::stage_resample() {
     std::string name = new_name();
     Func f(name);
     int q = pick_producer();
-    Type t = p.funcs[q].types[0];
+    // Both samples read the same element of a Tuple, so the sum keeps that element's type.
+    int elem = p.funcs[q].types.size() > 1 ? rand_int(0, (int)p.funcs[q].types.size() - 1) : -1;
+    Type t = p.funcs[q].types[std::max(elem, 0)];
     int d = rand_int(0, 1);
     std::vector<Expr> a = {vars.begin(), vars.end()}, b = a;
     std::vector<std::string> as = var_names(), bs = as;
@@ -219,7 +221,7 @@ inline void PipelineGenerator::stage_resample() {
         b[d] = vars[d] * 2 + 1;
         as[d] = vars[d].name() + " * 2";
         bs[d] = vars[d].name() + " * 2 + 1";
-        GE x0 = call(q, a, as, 0), x1 = call(q, b, bs, 0);
+        GE x0 = call(q, a, as, 0, elem), x1 = call(q, b, bs, 0, elem);
         if (t.is_float()) {
             v.e = (x0.e + x1.e) * 0.5f;
             v.s = "(" + x0.s + " + " + x1.s + ") * 0.5f";
@@ -234,7 +236,7 @@ inline void PipelineGenerator::stage_resample() {
         b[d] = (vars[d] + 1) / 2;
         as[d] = vars[d].name() + " / 2";
         bs[d] = "(" + vars[d].name() + " + 1) / 2";
-        GE x0 = call(q, a, as, 0), x1 = call(q, b, bs, 0);
+        GE x0 = call(q, a, as, 0, elem), x1 = call(q, b, bs, 0, elem);
         v.e = x0.e + x1.e;
         v.s = "(" + x0.s + " + " + x1.s + ")";
         v.mag = t.is_float() || t == Int(32) ? x0.mag * 2 : type_mag(t);

@@ -61,6 +61,8 @@ public:
 
     /// Applies the schedule; returns its text.
     std::string apply();
+    /// The schedule's text so far.
+    std::string text() const { return out.str(); }
 
 private:
     std::mt19937 rng;

@@ -231,6 +231,16 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             for (int &i : order) {
                 if (L[i].rvar) i = rv[next++];
             }
+            // The RVars must also keep their order relative to those left out of the reorder
+            // (reordering two of them around a third would change the update's meaning).
+            std::vector<LoopInfo> after = L;
+            for (size_t k = 0; k < slots.size(); k++) after[slots[k]] = L[order[k]];
+            std::vector<std::string> rvars_before, rvars_after;
+            for (size_t k = 0; k < L.size(); k++) {
+                if (L[k].rvar) rvars_before.push_back(L[k].name);
+                if (after[k].rvar) rvars_after.push_back(after[k].name);
+            }
+            if (rvars_before != rvars_after) continue;
             std::vector<VarOrRVar> args;
             bool on = next_directive();
             out << sn << ".reorder(";
@@ -240,8 +250,7 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             }
             out << ");\n";
             if (on) st.reorder(args);
-            std::vector<LoopInfo> old = L;
-            for (size_t k = 0; k < slots.size(); k++) L[slots[k]] = old[order[k]];
+            L = after;
         } else if (kind == 3 && feat.fuse) {
             std::vector<int> cands;
             for (int i = 0; i + 1 < (int)L.size(); i++) {
@@ -458,8 +467,10 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
 #endif
         return bufs;
     };
+    ScheduleGenerator gen(seed, sf, sched);
     try {
-        schedule_text = ScheduleGenerator(seed, sf, sched).apply();
+        // A directive that throws leaves the schedule so far in the report.
+        schedule_text = gen.apply();
         // A crash cannot report: LOOM_FUZZ_VERBOSE prints each case before running it.
         if (getenv("LOOM_FUZZ_VERBOSE")) {
             printf("schedule fuzzer seed %u\n%s// the schedule\n%s", seed, sched.text.c_str(),
@@ -504,6 +515,7 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
             }
         }
     } catch (const std::exception &ex) {
+        if (schedule_text.empty()) schedule_text = gen.text();
         res.ok = false;
         res.report = std::string("exception while ") + stage + ": " + ex.what();
     }

@@ -624,6 +624,10 @@ Interval saturating_cast_interval(const Interval &a, Type from, Type to) {
 
 Interval promise_interval(const Interval &v, const Interval &clamp) {
     if (v.is_empty()) return v;
+    // A value known exactly (a fused loop's x = fused % extent + min, at a fixed fused
+    // iteration) is tighter than any range: a Func computed per iteration of a fused loop
+    // needs that one point, not the whole promised range (which made it quadratic).
+    if (v.is_single_point()) return v;
     // Prefer the promised bound, which is what the user wrote, unless both are constants.
     auto pick = [](const Expr &own, const Expr &promised, bool upper) {
         if (is_inf(promised)) return own;

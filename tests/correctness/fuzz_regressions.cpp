@@ -306,3 +306,35 @@ TEST(FuzzRegressions, ProducerComputedInTheGuardedTailOfATile) {
         for (int x = -19; x < 47; x++) ASSERT_EQ(got(x, y, -18), expected(x, y, -18));
     }
 }
+
+TEST(FuzzRegressions, ProducerAtAFusedLoopComputesOnePointPerIteration) {
+    // Fuzz seed 253 (seconds of run time for a 55x35 output): g computed at the fused loop t of
+    // its consumer was realized over the consumer's whole region at every iteration, because
+    // bounds inference took the fuse's promise [x.min, x.max] for x = t % extent + min even at
+    // a fixed t. The exact value is tighter than the promise (interval_arith.cpp): each
+    // realization of g is the one point (x, y), as in Halide.
+    Var x("x"), y("y"), t("t");
+    Func g("g"), h("h");
+    g(x, y) = x + 100 * y;
+    h(x, y) = g(x, y) + 10000;
+    h.fuse(x, y, t);
+    g.compute_at(h, t);
+    g.trace_realizations();
+    traced.clear();
+    h.jit_handlers().custom_trace = record_event;
+    Buffer<int32_t> out(9, 7);
+    h.realize(out);
+    h.jit_handlers().custom_trace = nullptr;
+    int realizations = 0;
+    for (const TracedEvent &e : traced) {
+        if (e.code != halide_trace_begin_realization) continue;
+        realizations++;
+        ASSERT_EQ(e.coords.size(), 4u);
+        EXPECT_EQ(e.coords[1], 1) << "extent in x";
+        EXPECT_EQ(e.coords[3], 1) << "extent in y";
+    }
+    EXPECT_EQ(realizations, 9 * 7);
+    for (int yy = 0; yy < 7; yy++) {
+        for (int xx = 0; xx < 9; xx++) ASSERT_EQ(out(xx, yy), xx + 100 * yy + 10000);
+    }
+}

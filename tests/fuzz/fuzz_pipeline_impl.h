@@ -164,7 +164,7 @@ inline void PipelineGenerator::stage_pointwise() {
         leaves.push_back(leaf_call(pick_producer(), off, 0));
     }
     if (coin(0.3)) leaves.push_back({vars[0], vars[0].name(), 1000});
-    GE v = bound(expr_tree(leaves, t, rand_int(1, 3)));
+    GE v = bound(expr_tree(leaves, t, rand_int(1, 2)));
     f(vars) = v.e;
     out << "Func " << name << "(\"" << name << "\");\n"
         << name << "(" << var_list(var_names()) << ") = " << v.s << ";\n";
@@ -176,7 +176,7 @@ inline void PipelineGenerator::stage_stencil() {
     Func f(name);
     Type t = random_type();
     int q = pick_producer();
-    int taps = rand_int(2, 5);
+    int taps = rand_int(2, 4);
     GE acc;
     for (int i = 0; i < taps; i++) {
         std::vector<int> off{rand_int(-2, 2), rand_int(-2, 2)};
@@ -455,12 +455,16 @@ inline void PipelineGenerator::stage_conv_update() {
 }
 
 inline FuzzPipeline PipelineGenerator::generate() {
-    dims = feat.three_dims && coin(0.2) ? 3 : 2;
+    // The JIT's time (LLVM's, mostly) grows with the code: the shapes are kept small on
+    // average (mostly 1-3 stages, at most two reductions, few 3-D pipelines and second
+    // outputs), with the bigger ones still drawn now and then.
+    dims = feat.three_dims && coin(0.12) ? 3 : 2;
     const char *names[] = {"x", "y", "c"};
     for (int d = 0; d < dims; d++) vars.push_back(Var(names[d]));
     out << "Var x(\"x\"), y(\"y\"), c(\"c\"), i(\"i\");\n";
     define_input();
-    int stages = rand_int(1, 5);
+    int stages = coin(0.7) ? rand_int(1, 3) : rand_int(1, 5);
+    int reductions = 0; // unscheduled, each is computed again in every loop that calls it
     for (int s = 0; s < stages; s++) {
         for (;;) {
             int k = rand_int(0, 8);
@@ -472,6 +476,9 @@ inline FuzzPipeline PipelineGenerator::generate() {
             if (k == 6 && !feat.tuples) continue;
             if (k == 7 && !feat.conv_updates) continue;
             if (k == 8 && !feat.stencils) continue;
+            bool reduction = k >= 4 && k <= 7; // histograms, scans, tuples (mostly), convs
+            if (reduction && reductions >= 2) continue;
+            reductions += reduction;
             if (k == 0)
                 stage_pointwise();
             else if (k == 1 || k == 8)
@@ -498,7 +505,7 @@ inline FuzzPipeline PipelineGenerator::generate() {
         stage_pointwise();
     }
     p.outputs.push_back((int)p.funcs.size() - 1);
-    if (feat.two_outputs && coin(0.3)) {
+    if (feat.two_outputs && coin(0.15)) {
         // A second output computed from anything but the first (an output read at other
         // coordinates would need a region larger than its buffer).
         forbid = p.outputs[0];

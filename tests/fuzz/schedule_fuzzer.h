@@ -151,6 +151,14 @@ struct CaseResult {
     std::string report; ///< on failure: seed, pipeline, schedule, the first difference
 };
 
+/// Seeds 2k and 2k + 1 schedule the same random pipeline, algorithm k, in two ways (its
+/// unscheduled reference is compiled once for both).
+inline uint32_t algorithm_of(uint32_t seed) { return seed / 2; }
+
+/// The JIT target of algorithm `alg`, in turn: the host, AVX2, and SSE4.1 without asserts
+/// (each where the host has it): other instruction selections, and cheaper compiles.
+inline Target target_of(uint32_t alg);
+
 /// Builds, schedules and runs case `seed`; compares against the unscheduled pipeline.
 CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af = {},
                     const ScheduleFeatures &sf = {});

@@ -285,14 +285,20 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             L[i] = n;
         }
     }
+    // Code size (and the JIT's time) grows with lanes x unrolled copies x Tuple elements: a
+    // Tuple's vectors are at most 8 wide, and lanes times the unroll factor stay <= 32.
+    const int max_lanes = info.types.size() > 1 ? 8 : 16;
+    int lanes = 1;
     if (feat.vectorize && coin(0.4) && !L[0].rvar && L[0].named) {
         LoopInfo l = L[0];
-        if (l.const_extent >= 2 && l.const_extent <= 16 && coin()) {
+        if (l.const_extent >= 2 && l.const_extent <= max_lanes && coin()) {
             if (next_directive()) st.vectorize(vr(l));
             out << sn << ".vectorize(" << vr_text(l) << ");\n";
             L[0].vectorized = true;
+            lanes = (int)l.const_extent;
         } else {
-            int w = 1 << rand_int(1, 4);
+            int w = 1 << rand_int(1, max_lanes == 8 ? 3 : 4);
+            lanes = w;
             TailStrategy tail = pick_tail(fi, s, l, w, true);
             note_blend(tail, l);
             if (next_directive()) st.vectorize(vr(l), w, tail);
@@ -306,8 +312,16 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             L.insert(L.begin(), inner);
         }
     }
+    // Parallel loops nested in a consumer's parallel loop are tested, but seldom: tasks of a
+    // few points each, spawned per point of the consumer, make slow cases.
+    bool nested = false;
+    std::vector<std::tuple<int, int, int>> outside = enclosing(fi, s);
+    outside.resize(outside.size() - L.size()); // the consumers' loops around this stage
+    for (const auto &t : outside) {
+        nested |= loops[std::get<0>(t)][std::get<1>(t)][std::get<2>(t)].parallel;
+    }
     int parallels = 0;
-    while (feat.parallel && parallels < 2 && coin(0.35)) {
+    while (feat.parallel && parallels < 2 && coin(nested ? 0.08 : 0.35)) {
         std::vector<int> pl;
         for (int i : pure_loops()) {
             bool blended = false;
@@ -336,7 +350,7 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             L.insert(L.begin() + i, inner);
         }
     }
-    if (feat.unroll && coin(0.25)) {
+    if (feat.unroll && coin(0.15)) {
         // Only loops inside every parallel loop (unrolling a loop with tasks inside is legal
         // but not what this fuzzer is after) and outside the vector loop.
         std::vector<int> cands;
@@ -347,12 +361,13 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
         if (!cands.empty()) {
             int i = cands[rand_int(0, (int)cands.size() - 1)];
             LoopInfo l = L[i];
-            if (l.const_extent >= 2 && l.const_extent <= 8 && coin()) {
+            if (l.const_extent >= 2 && l.const_extent <= 8 && l.const_extent * lanes <= 32 &&
+                coin()) {
                 if (next_directive()) st.unroll(vr(l));
                 out << sn << ".unroll(" << vr_text(l) << ");\n";
                 L[i].unrolled = true;
             } else {
-                int f = rand_int(2, 4);
+                int f = std::max(2, std::min(rand_int(2, 4), 32 / lanes));
                 TailStrategy tail = pick_tail(fi, s, l, f, false, false);
                 if (next_directive()) st.unroll(vr(l), f, tail);
                 out << sn << ".unroll(" << vr_text(l) << ", " << f
@@ -440,10 +455,30 @@ inline std::string value_text(const Type &t, const void *data, size_t i) {
     return s.str();
 }
 
+inline Target target_of(uint32_t alg) {
+    Target host = get_host_target();
+    if (host.arch != Target::X86) return host;
+    if (alg % 3 == 1 && host.has_feature(Target::AVX2) && host.has_feature(Target::FMA) &&
+        host.has_feature(Target::F16C)) {
+        return Target(host.os, host.arch, host.bits,
+                      {Target::SSE41, Target::AVX, Target::AVX2, Target::FMA, Target::F16C});
+    }
+    if (alg % 3 == 2 && host.has_feature(Target::SSE41)) {
+        return Target(host.os, host.arch, host.bits, {Target::SSE41, Target::NoAsserts});
+    }
+    return host;
+}
+
 inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const ScheduleFeatures &sf) {
     CaseResult res;
-    FuzzPipeline ref = PipelineGenerator(seed, af, "ref_").generate();
-    FuzzPipeline sched = PipelineGenerator(seed, af, "").generate();
+    const uint32_t alg = algorithm_of(seed);
+    const Target target = target_of(alg);
+    FuzzPipeline ref = PipelineGenerator(alg, af, "ref_").generate();
+    FuzzPipeline sched = PipelineGenerator(alg, af, "").generate();
+    // The reference of the last algorithm, reused by the next seed when it is the same (the
+    // same text: the input's values follow from the algorithm's seed too).
+    static std::string cached_text;
+    static std::vector<Buffer<void>> cached_expected;
     std::string schedule_text;
     std::string stage = "scheduling";
     // Realizes the outputs of the given pipelines as one Pipeline.
@@ -463,7 +498,7 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
         Realization r(bufs);
         Pipeline(outs).realize(r);
 #else
-        Pipeline(outs).realize(bufs);
+        Pipeline(outs).realize(bufs, target);
 #endif
         return bufs;
     };
@@ -473,14 +508,21 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
         schedule_text = gen.apply();
         // A crash cannot report: LOOM_FUZZ_VERBOSE prints each case before running it.
         if (getenv("LOOM_FUZZ_VERBOSE")) {
-            printf("schedule fuzzer seed %u\n%s// the schedule\n%s", seed, sched.text.c_str(),
-                   schedule_text.c_str());
+            printf("schedule fuzzer seed %u (algorithm %u, target %s)\n%s// the schedule\n%s", seed,
+                   alg, target.to_string().c_str(), sched.text.c_str(), schedule_text.c_str());
             fflush(stdout);
         }
         std::vector<Buffer<void>> expected, got;
         if (!getenv("LOOM_FUZZ_COMBINED")) {
             stage = "realizing the unscheduled pipeline";
-            expected = realize({&ref});
+            if (ref.text == cached_text) {
+                expected = cached_expected;
+            } else {
+                cached_text.clear();
+                expected = realize({&ref});
+                cached_text = ref.text;
+                cached_expected = expected;
+            }
             stage = "realizing the scheduled pipeline";
             got = realize({&sched});
         } else {
@@ -520,8 +562,10 @@ inline CaseResult run_case(uint32_t seed, const AlgorithmFeatures &af, const Sch
         res.report = std::string("exception while ") + stage + ": " + ex.what();
     }
     if (!res.ok) {
-        res.report = "schedule fuzzer seed " + std::to_string(seed) + "\n// the pipeline\n" +
-                     sched.text + "// the schedule\n" + schedule_text + res.report + "\n";
+        res.report = "schedule fuzzer seed " + std::to_string(seed) + " (algorithm " +
+                     std::to_string(alg) + ", target " + target.to_string() +
+                     ")\n// the pipeline\n" + sched.text + "// the schedule\n" + schedule_text +
+                     res.report + "\n";
     }
     return res;
 }

@@ -5,9 +5,6 @@
 
 #include "common/app.h"
 
-inline std::vector<AppEntry> all_apps() {
-    return {
-    };
-}
+inline std::vector<AppEntry> all_apps() { return {}; }
 
 #endif

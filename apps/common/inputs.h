@@ -1,0 +1,99 @@
+// Inputs for the applications: the shared photographs, enlarged to a benchmark size by mirrored
+// tiling (no seams, so stencils see natural image statistics everywhere), or deterministic
+// synthetic images when no photograph is available. Include "Halide.h" first; the binary links
+// libpng and libjpeg (halide_image_io.h).
+#ifndef LOOM_APPS_COMMON_INPUTS_H
+#define LOOM_APPS_COMMON_INPUTS_H
+
+#include "halide_image_io.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+
+namespace app_inputs {
+
+/// images_dir/file loaded as T (8-bit PNGs as uint8_t, the 16-bit ones as uint16_t), or an
+/// empty buffer when images_dir is empty or the file cannot be read.
+template <typename T>
+Halide::Buffer<T> load_photo(const std::string &images_dir, const std::string &file) {
+    if (images_dir.empty()) return Halide::Buffer<T>();
+    std::string path = images_dir + "/" + file;
+    if (FILE *f = std::fopen(path.c_str(), "rb")) {
+        std::fclose(f);
+        Halide::Buffer<T> im = Halide::Tools::load_image(path);
+        return im;
+    }
+    return Halide::Buffer<T>();
+}
+
+/// Reflects i into [0, n): 0 1 .. n-1 n-1 .. 1 0 0 1 .. (period 2n).
+inline int mirror_index(int i, int n) {
+    int period = 2 * n;
+    int m = ((i % period) + period) % period;
+    return m < n ? m : period - 1 - m;
+}
+
+/// src (2-D, or 3-D with channels last) enlarged or cropped to width x height by mirrored
+/// tiling; the channels are kept.
+template <typename T>
+Halide::Buffer<T> tile_mirrored(const Halide::Buffer<T> &src, int width, int height) {
+    Halide::Buffer<T> out = src.dimensions() == 3 ? Halide::Buffer<T>(width, height, src.channels())
+                                                  : Halide::Buffer<T>(width, height);
+    int channels = src.dimensions() == 3 ? src.channels() : 1;
+    for (int c = 0; c < channels; c++)
+        for (int y = 0; y < height; y++) {
+            int sy = mirror_index(y, src.height());
+            for (int x = 0; x < width; x++) {
+                int sx = mirror_index(x, src.width());
+                if (src.dimensions() == 3)
+                    out(x, y, c) = src(sx, sy, c);
+                else
+                    out(x, y) = src(sx, sy);
+            }
+        }
+    return out;
+}
+
+/// An integer buffer scaled to float in [0, 1] (divided by the type's maximum).
+template <typename T>
+Halide::Buffer<float> to_unit_float(const Halide::Buffer<T> &src) {
+    static_assert(std::is_integral<T>::value, "to_unit_float converts integer images");
+    Halide::Buffer<float> out =
+        src.dimensions() == 3 ? Halide::Buffer<float>(src.width(), src.height(), src.channels())
+                              : Halide::Buffer<float>(src.width(), src.height());
+    const float scale = 1.0f / (float)((1u << (8 * sizeof(T))) - 1);
+    out.for_each_element([&](const int *pos) { out(pos) = src(pos) * scale; });
+    return out;
+}
+
+/// A deterministic float image in [0, 1]: ramps plus hash noise, `channels` planes (0 for 2-D).
+inline Halide::Buffer<float> synthetic_float(int width, int height, int channels, uint32_t seed) {
+    Halide::Buffer<float> out = channels ? Halide::Buffer<float>(width, height, channels)
+                                         : Halide::Buffer<float>(width, height);
+    uint32_t state = seed;
+    for (int c = 0; c < (channels ? channels : 1); c++)
+        for (int y = 0; y < height; y++)
+            for (int x = 0; x < width; x++) {
+                state = state * 1664525u + 1013904223u;
+                float noise = (float)(state >> 8) / (float)(1u << 24);
+                float v = 0.5f * x / width + 0.3f * y / height + 0.2f * noise;
+                if (channels)
+                    out(x, y, c) = v;
+                else
+                    out(x, y) = v;
+            }
+    return out;
+}
+
+/// The RGB photograph as float in [0, 1], tiled to width x height x 3; synthetic without one.
+inline Halide::Buffer<float> photo_rgb_float(const std::string &images_dir, int width, int height) {
+    Halide::Buffer<uint8_t> photo = load_photo<uint8_t>(images_dir, "rgb_small.png");
+    if (!photo.defined()) return synthetic_float(width, height, 3, 2024);
+    return to_unit_float(tile_mirrored(photo, width, height));
+}
+
+} // namespace app_inputs
+
+#endif

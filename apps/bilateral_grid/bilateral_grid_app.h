@@ -1,0 +1,70 @@
+// The bilateral grid as an AppInstance (apps/common/app.h) for the benchmark harness and the
+// demo. Include "Halide.h" first; links libpng and libjpeg (apps/common/inputs.h).
+#ifndef LOOM_APPS_BILATERAL_GRID_APP_H
+#define LOOM_APPS_BILATERAL_GRID_APP_H
+
+#include "bilateral_grid/bilateral_grid.h"
+#include "bilateral_grid/reference.h"
+#include "common/app.h"
+#include "common/inputs.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+/// The bilateral grid on the 1536 x 2560 gray photograph (gray.png as float in [0, 1]; at paper
+/// size), or on gray_small.png tiled to 320 x 240 (small); synthetic without the photographs.
+class BilateralGridApp : public AppInstance {
+public:
+    explicit BilateralGridApp(const AppOptions &opt) {
+        const int w = opt.paper_size ? 1536 : 320, h = opt.paper_size ? 2560 : 240;
+        const char *file = opt.paper_size ? "gray.png" : "gray_small.png";
+        Halide::Buffer<uint8_t> photo = app_inputs::load_photo<uint8_t>(opt.images_dir, file);
+        if (photo.defined() && photo.dimensions() == 2) {
+            input_ = app_inputs::to_unit_float(app_inputs::tile_mirrored(photo, w, h));
+            description_ = std::to_string(w) + "x" + std::to_string(h) + " float, " + file +
+                           (photo.width() == w && photo.height() == h ? "" : " tiled");
+        } else {
+            input_ = app_inputs::synthetic_float(w, h, 0, 7);
+            description_ = std::to_string(w) + "x" + std::to_string(h) + " float, synthetic";
+        }
+        output_ = Halide::Buffer<float>(w, h);
+        pipeline_.input.set(input_);
+    }
+    std::string input_description() const override { return description_; }
+    void compile() override {
+        pipeline_.schedule_cpu();
+        pipeline_.output.compile_jit();
+    }
+    void run() override { pipeline_.output.realize(output_); }
+    Halide::Buffer<> output() override { return output_; }
+    Halide::Buffer<> reference() override {
+        Halide::Buffer<float> ref(input_.width(), input_.height());
+        bilateral_grid_reference(input_.data(), ref.data(), input_.width(), input_.height(),
+                                 bilateral_grid_detail::kSigmaR);
+        return ref;
+    }
+    /// Bit-exact on this machine in the tests; 1e-5 relative allows a contracted multiply-add
+    /// in the interpolation (see tests/apps/bilateral_grid.cpp).
+    double reference_tolerance() const override { return 1e-5; }
+    Halide::Buffer<uint8_t> picture() override {
+        Halide::Buffer<uint8_t> pic(output_.width(), output_.height());
+        pic.for_each_element([&](int x, int y) {
+            float v = std::min(std::max(output_(x, y), 0.0f), 1.0f);
+            pic(x, y) = (uint8_t)(v * 255.0f + 0.5f);
+        });
+        return pic;
+    }
+
+private:
+    BilateralGridPipeline pipeline_;
+    Halide::Buffer<float> input_, output_;
+    std::string description_;
+};
+
+/// Makes the bilateral grid app (registry entry in apps/common/all_apps.h).
+inline std::unique_ptr<AppInstance> make_bilateral_grid_app(const AppOptions &opt) {
+    return std::make_unique<BilateralGridApp>(opt);
+}
+
+#endif

@@ -1,10 +1,34 @@
 // Every application with an AppInstance (apps/<name>/<name>_app.h), in the order. The
 // benchmark harness and the demo iterate this list. Include "Halide.h" first.
+//
+// To register an app: add its #include below and its {"name", make_name_app} line to the list
+// (one line each; leave the other apps' lines as they are).
 #ifndef LOOM_APPS_COMMON_ALL_APPS_H
 #define LOOM_APPS_COMMON_ALL_APPS_H
 
 #include "common/app.h"
 
-inline std::vector<AppEntry> all_apps() { return {}; }
+#include "bilateral_grid/bilateral_grid_app.h"
+#include "blur/blur_app.h"
+#include "harris/harris_app.h"
+#include "hist_eq/hist_eq_app.h"
+#include "max_filter/max_filter_app.h"
+#include "nl_means/nl_means_app.h"
+#include "unsharp/unsharp_app.h"
+
+#include <vector>
+
+inline std::vector<AppEntry> all_apps() {
+    return {
+        {"blur", make_blur_app},
+        {"hist_eq", make_hist_eq_app},
+        {"bilateral_grid", make_bilateral_grid_app},
+        {"unsharp", make_unsharp_app},
+        {"harris", make_harris_app},
+        {"nl_means", make_nl_means_app},
+        {"nl_means_small", make_nl_means_small_app},
+        {"max_filter", make_max_filter_app},
+    };
+}
 
 #endif

@@ -1,0 +1,40 @@
+// Conversions of application outputs to the 8-bit pictures the demo writes (AppInstance::
+// picture()). Include "Halide.h" first.
+#ifndef LOOM_APPS_COMMON_PICTURE_H
+#define LOOM_APPS_COMMON_PICTURE_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace app_picture {
+
+/// A float image with values in [lo, hi] (2-D, or 3-D with channels last) mapped linearly to
+/// [0, 255], clamped and rounded.
+inline Halide::Buffer<uint8_t> from_float(const Halide::Buffer<float> &src, float lo = 0.0f,
+                                          float hi = 1.0f) {
+    Halide::Buffer<uint8_t> out =
+        src.dimensions() == 3 ? Halide::Buffer<uint8_t>(src.width(), src.height(), src.channels())
+                              : Halide::Buffer<uint8_t>(src.width(), src.height());
+    const float scale = 255.0f / (hi - lo);
+    out.for_each_element([&](const int *pos) {
+        float v = (src(pos) - lo) * scale;
+        out(pos) = (uint8_t)std::lround(std::min(255.0f, std::max(0.0f, v)));
+    });
+    return out;
+}
+
+/// An unsigned integer image shifted right by `shift` bits (e.g. 8 for full-range uint16).
+template <typename T>
+Halide::Buffer<uint8_t> from_unsigned(const Halide::Buffer<T> &src, int shift) {
+    Halide::Buffer<uint8_t> out =
+        src.dimensions() == 3 ? Halide::Buffer<uint8_t>(src.width(), src.height(), src.channels())
+                              : Halide::Buffer<uint8_t>(src.width(), src.height());
+    out.for_each_element(
+        [&](const int *pos) { out(pos) = (uint8_t)std::min<uint32_t>(255, src(pos) >> shift); });
+    return out;
+}
+
+} // namespace app_picture
+
+#endif

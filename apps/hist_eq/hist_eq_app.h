@@ -1,0 +1,67 @@
+// Histogram equalization as an AppInstance for the benchmark harness and the demo: the RGB
+// photograph tiled to 1536 x 2560 x 3 uint8 (192 x 320 x 3 in the small mode), each channel
+// equalized on its own by the 2-D pipeline (one compiled pipeline, three realizations per run,
+// as OpenCV's equalizeHist per channel), with the CPU schedule. Include "Halide.h" first.
+#ifndef LOOM_APPS_HIST_EQ_APP_H
+#define LOOM_APPS_HIST_EQ_APP_H
+
+#include "common/app.h"
+#include "common/inputs.h"
+#include "hist_eq/hist_eq.h"
+#include "hist_eq/reference.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+class HistEqApp : public AppInstance {
+public:
+    explicit HistEqApp(const AppOptions &opt)
+        : w(opt.paper_size ? 1536 : 192), h(opt.paper_size ? 2560 : 320) {
+        Halide::Buffer<uint8_t> photo =
+            app_inputs::load_photo<uint8_t>(opt.images_dir, "rgb_small.png");
+        if (photo.defined()) {
+            in = app_inputs::tile_mirrored(photo, w, h);
+        } else {
+            Halide::Buffer<float> f = app_inputs::synthetic_float(w, h, 3, 7);
+            in = Halide::Buffer<uint8_t>(w, h, 3);
+            in.for_each_element([&](const int *pos) { in(pos) = (uint8_t)(f(pos) * 255.0f); });
+        }
+        out = Halide::Buffer<uint8_t>(w, h, 3);
+    }
+    std::string input_description() const override {
+        return std::to_string(w) + "x" + std::to_string(h) + "x3 uint8";
+    }
+    void compile() override {
+        p.schedule_cpu();
+        p.output.compile_jit();
+    }
+    void run() override {
+        for (int c = 0; c < 3; c++) {
+            // Views of one plane (Halide's sliced() gives a Runtime::Buffer: wrap it).
+            Halide::Buffer<uint8_t> source(in.sliced(2, c)), plane(out.sliced(2, c));
+            p.input.set(source);
+            p.output.realize(plane);
+        }
+    }
+    Halide::Buffer<> output() override { return out; }
+    Halide::Buffer<> reference() override {
+        Halide::Buffer<uint8_t> ref(w, h, 3);
+        for (int c = 0; c < 3; c++) hist_eq_reference(&in(0, 0, c), &ref(0, 0, c), w, h);
+        return ref;
+    }
+    double reference_tolerance() const override { return 0; }
+    Halide::Buffer<uint8_t> picture() override { return out; }
+
+private:
+    const int w, h;
+    HistEqPipeline p;
+    Halide::Buffer<uint8_t> in, out;
+};
+
+/// The registry's factory (apps/common/all_apps.h).
+inline std::unique_ptr<AppInstance> make_hist_eq_app(const AppOptions &opt) {
+    return std::make_unique<HistEqApp>(opt);
+}
+
+#endif

@@ -1,0 +1,54 @@
+// The max filter as an AppInstance for the benchmark harness and the demo: the RGB photograph
+// tiled to 1536 x 2560 x 3 float (192 x 320 x 3 in the small mode), radius 26, the CPU schedule,
+// the naive (direct 2-D window) reference. Include "Halide.h" first.
+#ifndef LOOM_APPS_MAX_FILTER_APP_H
+#define LOOM_APPS_MAX_FILTER_APP_H
+
+#include "common/app.h"
+#include "common/inputs.h"
+#include "common/picture.h"
+#include "max_filter/max_filter.h"
+#include "max_filter/reference.h"
+
+#include <memory>
+#include <string>
+
+class MaxFilterApp : public AppInstance {
+public:
+    explicit MaxFilterApp(const AppOptions &opt)
+        : w(opt.paper_size ? 1536 : 192), h(opt.paper_size ? 2560 : 320), p(kRadius) {
+        in = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+        out = Halide::Buffer<float>(w, h, 3);
+        p.input.set(in);
+    }
+    std::string input_description() const override {
+        return std::to_string(w) + "x" + std::to_string(h) + "x3 float";
+    }
+    void compile() override {
+        p.schedule_cpu();
+        p.output.compile_jit();
+    }
+    void run() override { p.output.realize(out); }
+    Halide::Buffer<> output() override { return out; }
+    Halide::Buffer<> reference() override {
+        Halide::Buffer<float> ref(w, h, 3);
+        max_filter_reference(in.data(), ref.data(), w, h, 3, kRadius);
+        return ref;
+    }
+    /// A maximum selects one of its inputs: bit-exact.
+    double reference_tolerance() const override { return 0; }
+    Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out); }
+
+private:
+    static constexpr int kRadius = 26;
+    const int w, h;
+    MaxFilterPipeline p;
+    Halide::Buffer<float> in, out;
+};
+
+/// The registry's factory (apps/common/all_apps.h).
+inline std::unique_ptr<AppInstance> make_max_filter_app(const AppOptions &opt) {
+    return std::make_unique<MaxFilterApp>(opt);
+}
+
+#endif

@@ -1,0 +1,56 @@
+// The unsharp mask as an AppInstance for the benchmark harness and the demo: the RGB photograph
+// tiled to 1536 x 2560 x 3 float (192 x 320 x 3 in the small mode), the CPU schedule, the naive
+// reference. Include "Halide.h" first.
+#ifndef LOOM_APPS_UNSHARP_APP_H
+#define LOOM_APPS_UNSHARP_APP_H
+
+#include "common/app.h"
+#include "common/inputs.h"
+#include "common/picture.h"
+#include "unsharp/reference.h"
+#include "unsharp/unsharp.h"
+
+#include <memory>
+#include <string>
+
+class UnsharpApp : public AppInstance {
+public:
+    explicit UnsharpApp(const AppOptions &opt)
+        : w(opt.paper_size ? 1536 : 192), h(opt.paper_size ? 2560 : 320) {
+        in = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+        out = Halide::Buffer<float>(w, h, 3);
+        p.input.set(in);
+        p.weight.set(kWeight);
+    }
+    std::string input_description() const override {
+        return std::to_string(w) + "x" + std::to_string(h) + "x3 float";
+    }
+    void compile() override {
+        p.schedule_cpu();
+        p.output.compile_jit();
+    }
+    void run() override { p.output.realize(out); }
+    Halide::Buffer<> output() override { return out; }
+    Halide::Buffer<> reference() override {
+        Halide::Buffer<float> ref(w, h, 3);
+        unsharp_reference(in.data(), ref.data(), w, h, kWeight);
+        return ref;
+    }
+    // The test's bound (tests/apps/unsharp.cpp): the same float operations in the same order,
+    // with room for a fused multiply-add.
+    double reference_tolerance() const override { return 1e-5; }
+    Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out); }
+
+private:
+    static constexpr float kWeight = 1.0f;
+    const int w, h;
+    UnsharpPipeline p;
+    Halide::Buffer<float> in, out;
+};
+
+/// The registry's factory (apps/common/all_apps.h).
+inline std::unique_ptr<AppInstance> make_unsharp_app(const AppOptions &opt) {
+    return std::make_unique<UnsharpApp>(opt);
+}
+
+#endif

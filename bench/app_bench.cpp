@@ -1,0 +1,274 @@
+// The application benchmark driver: one invocation times one application (apps/common/
+// all_apps.h) in its own process, so the process's peak memory is the app's. The same source is
+// built against Loom (bench/CMakeLists.txt: app_bench_loom) and against Halide 21
+// (bench/apps.sh: app_bench_halide); bench/apps.sh runs both alternately and makes the table.
+//
+//     app_bench <app> [--small] [--images DIR] [--warmup N] [--runs N] [--out FILE]
+//               [--reference] [--reference-out FILE]
+//     app_bench --list
+//
+// Protocol: the input is built (not timed); compile() (schedule + JIT) is timed once; `warmup`
+// runs (default 1); then `runs` timed runs (default 5) of which the median is reported. Peak
+// memory is that of the timed runs: the kernel's high-water mark of the resident set is reset
+// (writing 5 to /proc/self/clear_refs) after the warm-up, and the peak is VmHWM after the runs
+// minus VmRSS before them, i.e. what the pipeline's runs add to a process that already holds the
+// input and the output (heap and thread stacks alike, whatever allocator the library uses).
+// glibc's malloc is told to serve every block over 64 KiB by mmap and return it at free, so a
+// run's buffers are not hidden in memory kept from an earlier run. Both libraries are measured
+// the same way.
+//
+// Output (stdout), one "key value" line each, for bench/apps.sh to parse:
+//     library, app, input, threads, jit_ms, run_ms, runs_ms (all runs, comma separated),
+//     peak_mb, rss_mb (the whole process's VmHWM), output_type (e.g. float32),
+//     output_shape (extents, comma separated), output_file (raw elements, x fastest),
+//     with --reference: reference_ms, reference_err, reference_tolerance, reference_ok.
+// The exit status is nonzero on an error, or when --reference finds the output out of tolerance.
+#include "Halide.h"
+
+#include "common/all_apps.h"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+#ifdef LOOM_COMPAT_HALIDE_H
+const char *const kLibrary = "loom";
+#else
+const char *const kLibrary = "halide";
+#endif
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+/// A field of /proc/self/status in KiB (VmRSS, VmHWM), or -1.
+long status_kb(const char *field) {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    size_t n = std::strlen(field);
+    while (std::getline(f, line))
+        if (line.compare(0, n, field) == 0 && line.size() > n && line[n] == ':')
+            return std::atol(line.c_str() + n + 1);
+    return -1;
+}
+
+/// Resets VmHWM to the current resident set; false where the kernel refuses.
+bool reset_peak_rss() {
+    FILE *f = std::fopen("/proc/self/clear_refs", "w");
+    if (!f) return false;
+    bool ok = std::fputs("5", f) >= 0;
+    ok = (std::fclose(f) == 0) && ok;
+    return ok;
+}
+
+/// The number of worker threads the library will use: its environment variable, else the
+/// number of CPUs (Loom reads LOOM_NUM_THREADS, then HL_NUM_THREADS; Halide HL_NUM_THREADS).
+int thread_count() {
+    const char *names[] = {
+#ifdef LOOM_COMPAT_HALIDE_H
+        "LOOM_NUM_THREADS",
+#endif
+        "HL_NUM_THREADS"};
+    for (const char *name : names) {
+        const char *v = std::getenv(name);
+        if (v && std::atoi(v) > 0) return std::atoi(v);
+    }
+    return (int)std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string type_name(const Halide::Type &t) {
+    const char *code = t.is_float() ? "float" : t.is_uint() ? "uint" : "int";
+    return std::string(code) + std::to_string(t.bits());
+}
+
+std::string shape_of(const Halide::Buffer<> &b) {
+    std::string s;
+    for (int d = 0; d < b.dimensions(); d++)
+        s += (d ? "," : "") + std::to_string(b.dim(d).extent());
+    return s;
+}
+
+/// Writes the elements of b, x fastest, as raw bytes (a dense copy first if b is not dense).
+bool write_raw(const Halide::Buffer<> &b, const std::string &path) {
+    Halide::Buffer<> dense = b;
+    size_t bytes = b.number_of_elements() * b.type().bytes();
+    bool is_dense = b.dim(0).stride() == 1;
+    for (int d = 1; d < b.dimensions(); d++)
+        is_dense = is_dense && b.dim(d).stride() == b.dim(d - 1).stride() * b.dim(d - 1).extent();
+    if (!is_dense) dense = b.copy();
+    FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f) return false;
+    bool ok = std::fwrite(dense.data(), 1, bytes, f) == bytes;
+    return (std::fclose(f) == 0) && ok;
+}
+
+/// max |a - b| / max(1, |b|) over the elements of two buffers of one type T and shape.
+template <typename T>
+double max_rel_error_typed(Halide::Buffer<T> a, Halide::Buffer<T> b) {
+    double worst = 0;
+    a.for_each_element([&](const int *pos) {
+        double x = (double)a(pos), y = (double)b(pos);
+        double e = (std::isnan(x) != std::isnan(y)) ? INFINITY
+                   : std::isnan(x)                  ? 0.0
+                                   : std::fabs(x - y) / std::max(1.0, std::fabs(y));
+        worst = std::max(worst, e);
+    });
+    return worst;
+}
+
+double max_rel_error(const Halide::Buffer<> &a, const Halide::Buffer<> &b) {
+    if (a.type() != b.type() || a.dimensions() != b.dimensions()) return INFINITY;
+    for (int d = 0; d < a.dimensions(); d++)
+        if (a.dim(d).extent() != b.dim(d).extent() || a.dim(d).min() != b.dim(d).min())
+            return INFINITY;
+    Halide::Type t = a.type();
+    if (t == Halide::Float(32)) return max_rel_error_typed<float>(a, b);
+    if (t == Halide::Float(64)) return max_rel_error_typed<double>(a, b);
+    if (t == Halide::UInt(8)) return max_rel_error_typed<uint8_t>(a, b);
+    if (t == Halide::UInt(16)) return max_rel_error_typed<uint16_t>(a, b);
+    if (t == Halide::UInt(32)) return max_rel_error_typed<uint32_t>(a, b);
+    if (t == Halide::Int(8)) return max_rel_error_typed<int8_t>(a, b);
+    if (t == Halide::Int(16)) return max_rel_error_typed<int16_t>(a, b);
+    if (t == Halide::Int(32)) return max_rel_error_typed<int32_t>(a, b);
+    return INFINITY;
+}
+
+int usage() {
+    std::fprintf(stderr, "usage: app_bench <app> [--small] [--images DIR] [--warmup N] [--runs N]\n"
+                         "                 [--out FILE] [--reference] [--reference-out FILE]\n"
+                         "       app_bench --list\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    // Every block over 64 KiB by mmap, returned to the kernel at free (see the file comment).
+    mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+
+    if (argc < 2) return usage();
+    std::string app = argv[1], out_file, reference_out;
+    AppOptions opt;
+    opt.images_dir = "../shared/images";
+    int warmup = 1, runs = 5;
+    bool reference = false;
+    if (app == "--list") {
+        for (const AppEntry &e : all_apps()) std::printf("%s\n", e.name);
+        return 0;
+    }
+    for (int i = 2; i < argc; i++) {
+        std::string a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (a == "--small")
+            opt.paper_size = false;
+        else if (a == "--images" && has_value)
+            opt.images_dir = argv[++i];
+        else if (a == "--warmup" && has_value)
+            warmup = std::atoi(argv[++i]);
+        else if (a == "--runs" && has_value)
+            runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--out" && has_value)
+            out_file = argv[++i];
+        else if (a == "--reference")
+            reference = true;
+        else if (a == "--reference-out" && has_value)
+            reference_out = argv[++i], reference = true;
+        else
+            return usage();
+    }
+    const AppEntry *entry = nullptr;
+    std::vector<AppEntry> apps = all_apps();
+    for (const AppEntry &e : apps)
+        if (app == e.name) entry = &e;
+    if (!entry) {
+        std::fprintf(stderr, "app_bench: no app named '%s' (app_bench --list)\n", app.c_str());
+        return 2;
+    }
+
+    try {
+        std::unique_ptr<AppInstance> inst = entry->make(opt);
+        std::printf("library %s\napp %s\ninput %s\nthreads %d\n", kLibrary, entry->name,
+                    inst->input_description().c_str(), thread_count());
+        std::fflush(stdout);
+
+        double t0 = now_ms();
+        inst->compile();
+        std::printf("jit_ms %.2f\n", now_ms() - t0);
+        std::fflush(stdout);
+
+        for (int i = 0; i < warmup; i++) inst->run();
+        long rss_before = status_kb("VmRSS");
+        bool peak_ok = reset_peak_rss();
+        std::vector<double> times;
+        for (int i = 0; i < runs; i++) {
+            double s = now_ms();
+            inst->run();
+            times.push_back(now_ms() - s);
+        }
+        long hwm = status_kb("VmHWM");
+        std::vector<double> sorted = times;
+        std::sort(sorted.begin(), sorted.end());
+        std::printf("run_ms %.3f\nruns_ms ", sorted[sorted.size() / 2]);
+        for (size_t i = 0; i < times.size(); i++) std::printf("%s%.3f", i ? "," : "", times[i]);
+        std::printf("\n");
+        if (peak_ok && rss_before >= 0 && hwm >= 0)
+            std::printf("peak_mb %.1f\n", std::max(0L, hwm - rss_before) / 1024.0);
+        else
+            std::printf("peak_mb n/a\n");
+        std::printf("rss_mb %.1f\n", hwm / 1024.0);
+
+        Halide::Buffer<> result = inst->output();
+        std::printf("output_type %s\noutput_shape %s\n", type_name(result.type()).c_str(),
+                    shape_of(result).c_str());
+        if (!out_file.empty()) {
+            if (!write_raw(result, out_file)) {
+                std::fprintf(stderr, "app_bench: cannot write %s\n", out_file.c_str());
+                return 1;
+            }
+            std::printf("output_file %s\n", out_file.c_str());
+        }
+        std::fflush(stdout);
+
+        if (reference) {
+            double r0 = now_ms();
+            Halide::Buffer<> expected = inst->reference();
+            double reference_ms = now_ms() - r0;
+            double err = max_rel_error(result, expected);
+            double tol = inst->reference_tolerance();
+            bool ok = err <= tol;
+            std::printf("reference_ms %.1f\nreference_err %.3g\nreference_tolerance %.3g\n"
+                        "reference_ok %s\n",
+                        reference_ms, err, tol, ok ? "yes" : "no");
+            if (!reference_out.empty() && !write_raw(expected, reference_out)) {
+                std::fprintf(stderr, "app_bench: cannot write %s\n", reference_out.c_str());
+                return 1;
+            }
+            std::fflush(stdout);
+            if (!ok) {
+                std::fprintf(stderr,
+                             "app_bench: %s: output differs from the reference (%.3g > %.3g)\n",
+                             entry->name, err, tol);
+                return 1;
+            }
+        }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "app_bench: %s failed: %s\n", app.c_str(), e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -97,8 +97,8 @@ Value *vector_exp_f32(llvm::IRBuilder<> &b, Value *x) {
     r = mad(k, c(2.12194440e-4), r);
     Value *z = b.CreateFMul(r, r);
     Value *y = c(1.9875691500e-4);
-    for (double coeff : {1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1,
-                         5.0000001201e-1}) {
+    for (double coeff :
+         {1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1}) {
         y = mad(y, r, c(coeff));
     }
     Value *p = b.CreateFAdd(mad(y, z, r), c(1.0));
@@ -113,7 +113,6 @@ Value *vector_exp_f32(llvm::IRBuilder<> &b, Value *x) {
 }
 
 } // namespace
-
 
 Value *CodeGenLLVM::codegen_math(const Call *op, bool *handled) {
     *handled = false;

@@ -23,7 +23,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	./$(BUILD)/apps/loom_demo --images ../shared/images --out demo_output
+	LOOM_BUILD=$(BUILD) bash apps/demo/demo.sh
 
 test: setup
 	@$(MAKE) --no-print-directory test-asan
@@ -42,9 +42,12 @@ test-asan: setup
 fuzz: build
 	cd $(BUILD) && ctest -L fuzz --output-on-failure
 
+# OpenCV (the OpenCV column of the application table) is installed for the benchmarks only.
 bench: build
-	bash bench/run.sh
-	bash bench/simd_kernels.sh
+	@LOOM_SETUP_BENCH=1 bash scripts/setup.sh
+	LOOM_BUILD=$(BUILD) bash bench/run.sh
+	LOOM_BUILD=$(BUILD) bash bench/apps.sh
+	LOOM_BUILD=$(BUILD) bash bench/simd_kernels.sh
 
 format:
 	@git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format -i

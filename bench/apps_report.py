@@ -95,7 +95,7 @@ def compare(a, b):
 def main():
     raw, apps = sys.argv[1], sys.argv[2:]
     rows, single_rows, notes = [], [], []
-    ratios, single_ratios = [], []
+    ratios, single_ratios, opencv_ops = [], [], []
     for app in apps:
         loom, halide = runs_of(raw, app, "loom", "all"), runs_of(raw, app, "halide", "all")
         first = loom[0] if loom else (halide[0] if halide else None)
@@ -111,6 +111,7 @@ def main():
         ocv = parse(os.path.join(raw, f"{app}.opencv.txt"))
         if ocv and ocv.get("run_ms") not in (None, "n/a"):
             opencv = float(ocv["run_ms"])
+            opencv_ops.append(f"- {app}: {ocv.get('op', '?')}.")
         meta = first
         out_l = load_raw(raw, f"{app}.loom.raw", meta)
         out_h = load_raw(raw, f"{app}.halide.raw", meta)
@@ -170,6 +171,11 @@ def main():
     print("\nOutputs against the naive reference (max |a - b| / max(1, |b|) against the app's "
           "stated tolerance):\n")
     print("\n".join(notes))
+    if opencv_ops:
+        print("\nOpenCV column (bench/opencv_bench.cpp; OpenCV's own algorithm for the same task "
+              "on a random input of the app's size, median of the same number of runs, all "
+              "threads; its output is not compared):\n")
+        print("\n".join(opencv_ops))
     print("\nMethod: each app runs in its own process per library, round and thread setting "
           "(bench/app_bench.cpp): input built, one JIT compile (timed), one warm-up run, then "
           "the timed runs; a time above is the median over the rounds of each process's median. "

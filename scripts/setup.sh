@@ -10,6 +10,8 @@ packages=(
   libpng-dev libjpeg-dev
   clang-format
 )
+# `make bench` also times OpenCV's equivalents of the apps; never needed by the build or CI.
+if [ "${LOOM_SETUP_BENCH:-0}" = 1 ]; then packages+=(libopencv-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do

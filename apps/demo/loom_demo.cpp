@@ -1,95 +1,130 @@
-// `make demo`: runs Loom pipelines on the bundled photographs, writes the results as PNG files
-// and prints a table of JIT compile and run times.
+// `make demo`: runs every registered application (apps/common/all_apps.h) on the shared
+// photographs, writes each app's picture as <out>/<app>.png and prints a table of JIT compile and
+// run times. The same source builds against Halide 21 (apps/demo/demo.sh does, when the wheel is
+// installed, and prints the two libraries side by side).
+//
+//     loom_demo [--images DIR] [--out DIR] [--small] [--runs N] [--no-pictures]
+//               [--tsv FILE] [app...]
+//
+// --small runs the apps' small inputs instead of the benchmark sizes; --tsv also writes
+// the table as tab-separated "app size jit_ms run_ms status" lines (for demo.sh).
 #include "Halide.h"
 #include "halide_image_io.h"
 
-#include "blur/blur.h"
+#include "common/all_apps.h"
 #include "common/timing.h"
-#include "hist_eq/hist_eq.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <fstream>
+#include <memory>
 #include <string>
 #include <sys/stat.h>
-
-using namespace Halide;
+#include <vector>
 
 namespace {
 
+#ifdef LOOM_COMPAT_HALIDE_H
+const char *const kLibrary = "Loom";
+#else
+const char *const kLibrary = "Halide 21";
+#endif
+
 struct Row {
-    std::string name, size;
-    double compile_ms, run_ms;
+    std::string name, size, status;
+    double jit_ms = -1, run_ms = -1;
 };
 
-void print_table(const std::vector<Row> &rows) {
-    std::printf("\n%-34s %-12s %14s %12s\n", "pipeline", "size", "JIT compile ms", "run ms");
-    for (const Row &r : rows) {
-        std::printf("%-34s %-12s %14.1f %12.2f\n", r.name.c_str(), r.size.c_str(), r.compile_ms,
-                    r.run_ms);
-    }
-    std::printf("(run ms: median of 5 runs after a warm-up)\n");
-}
-
-std::string size_of(const Buffer<> &b) {
-    return std::to_string(b.width()) + "x" + std::to_string(b.height());
+std::string ms_text(double ms) {
+    if (ms < 0) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), ms >= 100 ? "%.0f" : "%.1f", ms);
+    return buf;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-    std::string images = "../shared/images", out = "demo_output";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--images"))
-            images = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--out"))
-            out = argv[i + 1];
+    std::string images = "../shared/images", out = "demo_output", tsv;
+    AppOptions opt;
+    int runs = 3;
+    bool pictures = true;
+    std::vector<std::string> only;
+    for (int i = 1; i < argc; i++) {
+        bool has_value = i + 1 < argc;
+        if (!std::strcmp(argv[i], "--images") && has_value)
+            images = argv[++i];
+        else if (!std::strcmp(argv[i], "--out") && has_value)
+            out = argv[++i];
+        else if (!std::strcmp(argv[i], "--tsv") && has_value)
+            tsv = argv[++i];
+        else if (!std::strcmp(argv[i], "--runs") && has_value)
+            runs = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--small"))
+            opt.paper_size = false;
+        else if (!std::strcmp(argv[i], "--no-pictures"))
+            pictures = false;
+        else if (argv[i][0] == '-') {
+            std::fprintf(stderr, "usage: loom_demo [--images DIR] [--out DIR] [--small] [--runs N] "
+                                 "[--no-pictures] [--tsv FILE] [app...]\n");
+            return 2;
+        } else
+            only.push_back(argv[i]);
     }
-    mkdir(out.c_str(), 0755);
+    opt.images_dir = images;
+    if (pictures) mkdir(out.c_str(), 0755);
+    std::printf("%s: every app on the photographs in %s (%s sizes)%s%s\n", kLibrary, images.c_str(),
+                opt.paper_size ? "benchmark" : "small", pictures ? ", pictures to " : "",
+                pictures ? out.c_str() : "");
+
     std::vector<Row> rows;
-
-    try {
-        Buffer<uint8_t> gray = Tools::load_image(images + "/gray.png");
-        std::printf("loaded %s/gray.png: %d x %d\n", images.c_str(), gray.width(), gray.height());
-
-        // Blur: the photograph widened to 16 bits (the paper's uint16 blur), then narrowed back.
-        // Six bits of headroom keep the sum of three samples from wrapping in uint16.
-        Buffer<uint16_t> gray16(gray.width(), gray.height());
-        gray16.for_each_element([&](int x, int y) { gray16(x, y) = (uint16_t)(gray(x, y) << 6); });
-        for (int variant = 0; variant < 2; variant++) {
-            BlurPipeline blur;
-            if (variant == 0)
-                blur.schedule_default();
-            else
-                blur.schedule_blur_x_root();
-            blur.input.set(gray16);
-            Buffer<uint16_t> result(gray.width(), gray.height());
-            double compile = once_ms([&] { blur.blur_y.compile_jit(); });
-            double run = median_ms([&] { blur.blur_y.realize(result); });
-            rows.push_back({variant == 0 ? "blur 3x3 (default: blur_x inline)"
-                                         : "blur 3x3 (blur_x compute_root)",
-                            size_of(gray), compile, run});
-            if (variant == 0) {
-                Buffer<uint8_t> blurred8(gray.width(), gray.height());
-                blurred8.for_each_element(
-                    [&](int x, int y) { blurred8(x, y) = (uint8_t)(result(x, y) >> 6); });
-                Tools::save_image(blurred8, out + "/blur.png");
+    int failures = 0;
+    for (const AppEntry &entry : all_apps()) {
+        if (!only.empty() && std::find(only.begin(), only.end(), entry.name) == only.end())
+            continue;
+        Row row;
+        row.name = entry.name;
+        std::printf("  %s ...\n", entry.name);
+        std::fflush(stdout);
+        try {
+            std::unique_ptr<AppInstance> app = entry.make(opt);
+            row.size = app->input_description();
+            row.jit_ms = once_ms([&] { app->compile(); });
+            row.run_ms = median_ms([&] { app->run(); }, runs);
+            if (pictures) {
+                std::string path = out + "/" + entry.name + ".png";
+                Halide::Buffer<uint8_t> picture = app->picture();
+                Halide::Tools::save_image(picture, path);
+                row.status = std::string(entry.name) + ".png";
+            } else {
+                row.status = "ok";
             }
+        } catch (const std::exception &e) {
+            row.status = std::string("failed: ") + e.what();
+            size_t nl = row.status.find('\n');
+            if (nl != std::string::npos) row.status.resize(nl);
+            failures++;
         }
-
-        HistEqPipeline eq;
-        eq.schedule_default();
-        eq.input.set(gray);
-        Buffer<uint8_t> equalized(gray.width(), gray.height());
-        double compile = once_ms([&] { eq.output.compile_jit(); });
-        double run = median_ms([&] { eq.output.realize(equalized); });
-        rows.push_back({"histogram equalization", size_of(gray), compile, run});
-        Tools::save_image(equalized, out + "/histogram_equalized.png");
-    } catch (const Halide::Error &e) {
-        std::fprintf(stderr, "demo failed: %s\n", e.what());
-        return 1;
+        rows.push_back(row);
     }
 
-    print_table(rows);
-    std::printf("\nwrote %s/blur.png and %s/histogram_equalized.png\n", out.c_str(), out.c_str());
-    return 0;
+    std::printf("\n%-16s %8s %9s  %-22s %s\n", "app", "JIT ms", "run ms",
+                pictures ? "picture" : "status", "input");
+    for (const Row &r : rows) {
+        std::printf("%-16s %8s %9s  %-22s %s\n", r.name.c_str(), ms_text(r.jit_ms).c_str(),
+                    ms_text(r.run_ms).c_str(), r.status.c_str(), r.size.c_str());
+    }
+    std::printf("(%s; JIT ms: schedule + compile_jit once; run ms: median of %d runs after a "
+                "warm-up)\n",
+                kLibrary, runs);
+    if (!tsv.empty()) {
+        std::ofstream f(tsv);
+        for (const Row &r : rows) {
+            f << r.name << '\t' << r.size << '\t' << r.jit_ms << '\t' << r.run_ms << '\t'
+              << (r.status.compare(0, 7, "failed:") == 0 ? r.status : "ok") << '\n';
+        }
+    }
+    return failures ? 1 : 0;
 }

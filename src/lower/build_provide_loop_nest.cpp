@@ -229,7 +229,12 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
                 // input's region would start a whole tile early).
                 base = Min::make(base, var(old_n + ".loop_max") + (1 - factor));
             }
-            var_lets.emplace_back(old_n, base + var(inner));
+            // The base is a let of its own (Halide's "<inner>.base"), placed in the outer
+            // loop: a Func computed at that loop then needs [base, base + factor - 1], whose
+            // extent is the constant factor (a fixed-size buffer with constant strides), not
+            // two clamped expressions whose difference the simplifier can't see.
+            var_lets.emplace_back(old_n, var(inner + ".base") + var(inner));
+            var_lets.emplace_back(inner + ".base", base);
             if (tail != TailStrategy::ShiftInwards && tail != TailStrategy::RoundUp) {
                 guard_of[old_n] = var(old_n) <= var(old_n + ".loop_max");
             }
@@ -266,21 +271,44 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
     }
     widen_fuse_promises(def.schedule.splits, tails, prefix, var_lets);
 
-    for (const auto &l : var_lets) {
-        auto guard = guard_of.find(l.first);
-        if (guard != guard_of.end()) body = IfThenElse::make(guard->second, body);
-        body = LetStmt::make(l.first, l.second, body);
-    }
-
     // The loops, innermost first. "__outermost" is the root; its bounds are constant.
     internal_assert(!def.schedule.dims.empty() && def.schedule.dims.back().var == "__outermost")
         << "Stage " << stage << " of " << f.name() << " lacks the __outermost dim\n";
-    for (size_t i = 0; i + 1 < def.schedule.dims.size(); i++) {
+    const int num_loops = (int)def.schedule.dims.size() - 1;
+
+    // Each let goes just inside the innermost loop it depends on (level 0: outside every loop;
+    // level num_loops: inside the innermost one), so what a split base depends on is visible,
+    // as a name, to the Funcs computed at the loops inside it. A guarded variable stays
+    // innermost with its guard, as does everything defined from it.
+    std::map<std::string, int> level_of; // loop variables and placed lets
+    for (int i = 0; i < num_loops; i++) level_of[prefix + def.schedule.dims[i].var] = num_loops - i;
+    std::vector<int> let_level(var_lets.size());
+    for (size_t j = var_lets.size(); j-- > 0;) { // definition order: outermost let first
+        int level = guard_of.count(var_lets[j].first) ? num_loops : 0;
+        for (const auto &known : level_of) {
+            if (known.second > level && expr_uses_var(var_lets[j].second, known.first)) {
+                level = known.second;
+            }
+        }
+        let_level[j] = level;
+        level_of[var_lets[j].first] = level;
+    }
+    auto wrap_lets_at = [&](int level) {
+        for (size_t j = 0; j < var_lets.size(); j++) {
+            if (let_level[j] != level) continue;
+            auto guard = guard_of.find(var_lets[j].first);
+            if (guard != guard_of.end()) body = IfThenElse::make(guard->second, body);
+            body = LetStmt::make(var_lets[j].first, var_lets[j].second, body);
+        }
+    };
+    for (int i = 0; i < num_loops; i++) {
+        wrap_lets_at(num_loops - i);
         const Dim &d = def.schedule.dims[i];
         const std::string n = prefix + d.var;
         body = For::make(n, var(n + ".loop_min"), var(n + ".loop_extent"), d.for_type, d.device_api,
                          body, (Partition)d.partition);
     }
+    wrap_lets_at(0);
     for (auto it = bound_lets.rbegin(); it != bound_lets.rend(); ++it) {
         body = LetStmt::make(it->first, it->second, body);
     }

@@ -287,12 +287,23 @@ PeeledNest peel(const Function &f, int stage, int count) {
         p.lets.emplace_back(l->name, l->value);
         s = l->body;
     }
+    // Lets between the shared loops (split bases placed in their outer loop) move down into
+    // the stage's own part: the shared loops are rebuilt, and everything the lets use is still
+    // defined there.
+    std::vector<const LetStmt *> between;
     for (int i = 0; i < count; i++) {
+        while (i > 0 && s.as<LetStmt>()) {
+            between.push_back(s.as<LetStmt>());
+            s = between.back()->body;
+        }
         const For *loop = s.as<For>();
         internal_assert(loop) << "compute_with: " << f.name() << ".s" << stage << " has fewer than "
                               << count << " loops\n";
         p.loops.push_back(loop);
         s = loop->body;
+    }
+    for (auto l = between.rbegin(); l != between.rend(); ++l) {
+        s = LetStmt::make((*l)->name, (*l)->value, s);
     }
     p.inner = s;
     return p;

@@ -81,10 +81,20 @@ protected:
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body);
         if (op->name == loop) {
+            // Inside the lets that open the loop body (the consumer's split bases), so the
+            // region f must cover is written in their names.
+            std::vector<const LetStmt *> lets;
+            while (const LetStmt *l = body.as<LetStmt>()) {
+                lets.push_back(l);
+                body = l->body;
+            }
             if (group) {
                 body = build_fused_group(*group, body, with_realize);
             } else {
                 body = with_realize ? build_realize(f, body) : build_produce_consume(f, body);
+            }
+            for (auto l = lets.rbegin(); l != lets.rend(); ++l) {
+                body = LetStmt::make((*l)->name, (*l)->value, body);
             }
             injected++;
         }

@@ -1,0 +1,73 @@
+// The non-local means app as an AppInstance (apps/common/app.h) for the benchmark harness and the
+// demo: "nl_means" at the paper's large size (1536 x 2560 x 3, the photograph tiled) and
+// "nl_means_small" at its small one (192 x 320 x 3, rgb_small.png exactly). Include "Halide.h"
+// first.
+#ifndef LOOM_APPS_NL_MEANS_APP_H
+#define LOOM_APPS_NL_MEANS_APP_H
+
+#include "common/app.h"
+#include "common/inputs.h"
+#include "nl_means/nl_means.h"
+#include "nl_means/reference.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+namespace nl_means_detail {
+
+/// One non-local means pipeline on a w x h x 3 float image.
+class NlMeansApp : public AppInstance {
+public:
+    NlMeansApp(const AppOptions &opt, int w, int h) : out_(w, h, 3) {
+        input_ = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+        source_ = opt.images_dir.empty() ? "synthetic" : "rgb_small.png tiled";
+        pipeline_.input.set(input_);
+    }
+    std::string input_description() const override {
+        return std::to_string(input_.width()) + "x" + std::to_string(input_.height()) +
+               "x3 float, " + source_ + ", sigma " + std::to_string(kDefaultSigma).substr(0, 4);
+    }
+    void compile() override {
+        pipeline_.schedule_cpu();
+        pipeline_.output.compile_jit();
+    }
+    void run() override { pipeline_.output.realize(out_); }
+    Halide::Buffer<> output() override { return out_; }
+    Halide::Buffer<> reference() override {
+        Halide::Buffer<float> ref(input_.width(), input_.height(), 3);
+        nl_means_reference(input_.data(), ref.data(), input_.width(), input_.height(),
+                           kDefaultSigma);
+        return ref;
+    }
+    /// Exponentials within a few ulp of std::exp and fused multiply-adds (see
+    /// tests/apps/nl_means.cpp).
+    double reference_tolerance() const override { return 2e-5; }
+    Halide::Buffer<uint8_t> picture() override {
+        Halide::Buffer<uint8_t> pic(out_.width(), out_.height(), 3);
+        pic.for_each_element([&](int x, int y, int c) {
+            pic(x, y, c) = (uint8_t)std::min(std::max(out_(x, y, c) * 255.0f + 0.5f, 0.0f), 255.0f);
+        });
+        return pic;
+    }
+
+private:
+    NlMeansPipeline pipeline_;
+    Halide::Buffer<float> input_, out_;
+    std::string source_;
+};
+
+} // namespace nl_means_detail
+
+/// Non-local means at 1536 x 2560 x 3 (paper size) or 192 x 320 x 3.
+inline std::unique_ptr<AppInstance> make_nl_means_app(const AppOptions &opt) {
+    return opt.paper_size ? std::make_unique<nl_means_detail::NlMeansApp>(opt, 1536, 2560)
+                          : std::make_unique<nl_means_detail::NlMeansApp>(opt, 192, 320);
+}
+
+/// Non-local means at the paper's small size, 192 x 320 x 3 (rgb_small.png exactly), either way.
+inline std::unique_ptr<AppInstance> make_nl_means_small_app(const AppOptions &opt) {
+    return std::make_unique<nl_means_detail::NlMeansApp>(opt, 192, 320);
+}
+
+#endif

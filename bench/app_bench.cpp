@@ -9,13 +9,12 @@
 //
 // Protocol: the input is built (not timed); compile() (schedule + JIT) is timed once; `warmup`
 // runs (default 1); then `runs` timed runs (default 5) of which the median is reported. Peak
-// memory is that of the timed runs: the kernel's high-water mark of the resident set is reset
-// (writing 5 to /proc/self/clear_refs) after the warm-up, and the peak is VmHWM after the runs
-// minus VmRSS before them, i.e. what the pipeline's runs add to a process that already holds the
-// input and the output (heap and thread stacks alike, whatever allocator the library uses).
-// glibc's malloc is told to serve every block over 64 KiB by mmap and return it at free, so a
-// run's buffers are not hidden in memory kept from an earlier run. Both libraries are measured
-// the same way.
+// memory is measured in one more run, after the timed ones: glibc's free memory is returned to
+// the kernel (malloc_trim), the kernel's high-water mark of the resident set is reset (writing 5
+// to /proc/self/clear_refs), and the peak is VmHWM after the run minus VmRSS before it, i.e. the
+// most that one run adds to a process that already holds the input, the output and the thread
+// pool (heap and stacks alike, whatever allocator the library uses). Both libraries are measured
+// the same way; the timed runs use the allocator as it is.
 //
 // Output (stdout), one "key value" line each, for bench/apps.sh to parse:
 //     library, app, input, threads, jit_ms, run_ms, runs_ms (all runs, comma separated),
@@ -158,9 +157,6 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
-    // Every block over 64 KiB by mmap, returned to the kernel at free (see the file comment).
-    mallopt(M_MMAP_THRESHOLD, 64 * 1024);
-
     if (argc < 2) return usage();
     std::string app = argv[1], out_file, reference_out;
     AppOptions opt;
@@ -212,14 +208,17 @@ int main(int argc, char **argv) {
         std::fflush(stdout);
 
         for (int i = 0; i < warmup; i++) inst->run();
-        long rss_before = status_kb("VmRSS");
-        bool peak_ok = reset_peak_rss();
         std::vector<double> times;
         for (int i = 0; i < runs; i++) {
             double s = now_ms();
             inst->run();
             times.push_back(now_ms() - s);
         }
+        // The memory run (see the file comment).
+        malloc_trim(0);
+        long rss_before = status_kb("VmRSS");
+        bool peak_ok = reset_peak_rss();
+        inst->run();
         long hwm = status_kb("VmHWM");
         std::vector<double> sorted = times;
         std::sort(sorted.begin(), sorted.end());
@@ -227,7 +226,7 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < times.size(); i++) std::printf("%s%.3f", i ? "," : "", times[i]);
         std::printf("\n");
         if (peak_ok && rss_before >= 0 && hwm >= 0)
-            std::printf("peak_mb %.1f\n", std::max(0L, hwm - rss_before) / 1024.0);
+            std::printf("peak_mb %.2f\n", std::max(0L, hwm - rss_before) / 1024.0);
         else
             std::printf("peak_mb n/a\n");
         std::printf("rss_mb %.1f\n", hwm / 1024.0);

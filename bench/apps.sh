@@ -5,7 +5,8 @@
 # alternates too), with all threads and with one (LOOM_NUM_THREADS=1 / HL_NUM_THREADS=1), the
 # naive reference once, OpenCV's equivalent where bench/opencv_bench.cpp has one (when OpenCV is
 # installed), and prints the table that bench/apps_report.py makes from the runs; it is also
-# written to bench/results/<date>-<host>-apps.md. Not part of CI.
+# written to bench/results/<date>-<time>-<host>-apps.md (a run of every app at the benchmark
+# sizes) or <LOOM_BUILD>/bench/results/ (some apps, or --small). Not part of CI.
 #
 # Usage: bench/apps.sh [--small] [app...]      (default: every app in apps/common/all_apps.h)
 # Environment: BENCH_ROUNDS (3), BENCH_RUNS (timed runs per process, 5), BENCH_WARMUP (1),
@@ -97,7 +98,14 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 host=$(hostname -s 2>/dev/null || hostname)
-report="bench/results/$(date +%Y-%m-%d-%H%M)-$host-apps.md"
+# A run of every app goes to bench/results/ (the README cites the latest); a run of some apps to
+# the build folder, unless BENCH_RESULTS names the file.
+if [ $# -gt 0 ] || [ ${#size_flag[@]} -gt 0 ]; then
+  mkdir -p "$OUT/results"
+  report=${BENCH_RESULTS:-$OUT/results/$(date +%Y-%m-%d-%H%M%S)-$host-apps.md}
+else
+  report=${BENCH_RESULTS:-bench/results/$(date +%Y-%m-%d-%H%M%S)-$host-apps.md}
+fi
 {
   echo "# Applications: Loom against Halide 21 ($(date '+%Y-%m-%d %H:%M'), $host)"
   echo

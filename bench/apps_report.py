@@ -130,7 +130,7 @@ def main():
             ref_text += f", tolerance {tol:g}"
         threads = first.get("threads", "?") if first else "?"
         rows.append([app, size, fmt(lm), fmt(hm), fmt(ratio), fmt(naive, 1), fmt(opencv),
-                     f"{fmt(median_of(loom, 'peak_mb'), 1)} / {fmt(median_of(halide, 'peak_mb'), 1)}",
+                     f"{fmt(median_of(loom, 'peak_mb'))} / {fmt(median_of(halide, 'peak_mb'))}",
                      f"{fmt(median_of(loom, 'jit_ms'), 0)} / {fmt(median_of(halide, 'jit_ms'), 0)}",
                      agree, threads])
         notes.append(f"- {app}: against the naive reference: {ref_text}.")
@@ -179,9 +179,10 @@ def main():
     print("\nMethod: each app runs in its own process per library, round and thread setting "
           "(bench/app_bench.cpp): input built, one JIT compile (timed), one warm-up run, then "
           "the timed runs; a time above is the median over the rounds of each process's median. "
-          "Peak memory: the resident-set high-water mark of the timed runs above the resident "
-          "set before them (input and output already allocated; /proc/self/clear_refs), median "
-          "over the rounds. Loom vs Halide output: the outputs of the last runs compared "
+          "Peak memory: in one more run after the timed ones, the resident-set high-water mark "
+          "above the resident set before it (input, output and threads already there; glibc's "
+          "free memory returned first by malloc_trim; /proc/self/clear_refs), median over the "
+          "rounds. Loom vs Halide output: the outputs of the last runs compared "
           "element by element (bit-exact, or max |L - H| / max(1, |H|) and the share of values "
           "that differ).")
 

@@ -3,7 +3,9 @@
 
 #include "analysis/bounds.h"
 
+#include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 
@@ -121,9 +123,38 @@ private:
             auto it = let_values.find(v->name);
             if (it != let_values.end()) extent = it->second;
         }
+        if (!is_const(extent)) {
+            // A loop over a block of constant size whose ends are lets of the same origin (the
+            // outer loop of a RoundUp split of a Func computed per register block:
+            // `(f.s1.x.loop_extent + 15) / 16`, with loop_extent = max - min + 1 and max = min
+            // + 31 through lets) is constant once the lets are expanded; bounding the ends
+            // separately would take the difference over the whole image instead.
+            Expr full = constant_with_lets(extent);
+            if (full.defined()) extent = full;
+        }
         Expr last = simplify(Sub::make(Add::make(op->min, extent), make_one(op->min.type())));
         Interval hi = bounds_of_expr_in_scope(last, scope);
         with_binding(op->name, Interval(lo.min, hi.max), [&] { dispatch(op->body); });
+    }
+
+    /// e with the lets in scope expanded (as deep as their chain goes) and simplified, if that
+    /// is a constant; an undefined Expr otherwise, or when the expansion grows past a size that
+    /// could only come from a long chain of non-block lets.
+    Expr constant_with_lets(const Expr &e) const {
+        Expr full = e;
+        for (int round = 0; round < 32; round++) {
+            Expr next = substitute(let_values, full);
+            if (next.same_as(full)) break;
+            full = next;
+            int nodes = 0;
+            visit_exprs(full, [&](const Expr &) {
+                nodes++;
+                return true;
+            });
+            if (nodes > 4000) return Expr();
+        }
+        full = simplify(full);
+        return is_const(full) ? full : Expr();
     }
 
     void visit(const Select *op) override {

@@ -5,6 +5,7 @@
 #include <loom/func.h>
 #include <loom/ir_operator.h>
 
+#include "analysis/associativity.h"
 #include "lang/function.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -237,6 +238,26 @@ Stage &Stage::serial(const VarOrRVar &var) {
     return *this;
 }
 
+namespace {
+
+/// Whether stage is an update of the form f(args) = f(args) op g, op associative and
+/// commutative for every Tuple element, reading f nowhere else.
+bool commutative_reduction(Stage &stage) {
+    if (stage.stage_index() == 0) return false;
+    const Definition &def = stage.definition();
+    AssociativeOp op = prove_associativity(stage.function().name(), def.args, def.values);
+    if (!op.associative) return false;
+    for (AssociativeOpKind k : op.kinds) {
+        // Which of equal candidates an argmin/argmax keeps depends on the order.
+        if (k == AssociativeOpKind::ArgMinIndex || k == AssociativeOpKind::ArgMaxIndex) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     StageSchedule &s = definition().schedule;
     const std::string where = "In schedule for " + name() + ": ";
@@ -257,8 +278,11 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     std::sort(sorted.begin(), sorted.end());
     std::vector<Dim> dims = s.dims;
     for (size_t k = 0; k < sorted.size(); k++) dims[sorted[k]] = wanted[k];
-    // Two RVars whose iterations depend on each other must keep their relative order.
-    if (!s.allow_race_conditions && !s.atomic) {
+    // Two RVars whose iterations depend on each other must keep their relative order. An
+    // update f(args) = f(args) op g with op associative and commutative (a sum, a product, a
+    // min or max, ...) and no other read of f may visit its reduction domain in any order, as
+    // in Halide (a convolution's sum reordered input channel first).
+    if (!s.allow_race_conditions && !s.atomic && !commutative_reduction(*this)) {
         for (size_t a = 0; a < s.dims.size(); a++) {
             for (size_t b = a + 1; b < s.dims.size(); b++) {
                 const Dim &inner = s.dims[a], &outer = s.dims[b];

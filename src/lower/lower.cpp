@@ -4,6 +4,7 @@
 #include "ir/ir_visitor.h"
 #include "lang/wrappers.h"
 #include "lower/add_image_checks.h"
+#include "lower/alias_bound_lets.h"
 #include "lower/bound_small_allocations.h"
 #include "lower/bounds_inference.h"
 #include "lower/default_schedule.h"
@@ -184,6 +185,9 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("lower_extern_stages", s,
             [&] { return lower_extern_stages(s, outputs, env, &extern_queries); });
     s = run("simplify", s, [&] { return simplify(s); });
+    // Bound lets that are another of their Func's lets plus a constant say so, so blocks of
+    // constant size get constant extents and indices.
+    s = run("alias_bound_lets", s, [&] { return simplify(alias_bound_lets(s)); });
     // Circular buffers for Funcs whose live region along a serial loop is small.
     s = run("storage_folding", s, [&] { return storage_folding(s, env); });
     s = run("inject_memoization", s, [&] { return inject_memoization(s, outputs, env); });

@@ -37,7 +37,7 @@ protected:
 
     Stmt visit(const For *op) override {
         if (op->for_type != ForType::Unrolled) return IRMutator::visit(op);
-        Expr extent = simplify(substitute(constants, op->extent));
+        Expr extent = constant_in_scope(op->extent);
         const int64_t *n = as_const_int(extent);
         bool guarded = false;
         int64_t count = 0;

@@ -10,6 +10,7 @@
 
 #include "bilateral_grid/bilateral_grid_app.h"
 #include "blur/blur_app.h"
+#include "camera_pipe/camera_pipe_app.h"
 #include "harris/harris_app.h"
 #include "hist_eq/hist_eq_app.h"
 #include "max_filter/max_filter_app.h"
@@ -22,6 +23,7 @@ inline std::vector<AppEntry> all_apps() {
     return {
         {"blur", make_blur_app},
         {"hist_eq", make_hist_eq_app},
+        {"camera_pipe", make_camera_pipe_app},
         {"bilateral_grid", make_bilateral_grid_app},
         {"unsharp", make_unsharp_app},
         {"harris", make_harris_app},

@@ -1,0 +1,126 @@
+// The convolution-layer app (apps/conv_layer) against its naive reference, unscheduled and with
+// its CPU schedule, plus a check that the schedule shaped the loop nest as written.
+#include "Halide.h"
+
+#include "conv_layer/conv_layer.h"
+#include "conv_layer/conv_layer_params.h"
+#include "conv_layer/reference.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace Halide;
+using namespace conv_layer_detail;
+
+namespace {
+
+/// Runs the layer (already scheduled) on a ci x w x h x n batch and compares every output with
+/// the reference: |got - expected| <= 1e-5 * max(1, |expected|). Both start from the bias and
+/// add the products in the same order; a fused multiply-add rounds each of the 9 * ci steps
+/// once instead of twice (sums here stay below 4 in magnitude: far below the bound).
+void check_against_reference(ConvLayerPipeline &p, int ci, int co, int w, int h, int n) {
+    Buffer<float> in(ci, w, h, n), filter(co, ci, 3, 3), bias(co);
+    fill_uniform(in.data(), (long)in.number_of_elements(), 31);
+    fill_uniform(filter.data(), (long)filter.number_of_elements(), 32, he_uniform_scale(9 * ci));
+    fill_uniform(bias.data(), co, 33, 0.5f);
+    p.input.set(in);
+    p.filter.set(filter);
+    p.bias.set(bias);
+    Buffer<float> out = p.output.realize({co, w, h, n});
+    std::vector<float> expected(out.number_of_elements());
+    conv_relu_reference(in.data(), filter.data(), bias.data(), expected.data(), ci, co, w, h, n);
+    int positive = 0, zero = 0;
+    for (int b = 0; b < n; b++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                for (int c = 0; c < co; c++) {
+                    float e = expected[c + (size_t)co * (x + (size_t)w * (y + (size_t)h * b))];
+                    float got = out(c, x, y, b);
+                    double err = std::fabs((double)got - e) / std::max(1.0, std::fabs((double)e));
+                    ASSERT_LE(err, 1e-5) << "at c " << c << ", x " << x << ", y " << y << ", n "
+                                         << b << ": " << got << " vs " << e;
+                    (e > 0 ? positive : zero)++;
+                }
+    // Not vacuous: the ReLU both passes and clips a good share of the outputs.
+    EXPECT_GT(positive, (int)out.number_of_elements() / 5);
+    EXPECT_GT(zero, (int)out.number_of_elements() / 5);
+}
+
+std::string loop_nest_of(Func f) {
+    std::ostringstream captured;
+    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+    f.print_loop_nest();
+    std::cout.rdbuf(old);
+    return captured.str();
+}
+
+} // namespace
+
+TEST(ConvLayerApp, UnscheduledMatchesReference) {
+    ConvLayerPipeline p;
+    p.schedule_default();
+    check_against_reference(p, 5, 6, 9, 7, 2);
+}
+
+TEST(ConvLayerApp, CpuScheduleMatchesReference) {
+    // Two vectors of 16 output channels per block, rows of 16 pixels (two blocks of 8).
+    ConvLayerPipeline p;
+    p.schedule_cpu(32, 16);
+    check_against_reference(p, 8, 32, 16, 6, 2);
+}
+
+TEST(ConvLayerApp, CpuScheduleRaggedSizes) {
+    // An odd number of input channels, 48 output channels (the last 32-channel block shifts
+    // inwards), a width of 19 (so does the last block of 8 pixels).
+    ConvLayerPipeline p;
+    p.schedule_cpu(48, 19);
+    check_against_reference(p, 3, 48, 19, 5, 1);
+}
+
+TEST(ConvLayerApp, CpuScheduleFewChannels) {
+    // Fewer than 16 output channels: one vector of 4 lanes per block (VGG-16's scaled-down test).
+    ConvLayerPipeline p;
+    p.schedule_cpu(4, 8);
+    check_against_reference(p, 4, 4, 8, 8, 2);
+}
+
+TEST(ConvLayerApp, CpuScheduleLoopNest) {
+    ConvLayerPipeline p;
+    p.schedule_cpu(64, 128);
+    std::string nest = loop_nest_of(p.output);
+    // Rows of all images in parallel, the padded rows they read copied per row; per block of
+    // 2 x 16 channels by 8 pixels, the sums start from the bias, then the reduction (input
+    // channel innermost) runs outside the block's unrolled pixels and vectors.
+    std::vector<std::string> in_order = {"produce conv_layer:",
+                                         "parallel y.yn:",
+                                         "produce conv_layer_padded:",
+                                         "for x.xo:",
+                                         "for c.co:",
+                                         "produce conv_layer_conv:",
+                                         "unrolled x:",
+                                         "unrolled c.c:",
+                                         "vectorized c.",
+                                         "in [0, 15]:",
+                                         "for conv_layer_r.y in [0, 2]:",
+                                         "for conv_layer_r.x in [0, 2]:",
+                                         "for conv_layer_r.z:",
+                                         "unrolled x:",
+                                         "unrolled c.c:",
+                                         "vectorized c.",
+                                         "consume conv_layer_conv:",
+                                         "unrolled x.xi in [0, 7]:",
+                                         "unrolled c.ci.ci in [0, 1]:",
+                                         "vectorized c.ci."};
+    size_t at = 0;
+    for (const std::string &line : in_order) {
+        size_t found = nest.find(line, at);
+        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
+        at = found + line.size();
+    }
+}

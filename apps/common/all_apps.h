@@ -11,11 +11,14 @@
 #include "bilateral_grid/bilateral_grid_app.h"
 #include "blur/blur_app.h"
 #include "camera_pipe/camera_pipe_app.h"
+#include "conv_layer/conv_layer_app.h"
 #include "harris/harris_app.h"
 #include "hist_eq/hist_eq_app.h"
+#include "matmul/matmul_app.h"
 #include "max_filter/max_filter_app.h"
 #include "nl_means/nl_means_app.h"
 #include "unsharp/unsharp_app.h"
+#include "vgg16/vgg16_app.h"
 
 #include <vector>
 
@@ -30,6 +33,9 @@ inline std::vector<AppEntry> all_apps() {
         {"nl_means", make_nl_means_app},
         {"nl_means_small", make_nl_means_small_app},
         {"max_filter", make_max_filter_app},
+        {"conv_layer", make_conv_layer_app},
+        {"matmul", make_matmul_app},
+        {"vgg16", make_vgg16_app},
     };
 }
 

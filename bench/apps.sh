@@ -10,7 +10,8 @@
 #
 # Usage: bench/apps.sh [--small] [app...]      (default: every app in apps/common/all_apps.h)
 # Environment: BENCH_ROUNDS (3), BENCH_RUNS (timed runs per process, 5), BENCH_WARMUP (1),
-# BENCH_SINGLE=0 skips the single-threaded runs, BENCH_JOBS (ninja -j, 2), LOOM_BUILD (build).
+# BENCH_SINGLE=0 skips the single-threaded runs, BENCH_NO_REFERENCE="app..." skips those apps'
+# naive references (vgg16's takes ~7 minutes), BENCH_JOBS (ninja -j, 2), LOOM_BUILD (build).
 source "$(dirname "$0")/halide_env.sh"
 ROUNDS=${BENCH_ROUNDS:-3}
 RUNS=${BENCH_RUNS:-5}
@@ -77,7 +78,8 @@ for app in "${apps[@]}"; do
       for lib in "${libs[@]}"; do
         extra=(--out "$RAW/$app.$lib.raw")
         # The reference once per app, after Loom's first timed runs (the runs are unaffected).
-        if [ "$lib" = loom ] && [ "$round" = 1 ] && [ "$threads" = all ]; then
+        if [ "$lib" = loom ] && [ "$round" = 1 ] && [ "$threads" = all ] &&
+          [[ " ${BENCH_NO_REFERENCE:-} " != *" $app "* ]]; then
           extra+=(--reference-out "$RAW/$app.reference.raw")
         fi
         bin=$LOOM_BIN

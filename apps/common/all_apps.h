@@ -17,6 +17,7 @@
 #include "matmul/matmul_app.h"
 #include "max_filter/max_filter_app.h"
 #include "nl_means/nl_means_app.h"
+#include "pyramid_blend/pyramid_blend_app.h"
 #include "unsharp/unsharp_app.h"
 #include "vgg16/vgg16_app.h"
 
@@ -36,6 +37,7 @@ inline std::vector<AppEntry> all_apps() {
         {"conv_layer", make_conv_layer_app},
         {"matmul", make_matmul_app},
         {"vgg16", make_vgg16_app},
+        {"pyramid_blend", make_pyramid_blend_app},
     };
 }
 

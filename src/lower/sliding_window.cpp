@@ -87,7 +87,8 @@ Monotonic is_monotonic(const Expr &e, const std::string &v) {
         return is_monotonic(substitute(op->name, op->value, op->body), v);
     }
     if (const Call *op = e.as<Call>()) {
-        if ((op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::promise_clamped)) &&
+        if ((op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) ||
+             op->is_intrinsic(Call::promise_clamped)) &&
             !op->args.empty()) {
             for (size_t i = 1; i < op->args.size(); i++) {
                 if (expr_uses_var(op->args[i], v)) return Monotonic::Unknown;

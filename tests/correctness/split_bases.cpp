@@ -86,3 +86,20 @@ TEST(SplitBases, GuardedTailKeepsItsExactRegion) {
     p.rows.compute_at(p.out, yo);
     p.check(31, 21);
 }
+
+TEST(SplitBases, ShiftInwardsVectorLoopIsPartitioned) {
+    // The unshifted base is the likely case (Halide's likely_if_innermost): the innermost loop
+    // runs its steady state without the min and the shifted last vector separately.
+    Func f("f");
+    Var x("x"), xo("xo"), xi("xi");
+    f(x) = x * 3 + 1;
+    f.split(x, xo, xi, 8).vectorize(xi);
+    std::string text = lowered(f);
+    EXPECT_NE(text.find("let f.s0.x.xi.base = ((f.s0.x.xo * 8)"), std::string::npos) << text;
+    EXPECT_NE(text.find("let f.s0.x.xi.base = min("), std::string::npos) << text;
+    EXPECT_NE(text.find("steady"), std::string::npos) << text;
+    for (int n : {8, 13, 203}) {
+        Buffer<int32_t> out = f.realize({n});
+        for (int i = 0; i < n; i++) ASSERT_EQ(out(i), i * 3 + 1) << "at " << i << " of " << n;
+    }
+}

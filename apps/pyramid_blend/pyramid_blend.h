@@ -52,8 +52,8 @@ struct PyramidBlendPipeline {
                                     &ga_dx[l]));
             gb.push_back(downsample(gb[l - 1], w[l - 1], h[l - 1], true, "gb_" + std::to_string(l),
                                     &gb_dx[l]));
-            gm.push_back(downsample(gm[l - 1], w[l - 1], h[l - 1], false,
-                                    "gm_" + std::to_string(l), &gm_dx[l]));
+            gm.push_back(downsample(gm[l - 1], w[l - 1], h[l - 1], false, "gm_" + std::to_string(l),
+                                    &gm_dx[l]));
         }
         la.resize(L);
         lb.resize(L);
@@ -69,9 +69,9 @@ struct PyramidBlendPipeline {
                 lb[l](x, y, c) = gb[l](x, y, c);
             } else {
                 la[l](x, y, c) = ga[l](x, y, c) - upsample(ga[l + 1], w[l + 1], h[l + 1],
-                                                             "up_ga_" + s, &up_ga_x[l])(x, y, c);
+                                                           "up_ga_" + s, &up_ga_x[l])(x, y, c);
                 lb[l](x, y, c) = gb[l](x, y, c) - upsample(gb[l + 1], w[l + 1], h[l + 1],
-                                                             "up_gb_" + s, &up_gb_x[l])(x, y, c);
+                                                           "up_gb_" + s, &up_gb_x[l])(x, y, c);
             }
             blend[l] = Halide::Func("blend_" + s);
             Halide::Expr m = gm[l](x, y);
@@ -158,12 +158,14 @@ private:
         *dx = Halide::Func(name + "_dx");
         Halide::Func d(name);
         auto tap = [&](Halide::Func g, int i, bool vertical, Halide::Expr ww, Halide::Expr hh) {
-            return vertical ? at(g, x, 2 * y + i, ww, hh, color) : at(g, 2 * x + i, y, ww, hh, color);
+            return vertical ? at(g, x, 2 * y + i, ww, hh, color)
+                            : at(g, 2 * x + i, y, ww, hh, color);
         };
         auto filter = [&](Halide::Func g, bool vertical, Halide::Expr ww, Halide::Expr hh) {
-            Halide::Expr v = (tap(g, -2, vertical, ww, hh) + tap(g, 2, vertical, ww, hh)) * kTapOuter +
-                             (tap(g, -1, vertical, ww, hh) + tap(g, 1, vertical, ww, hh)) * kTapNear +
-                             tap(g, 0, vertical, ww, hh) * kTapCenter;
+            Halide::Expr v =
+                (tap(g, -2, vertical, ww, hh) + tap(g, 2, vertical, ww, hh)) * kTapOuter +
+                (tap(g, -1, vertical, ww, hh) + tap(g, 1, vertical, ww, hh)) * kTapNear +
+                tap(g, 0, vertical, ww, hh) * kTapCenter;
             return v * kNorm;
         };
         // dx is w / 2 wide and h tall; the vertical pass clamps its rows into [0, h).

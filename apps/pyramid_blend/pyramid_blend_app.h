@@ -22,8 +22,8 @@ public:
         w_ = opt.paper_size ? kPaperSize : kSmallWidth;
         h_ = opt.paper_size ? kPaperSize : kSmallHeight;
         a_ = app_inputs::photo_rgb_float(opt.images_dir, w_, h_);
-        Halide::Buffer<uint8_t> other = app_inputs::load_photo<uint8_t>(opt.images_dir,
-                                                                         "tutorial_rgb.png");
+        Halide::Buffer<uint8_t> other =
+            app_inputs::load_photo<uint8_t>(opt.images_dir, "tutorial_rgb.png");
         from_photos_ = other.defined();
         b_ = from_photos_ ? app_inputs::to_unit_float(app_inputs::tile_mirrored(other, w_, h_))
                           : app_inputs::synthetic_float(w_, h_, 3, 77);

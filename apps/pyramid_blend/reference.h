@@ -72,8 +72,8 @@ inline Plane up(const Plane &p) {
 inline void pyramid_blend_reference(const float *a, const float *b, const float *mask, float *out,
                                     int w, int h) {
     using namespace pyramid_blend_detail;
-    using pyramid_blend_reference_detail::Plane;
     using pyramid_blend_reference_detail::down;
+    using pyramid_blend_reference_detail::Plane;
     using pyramid_blend_reference_detail::up;
     const size_t n = (size_t)w * h;
     std::vector<Plane> gm;

@@ -89,15 +89,12 @@ TEST(PyramidBlendApp, CpuScheduleLoopNest) {
     std::string nest = loop_nest_of(p.output);
     // Each Gaussian level once, by strips in parallel with its horizontal pass per strip; the
     // collapse levels likewise with their upsampling passes per strip; the output last.
-    std::vector<std::string> in_order = {"produce ga_1:",    "parallel y.yo",
-                                         "produce ga_1_dx:", "vectorized x.",
-                                         "produce gm_1:",    "produce ga_3:",
-                                         "produce gm_3:",    "produce collapse_2:",
-                                         "parallel y.yo",    "produce up_col_2_x:",
-                                         "produce collapse_1:", "produce pyramid_blend:",
-                                         "parallel y.yo",    "produce up_ga_0_x:",
-                                         "produce up_gb_0_x:", "produce up_col_0_x:",
-                                         "for c:",           "vectorized x."};
+    std::vector<std::string> in_order = {
+        "produce ga_1:", "parallel y.yo",       "produce ga_1_dx:",    "vectorized x.",
+        "produce gm_1:", "produce ga_3:",       "produce gm_3:",       "produce collapse_2:",
+        "parallel y.yo", "produce up_col_2_x:", "produce collapse_1:", "produce pyramid_blend:",
+        "parallel y.yo", "produce up_ga_0_x:",  "produce up_gb_0_x:",  "produce up_col_0_x:",
+        "for c:",        "vectorized x."};
     size_t at = 0;
     for (const std::string &line : in_order) {
         size_t found = nest.find(line, at);

@@ -14,6 +14,7 @@
 #include "conv_layer/conv_layer_app.h"
 #include "harris/harris_app.h"
 #include "hist_eq/hist_eq_app.h"
+#include "local_laplacian/local_laplacian_app.h"
 #include "matmul/matmul_app.h"
 #include "max_filter/max_filter_app.h"
 #include "nl_means/nl_means_app.h"
@@ -28,6 +29,7 @@ inline std::vector<AppEntry> all_apps() {
         {"blur", make_blur_app},
         {"hist_eq", make_hist_eq_app},
         {"camera_pipe", make_camera_pipe_app},
+        {"local_laplacian", make_local_laplacian_app},
         {"bilateral_grid", make_bilateral_grid_app},
         {"unsharp", make_unsharp_app},
         {"harris", make_harris_app},

@@ -111,7 +111,7 @@ fi
 {
   echo "# Applications: Loom against Halide 21 ($(date '+%Y-%m-%d %H:%M'), $host)"
   echo
-  echo "Command: \`bench/apps.sh ${size_flag[*]} $*\` (BENCH_ROUNDS=$ROUNDS, BENCH_RUNS=$RUNS," \
+  echo "Command: \`bench/apps.sh${size_flag[*]:+ ${size_flag[*]}}${*:+ $*}\` (${*:-every app}; BENCH_ROUNDS=$ROUNDS, BENCH_RUNS=$RUNS," \
     "BENCH_WARMUP=$WARMUP; Loom from $LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
   echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;"
   echo "load average (1, 5, 15 min) before: $load_before, after: $load_after."

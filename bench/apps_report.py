@@ -11,6 +11,7 @@ runs); JIT time and peak memory are medians over the rounds.
 """
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -101,7 +102,7 @@ def main():
         first = loom[0] if loom else (halide[0] if halide else None)
         # The table shows the input's size and type (its first words); the notes say the rest.
         description = first.get("input", "?") if first else "?"
-        size = description.split(",")[0]
+        size = re.split(r",(?![^()]*\))", description)[0]
         if size != description:
             inputs.append(f"- {app}: {description}.")
         lm, hm = median_of(loom, "run_ms"), median_of(halide, "run_ms")

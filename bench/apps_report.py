@@ -56,6 +56,18 @@ def median_of(runs, key):
     return statistics.median(values) if values else None
 
 
+def fastest(runs):
+    """The fastest timed run over all rounds: on a shared machine the least disturbed one."""
+    values = []
+    for run in runs:
+        for v in run.get("runs_ms", "").split(","):
+            try:
+                values.append(float(v))
+            except ValueError:
+                pass
+    return min(values) if values else None
+
+
 def fmt(v, digits=2):
     if v is None:
         return "n/a"
@@ -107,6 +119,8 @@ def main():
             inputs.append(f"- {app}: {description}.")
         lm, hm = median_of(loom, "run_ms"), median_of(halide, "run_ms")
         ratio = lm / hm if lm and hm else None
+        fl, fh = fastest(loom), fastest(halide)
+        fast_ratio = fl / fh if fl and fh else None
         if ratio:
             ratios.append(ratio)
         # The reference ran once, in the first Loom run.
@@ -134,7 +148,8 @@ def main():
         if tol is not None:
             ref_text += f", tolerance {tol:g}"
         threads = first.get("threads", "?") if first else "?"
-        rows.append([app, size, fmt(lm), fmt(hm), fmt(ratio), fmt(naive, 1), fmt(opencv),
+        rows.append([app, size, fmt(lm), fmt(hm), fmt(ratio), fmt(fast_ratio), fmt(naive, 1),
+                     fmt(opencv),
                      f"{fmt(median_of(loom, 'peak_mb'))} / {fmt(median_of(halide, 'peak_mb'))}",
                      f"{fmt(median_of(loom, 'jit_ms'), 0)} / {fmt(median_of(halide, 'jit_ms'), 0)}",
                      agree, threads])
@@ -152,12 +167,14 @@ def main():
             r1 = lm1 / hm1 if lm1 and hm1 else None
             if r1:
                 single_ratios.append(r1)
-            single_rows.append([app, size, fmt(lm1), fmt(hm1), fmt(r1)])
+            f1 = fastest(l1) / fastest(h1) if fastest(l1) and fastest(h1) else None
+            single_rows.append([app, size, fmt(lm1), fmt(hm1), fmt(r1), fmt(f1)])
 
     def geomean(v):
         return math.exp(sum(math.log(x) for x in v) / len(v)) if v else None
 
-    head = ["app", "size", "Loom ms", "Halide ms", "Loom/Halide", "naive ms", "OpenCV ms",
+    head = ["app", "size", "Loom ms", "Halide ms", "Loom/Halide", "fastest runs' ratio",
+            "naive ms", "OpenCV ms",
             "peak MiB Loom / Halide", "JIT ms Loom / Halide", "Loom vs Halide output", "threads"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(" --- " for _ in head) + "|")
@@ -166,7 +183,7 @@ def main():
     print(f"\nGeometric mean of Loom/Halide over {len(ratios)} apps: {fmt(geomean(ratios))}.")
     if single_rows:
         print("\nSingle-threaded (LOOM_NUM_THREADS=1, HL_NUM_THREADS=1):\n")
-        head1 = ["app", "size", "Loom ms", "Halide ms", "Loom/Halide"]
+        head1 = ["app", "size", "Loom ms", "Halide ms", "Loom/Halide", "fastest runs' ratio"]
         print("| " + " | ".join(head1) + " |")
         print("|" + "|".join(" --- " for _ in head1) + "|")
         for r in single_rows:
@@ -186,7 +203,9 @@ def main():
         print("\n".join(opencv_ops))
     print("\nMethod: each app runs in its own process per library, round and thread setting "
           "(bench/app_bench.cpp): input built, one JIT compile (timed), one warm-up run, then "
-          "the timed runs; a time above is the median over the rounds of each process's median. "
+          "the timed runs; a time above is the median over the rounds of each process's median; "
+          "the fastest runs' ratio compares each library's fastest run over all rounds (the "
+          "least disturbed on a shared machine). "
           "Peak memory: in one more run after the timed ones, the resident-set high-water mark "
           "above the resident set before it (input, output and threads already there; glibc's "
           "free memory returned first by malloc_trim; /proc/self/clear_refs), median over the "

@@ -3,25 +3,86 @@
 
 #include "analysis/bounds.h"
 
+#include "ir/ir_equality.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 
+#include <set>
+#include <unordered_map>
+
 namespace loom {
 namespace internal {
 
 namespace {
 
+/// The Let names whose bounds can reach a box: those in the coordinates of Func and buffer
+/// accesses and in the conditions that narrow them, closed over the Let values defining them.
+/// An inlined pipeline nests hundreds of Lets of pixel values that no coordinate uses; bounding
+/// each of them (and everything inside it) is what made boxes of unscheduled pipelines slow.
+class LetsReachingBoxes : public IRVisitor {
+public:
+    std::set<std::string> names;
+
+    void close() {
+        std::vector<std::string> work(names.begin(), names.end());
+        while (!work.empty()) {
+            std::string n = work.back();
+            work.pop_back();
+            auto it = let_uses.find(n);
+            if (it == let_uses.end()) continue;
+            for (const std::string &u : it->second) {
+                if (names.insert(u).second) work.push_back(u);
+            }
+        }
+    }
+
+private:
+    std::map<std::string, std::set<std::string>> let_uses;
+
+    using IRVisitor::visit;
+    void add_vars(const Expr &e, std::set<std::string> &to) {
+        visit_exprs(e, [&](const Expr &x) {
+            if (const Variable *v = x.as<Variable>()) to.insert(v->name);
+            return true;
+        });
+    }
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Halide || op->call_type == Call::Image) {
+            for (const Expr &a : op->args) add_vars(a, names);
+        } else if (op->is_intrinsic(Call::if_then_else) && !op->args.empty()) {
+            add_vars(op->args[0], names);
+        }
+    }
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        for (const Expr &a : op->args) add_vars(a, names);
+    }
+    void visit(const Select *op) override {
+        IRVisitor::visit(op);
+        add_vars(op->condition, names);
+    }
+    void visit(const IfThenElse *op) override {
+        IRVisitor::visit(op);
+        add_vars(op->condition, names);
+    }
+    void visit(const Let *op) override {
+        IRVisitor::visit(op);
+        add_vars(op->value, let_uses[op->name]);
+    }
+};
+
 /// Walks a Stmt or Expr keeping the bounds of every loop variable and let-bound name in scope,
 /// and unions the bounds of each Func/buffer access into its Box.
 class BoxesTouched : public IRVisitor {
 public:
-    BoxesTouched(const Scope &s, bool calls, bool provides, const std::string &only)
-        : scope(s), consider_calls(calls), consider_provides(provides), only(only) {}
-
-    std::map<std::string, Box> boxes;
+    BoxesTouched(const Scope &s, bool calls, bool provides, const std::string &only,
+                 std::set<std::string> relevant_lets)
+        : scope(s), consider_calls(calls), consider_provides(provides), only(only),
+          relevant_lets(std::move(relevant_lets)) {}
 
 private:
     Scope scope;
@@ -32,25 +93,70 @@ private:
     bool consider_calls, consider_provides;
     /// When nonempty, the one name whose box is wanted (skips the work for the others).
     std::string only;
+    /// The Let names worth bounding (LetsReachingBoxes); the others are bound to everything.
+    std::set<std::string> relevant_lets;
 
     using IRVisitor::visit;
 
+    /// The distinct intervals of one coordinate of one Func or buffer, unioned at the end:
+    /// unioning each access into a growing min/max chain simplified the chain once per access,
+    /// quadratic in the accesses of an inlined pipeline (thousands of taps, a few distinct).
+    struct Coordinate {
+        std::vector<Interval> distinct;
+        std::unordered_multimap<uint64_t, size_t> by_hash;
+    };
+    std::map<std::string, std::vector<Coordinate>> pending;
+    std::unordered_map<const IRNode *, uint64_t> hash_memo;
+
     void add(const std::string &name, const std::vector<Expr> &args) {
         if (!only.empty() && name != only) return;
-        Box b;
-        b.reserve(args.size());
-        for (const Expr &a : args) b.push_back(bounds_of_expr_in_scope(a, scope));
-        auto it = boxes.find(name);
-        if (it == boxes.end()) {
-            boxes.emplace(name, std::move(b));
-        } else {
-            internal_assert(it->second.size() == b.size())
-                << name << " is accessed with " << it->second.size() << " and " << b.size()
-                << " coordinates\n";
-            it->second = box_union(it->second, b);
+        auto it = pending.find(name);
+        if (it == pending.end())
+            it = pending.emplace(name, std::vector<Coordinate>(args.size())).first;
+        internal_assert(it->second.size() == args.size())
+            << name << " is accessed with " << it->second.size() << " and " << args.size()
+            << " coordinates\n";
+        for (size_t d = 0; d < args.size(); d++) {
+            Interval i = bounds_of_expr_in_scope(args[d], scope);
+            Coordinate &c = it->second[d];
+            uint64_t h = hash_expr(i.min, hash_memo) * 31 + hash_expr(i.max, hash_memo);
+            bool seen = false;
+            auto range = c.by_hash.equal_range(h);
+            for (auto k = range.first; k != range.second && !seen; ++k) {
+                const Interval &o = c.distinct[k->second];
+                seen = equal(o.min, i.min) && equal(o.max, i.max);
+            }
+            if (seen) continue;
+            c.by_hash.emplace(h, c.distinct.size());
+            c.distinct.push_back(std::move(i));
         }
     }
 
+public:
+    /// The boxes of the walk: each coordinate's distinct intervals unioned pairwise (a balanced
+    /// tree, so each simplification sees a small expression).
+    std::map<std::string, Box> finish() {
+        std::map<std::string, Box> boxes;
+        for (auto &p : pending) {
+            Box b;
+            for (Coordinate &c : p.second) {
+                std::vector<Interval> level = std::move(c.distinct);
+                while (level.size() > 1) {
+                    std::vector<Interval> next;
+                    for (size_t k = 0; k + 1 < level.size(); k += 2) {
+                        next.push_back(Interval::make_union(level[k], level[k + 1]));
+                    }
+                    if (level.size() % 2) next.push_back(level.back());
+                    level = std::move(next);
+                }
+                b.push_back(level.empty() ? Interval::nothing() : level[0]);
+            }
+            boxes.emplace(p.first, std::move(b));
+        }
+        return boxes;
+    }
+
+private:
     template <typename F>
     void with_binding(const std::string &name, const Interval &iv, F f) {
         auto it = scope.find(name);
@@ -95,7 +201,8 @@ private:
 
     void visit(const Let *op) override {
         dispatch(op->value);
-        Interval v = bounds_of_expr_in_scope(op->value, scope);
+        Interval v = relevant_lets.count(op->name) ? bounds_of_expr_in_scope(op->value, scope)
+                                                   : Interval::everything();
         with_binding(op->name, v, [&] { dispatch(op->body); });
     }
 
@@ -169,9 +276,12 @@ private:
 template <typename Node>
 std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope, bool calls, bool provides,
                                     const std::string &only = "") {
-    BoxesTouched v(scope, calls, provides, only);
+    LetsReachingBoxes lets;
+    lets.dispatch(n);
+    lets.close();
+    BoxesTouched v(scope, calls, provides, only, std::move(lets.names));
     v.dispatch(n);
-    return std::move(v.boxes);
+    return v.finish();
 }
 
 Box box_of(const std::map<std::string, Box> &boxes, const std::string &name) {

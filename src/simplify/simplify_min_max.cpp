@@ -38,6 +38,10 @@ const rewrite::RuleList &min_rules() {
             {RING, min(max(x, y), min(y, x)), min(y, x)},
             {RING, min(min(x, y), max(x, y)), min(x, y)},
             {RING, min(min(x, y), max(y, x)), min(x, y)},
+            // Distributivity over a shared bound: the union of two clamps of different values
+            // to one range is one clamp (bounds inference unions many such accesses).
+            {RING, min(max(x, y), max(z, y)), max(min(x, z), y)},
+            {RING, min(min(x, y), min(z, y)), min(min(x, z), y)},
             // Shared terms (no overflow).
             {INT32, min(x + c0, x + c1), x + fold(min(c0, c1))},
             {INT32, min(x + c0, x), x, c0 > 0},
@@ -90,6 +94,8 @@ const rewrite::RuleList &max_rules() {
             {RING, max(max(x, y), min(y, x)), max(x, y)},
             // Canonical clamp: min(max(x, lo), hi).
             {RING, max(min(x, c1), c0), min(max(x, c0), c1), c0 <= c1},
+            {RING, max(min(x, y), min(z, y)), min(max(x, z), y)},
+            {RING, max(max(x, y), max(z, y)), max(max(x, z), y)},
             {INT32, max(x + c0, x + c1), x + fold(max(c0, c1))},
             {INT32, max(x + c0, x), x + c0, c0 > 0},
             {INT32, max(x + c0, x), x, c0 < 0},

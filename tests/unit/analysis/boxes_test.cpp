@@ -178,6 +178,28 @@ TEST(Boxes, LetsAndConditions) {
     EXPECT_TRUE(is_box(box_required(lk, "f"), {{90, 99}}));
 }
 
+TEST(Boxes, ManyTapsThroughLetChains) {
+    // An inlined pipeline's shape: hundreds of accesses, each through Lets (a coordinate let,
+    // a pixel-value let that no coordinate uses), few distinct; and a Let that matters only
+    // through the condition narrowing a coordinate.
+    Expr x = var("x"), n = var("n");
+    Expr sum = i32(0);
+    for (int k = 0; k < 300; k++) {
+        std::string c = "c" + std::to_string(k), v = "v" + std::to_string(k);
+        Expr tap = Let::make(c, add(x, i32(k % 5 - 2)), call("f", {var(c)}));
+        sum = add(sum, Let::make(v, mul(tap, i32(3)), add(var(v), call("g", {x}))));
+    }
+    Stmt s = loop("x", i32(0), i32(50), provide("out", sum, {x}));
+    auto req = boxes_required(s);
+    EXPECT_TRUE(is_box(req["f"], {{-2, 51}}));
+    EXPECT_TRUE(is_box(req["g"], {{0, 49}}));
+    // let n = 7 in select(x < n, f(x), 0): n is bounded because the condition narrows x.
+    Stmt cond =
+        loop("x", i32(0), i32(100),
+             provide("out", Let::make("n", i32(7), select(lt(x, n), call("f", {x}), i32(0))), {x}));
+    EXPECT_TRUE(is_box(box_required(cond, "f"), {{0, 6}}));
+}
+
 TEST(Boxes, NestedCallsVectorsAndExprs) {
     Expr x = var("x");
     // f(g(x)) with g returning uint8: f over [0, 255], g over the loop.

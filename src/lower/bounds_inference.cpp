@@ -314,6 +314,14 @@ protected:
         return s;
     }
 
+    /// s inside `lets` (outermost first), whose values are already simplified.
+    static Stmt wrap_as_is(Stmt s, const std::vector<std::pair<std::string, Expr>> &lets) {
+        for (auto l = lets.rbegin(); l != lets.rend(); ++l) {
+            s = LetStmt::make(l->first, l->second, s);
+        }
+        return s;
+    }
+
     static Stmt with_checks(const std::vector<Stmt> &checks, Stmt s) {
         if (checks.empty()) return s;
         std::vector<Stmt> all = checks;
@@ -334,14 +342,34 @@ protected:
         const ProducerConsumer *consume =
             block ? find_in_chain(block->rest, f.name(), false) : nullptr;
         if (produce && consume) {
-            // Stored where it is computed: every let goes around the Realize.
+            // The bound lets of the consumers realized right inside (they open f's consume
+            // body) move out in front of f's: they depend on nothing f defines, and f's
+            // region, computed from the consumers' loops, then refers to their names
+            // (f.s0.x.min = g.s0.x.min - 1, as in Halide) instead of repeating their values,
+            // which grew with every stage of a pipeline.
+            std::vector<std::pair<std::string, Expr>> consumer_lets;
+            if (block->rest.as<ProducerConsumer>() == consume) {
+                Stmt inner = consume->body;
+                while (const LetStmt *l = inner.as<LetStmt>()) {
+                    consumer_lets.emplace_back(l->name, l->value);
+                    inner = l->body;
+                }
+                if (!consumer_lets.empty()) {
+                    body = Block::make(block->first,
+                                       ProducerConsumer::make_consume(consume->name, inner));
+                    block = body.as<Block>();
+                    produce = find_in_chain(block->first, f.name(), true);
+                    consume = block->rest.as<ProducerConsumer>();
+                }
+            }
+            // Stored where it is computed: every let of f goes around the Realize.
             ComputeBounds cb = compute_bounds(f, produce, consume);
             std::vector<Stmt> checks = cb.checks;
             std::vector<std::pair<std::string, Expr>> lets = cb.lets;
             for (const auto &l : realized_lets(f, cb.touched, checks)) lets.push_back(l);
             Stmt result = Realize::make(op->name, op->types, op->memory_type, op->bounds,
                                         op->condition, body);
-            return wrap(with_checks(checks, result), lets);
+            return wrap_as_is(wrap(with_checks(checks, result), lets), consumer_lets);
         }
 
         // Stored outside the compute level: the stage lets go around `produce f; consume f`

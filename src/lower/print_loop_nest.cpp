@@ -26,17 +26,39 @@ protected:
     using IRVisitor::visit;
     const std::map<std::string, Function> &env;
     int indent = 0;
-    /// The LetStmts in scope, outermost first (bounds_inference defines the loop bounds).
-    std::vector<std::pair<std::string, Expr>> lets;
+    /// A LetStmt in scope (bounds_inference defines the loop bounds) and, once asked for, its
+    /// value with the lets outside it expanded and simplified.
+    struct ScopedLet {
+        std::string name;
+        Expr value;
+        Expr expanded;
+    };
+    /// Outermost first.
+    std::vector<ScopedLet> lets;
 
-    /// e with the lets in scope substituted, simplified.
-    Expr expand(Expr e) const {
-        for (auto l = lets.rbegin(); l != lets.rend(); ++l) e = substitute(l->first, l->second, e);
-        return simplify(e);
+    /// e with the lets among the first `limit` in scope expanded, simplified. Each let is
+    /// expanded once and simplified on its own: bound lets refer to the lets of the stages
+    /// before them, several times each, so substituting the raw values grows exponentially
+    /// along a pipeline.
+    Expr expand(const Expr &e, size_t limit) {
+        std::map<std::string, Expr> values;
+        visit_exprs(e, [&](const Expr &x) {
+            const Variable *v = x.as<Variable>();
+            if (!v || values.count(v->name)) return true;
+            for (size_t i = limit; i-- > 0;) {
+                if (lets[i].name != v->name) continue;
+                if (!lets[i].expanded.defined()) lets[i].expanded = expand(lets[i].value, i);
+                values[v->name] = lets[i].expanded;
+                break;
+            }
+            return true;
+        });
+        return simplify(values.empty() ? e : substitute(values, e));
     }
+    Expr expand(const Expr &e) { return expand(e, lets.size()); }
 
     void visit(const LetStmt *op) override {
-        lets.emplace_back(op->name, op->value);
+        lets.push_back({op->name, op->value, Expr()});
         dispatch(op->body);
         lets.pop_back();
     }

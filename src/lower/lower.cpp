@@ -12,6 +12,7 @@
 #include "lower/find_intrinsics.h"
 #include "lower/infer_alignment.h"
 #include "lower/infer_arguments.h"
+#include "lower/inject_early_frees.h"
 #include "lower/inject_prefetch.h"
 #include "lower/inject_tracing.h"
 #include "lower/loop_invariant_code_motion.h"
@@ -248,6 +249,9 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("infer_alignment", s, [&] { return infer_alignment(s); });
     s = run("loop_invariant_code_motion", s, [&] { return loop_invariant_code_motion(s); });
     s = run("bound_small_allocations", s, [&] { return bound_small_allocations(s); });
+    // Heap buffers end right after their last use (a root stage's buffer, after its last
+    // consumer), not at the end of everything computed after them.
+    s = run("inject_early_frees", s, [&] { return inject_early_frees(s); });
     s = run("common_subexpression_elimination", s,
             [&] { return common_subexpression_elimination(s); });
 

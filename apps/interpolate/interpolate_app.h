@@ -1,0 +1,70 @@
+// The multi-scale interpolation app as an AppInstance (apps/common/app.h) for the benchmark
+// harness and the demo: 1536 x 2560 RGBA (the photograph tiled, alpha from the app's hole
+// pattern), or 384 x 640 in the small mode. Include "Halide.h" first.
+#ifndef LOOM_APPS_INTERPOLATE_APP_H
+#define LOOM_APPS_INTERPOLATE_APP_H
+
+#include "common/app.h"
+#include "common/inputs.h"
+#include "interpolate/interpolate.h"
+#include "interpolate/reference.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+namespace interpolate_detail {
+
+/// One interpolation pipeline on a w x h RGBA float image.
+class InterpolateApp : public AppInstance {
+public:
+    InterpolateApp(const AppOptions &opt, int w, int h) : input_(w, h, 4), out_(w, h, 3) {
+        Halide::Buffer<float> rgb = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+        source_ = opt.images_dir.empty() ? "synthetic" : "rgb_small.png tiled";
+        input_.for_each_element([&](int x, int y, int c) {
+            input_(x, y, c) = c < 3 ? rgb(x, y, c) : alpha_pattern(x, y);
+        });
+        pipeline_.input.set(input_);
+    }
+    std::string input_description() const override {
+        return std::to_string(input_.width()) + "x" + std::to_string(input_.height()) +
+               "x4 float RGBA, " + source_ + ", alpha with holes, " + std::to_string(kLevels) +
+               " levels";
+    }
+    void compile() override {
+        pipeline_.schedule_cpu();
+        pipeline_.output.compile_jit();
+    }
+    void run() override { pipeline_.output.realize(out_); }
+    Halide::Buffer<> output() override { return out_; }
+    Halide::Buffer<> reference() override {
+        Halide::Buffer<float> ref(input_.width(), input_.height(), 3);
+        interpolate_reference(input_.data(), ref.data(), input_.width(), input_.height());
+        return ref;
+    }
+    /// Same operations in the same order; room for fused multiply-adds (see
+    /// tests/apps/interpolate.cpp).
+    double reference_tolerance() const override { return 1e-5; }
+    Halide::Buffer<uint8_t> picture() override {
+        Halide::Buffer<uint8_t> pic(out_.width(), out_.height(), 3);
+        pic.for_each_element([&](int x, int y, int c) {
+            pic(x, y, c) = (uint8_t)std::min(std::max(out_(x, y, c) * 255.0f + 0.5f, 0.0f), 255.0f);
+        });
+        return pic;
+    }
+
+private:
+    InterpolatePipeline pipeline_;
+    Halide::Buffer<float> input_, out_;
+    std::string source_;
+};
+
+} // namespace interpolate_detail
+
+/// Multi-scale interpolation at 1536 x 2560 RGBA (paper size) or 384 x 640.
+inline std::unique_ptr<AppInstance> make_interpolate_app(const AppOptions &opt) {
+    return opt.paper_size ? std::make_unique<interpolate_detail::InterpolateApp>(opt, 1536, 2560)
+                          : std::make_unique<interpolate_detail::InterpolateApp>(opt, 384, 640);
+}
+
+#endif

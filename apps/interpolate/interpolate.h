@@ -114,8 +114,8 @@ struct InterpolatePipeline {
         up_x[0].compute_at(output, yo).reorder(c, x, y).bound(c, 0, 4).unroll(c).vectorize(x, 8);
         for (int l = 1; l < levels; l++) {
             // Each pyramid level over its support: without these bounds each level's region
-            // would be an expression of the one below it, nested 10 deep (compile times grow
-            // tenfold per level, in Loom and Halide 21 alike). The interpolated levels are
+            // would be an expression of the one below it, nested 10 deep (Loom's compile time
+            // grows tenfold per level). The interpolated levels are
             // computed over exactly what the level below reads: parallel rows and GuardWithIf
             // vectors, no rounding up to whole strips (which nests in the same way; explicit
             // bounds on them fail Loom's and Halide's required-region checks, see README).

@@ -15,6 +15,7 @@
 #include "harris/harris_app.h"
 #include "hist_eq/hist_eq_app.h"
 #include "interpolate/interpolate_app.h"
+#include "lens_blur/lens_blur_app.h"
 #include "local_laplacian/local_laplacian_app.h"
 #include "matmul/matmul_app.h"
 #include "max_filter/max_filter_app.h"
@@ -38,6 +39,7 @@ inline std::vector<AppEntry> all_apps() {
         {"nl_means_small", make_nl_means_small_app},
         {"max_filter", make_max_filter_app},
         {"interpolate", make_interpolate_app},
+        {"lens_blur", make_lens_blur_app},
         {"conv_layer", make_conv_layer_app},
         {"matmul", make_matmul_app},
         {"vgg16", make_vgg16_app},

@@ -1,0 +1,71 @@
+// The lens blur app as an AppInstance (apps/common/app.h) for the benchmark harness and the
+// demo: "lens_blur" at the paper's size (992 x 1024 x 3: the left view is the photograph tiled,
+// the right one made from it by shifting regions by known disparities). Include "Halide.h"
+// first.
+#ifndef LOOM_APPS_LENS_BLUR_APP_H
+#define LOOM_APPS_LENS_BLUR_APP_H
+
+#include "common/app.h"
+#include "common/inputs.h"
+#include "lens_blur/lens_blur.h"
+#include "lens_blur/reference.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+namespace lens_blur_detail {
+
+/// One lens blur pipeline on a w x h x 3 float stereo pair.
+class LensBlurApp : public AppInstance {
+public:
+    LensBlurApp(const AppOptions &opt, int w, int h) : right_(w, h, 3), out_(w, h, 3) {
+        left_ = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+        lens_blur_make_right(left_.data(), right_.data(), w, h);
+        source_ = opt.images_dir.empty() ? "synthetic" : "rgb_small.png tiled";
+        pipeline_.left.set(left_);
+        pipeline_.right.set(right_);
+    }
+    std::string input_description() const override {
+        return std::to_string(left_.width()) + "x" + std::to_string(left_.height()) +
+               "x3 float stereo pair, " + source_ + ", 32 disparities, focus " +
+               std::to_string(kDefaultFocus);
+    }
+    void compile() override {
+        pipeline_.schedule_cpu();
+        pipeline_.output.compile_jit();
+    }
+    void run() override { pipeline_.output.realize(out_); }
+    Halide::Buffer<> output() override { return out_; }
+    Halide::Buffer<> reference() override {
+        Halide::Buffer<float> ref(left_.width(), left_.height(), 3);
+        lens_blur_reference(left_.data(), right_.data(), ref.data(), left_.width(), left_.height(),
+                            kDefaultFocus);
+        return ref;
+    }
+    /// The same depths and the same sums in the same order: exact up to a division's rounding
+    /// (see tests/apps/lens_blur.cpp).
+    double reference_tolerance() const override { return 1e-6; }
+    Halide::Buffer<uint8_t> picture() override {
+        Halide::Buffer<uint8_t> pic(out_.width(), out_.height(), 3);
+        pic.for_each_element([&](int x, int y, int c) {
+            pic(x, y, c) = (uint8_t)std::min(std::max(out_(x, y, c) * 255.0f + 0.5f, 0.0f), 255.0f);
+        });
+        return pic;
+    }
+
+private:
+    LensBlurPipeline pipeline_;
+    Halide::Buffer<float> left_, right_, out_;
+    std::string source_;
+};
+
+} // namespace lens_blur_detail
+
+/// Lens blur at 992 x 1024 x 3 (paper size) or 160 x 96 x 3.
+inline std::unique_ptr<AppInstance> make_lens_blur_app(const AppOptions &opt) {
+    return opt.paper_size ? std::make_unique<lens_blur_detail::LensBlurApp>(opt, 992, 1024)
+                          : std::make_unique<lens_blur_detail::LensBlurApp>(opt, 160, 96);
+}
+
+#endif

@@ -11,9 +11,9 @@
 #include "lens_blur/lens_blur_params.h"
 
 struct LensBlurPipeline {
-    /// The left and right views, planar RGB float (x, y, c) in [0, 1], the same size; the left
-    /// one is the reference view (and the one blurred). Edges are repeated.
-    Halide::ImageParam left{Halide::Float(32), 3, "left"}, right{Halide::Float(32), 3, "right"};
+    /// The left and right views, planar 8-bit RGB (x, y, c), the same size; the left one is the
+    /// reference view (and the one blurred). Edges are repeated.
+    Halide::ImageParam left{Halide::UInt(8), 3, "left"}, right{Halide::UInt(8), 3, "right"};
     /// The disparity that stays sharp.
     Halide::Param<int> focus{"focus", lens_blur_detail::kDefaultFocus};
     Halide::Func left_c{"left_c"}, right_c{"right_c"}, diff{"diff"}, cost_y{"cost_y"}, cost{"cost"},
@@ -33,10 +33,12 @@ struct LensBlurPipeline {
         left_c = Halide::BoundaryConditions::repeat_edge(left);
         right_c = Halide::BoundaryConditions::repeat_edge(right);
         // Matching cost of left pixel (x, y) against the right one at x - d: the absolute colour
-        // differences summed over the channels in order 0, 1, 2.
-        Expr s = Halide::abs(left_c(x, y, 0) - right_c(x - d, y, 0));
-        for (int k = 1; k < 3; k++) s = s + Halide::abs(left_c(x, y, k) - right_c(x - d, y, k));
-        diff(x, y, d) = s;
+        // differences summed over the channels, in 16 bits (at most 25 * 3 * 255 after the box
+        // filter), so the costs and their argmin are exact.
+        auto ad = [&](int k) {
+            return Halide::cast<uint16_t>(Halide::absd(left_c(x, y, k), right_c(x - d, y, k)));
+        };
+        diff(x, y, d) = ad(0) + ad(1) + ad(2);
         // (2 br + 1)^2 box sum (5 x 5), vertical pass first, taps from the most negative offset.
         Expr sy = diff(x, y - br, d);
         for (int i = 1; i <= 2 * br; i++) sy = sy + diff(x, y + i - br, d);
@@ -61,12 +63,13 @@ struct LensBlurPipeline {
             Expr qx = Halide::clamp(x + ox, 0, w - 1), qy = Halide::clamp(y + oy, 0, h - 1);
             Expr rq = radius(qx, qy);
             Expr covered = ox * ox + oy * oy <= rq * rq;
-            Expr v = Halide::select(covered, left_c(qx, qy, c), 0.0f);
+            Expr v = Halide::select(covered, Halide::cast<float>(left_c(qx, qy, c)), 0.0f);
             Expr one = Halide::select(covered, 1.0f, 0.0f);
             num = i == 0 ? v : num + v;
             den = i == 0 ? one : den + one;
         }
-        output(x, y, c) = num / den;
+        // The mean, scaled to [0, 1].
+        output(x, y, c) = num / (den * 255.0f);
     }
 
     /// No schedule: everything inlined (the argmin's reduction computed per use of a depth).

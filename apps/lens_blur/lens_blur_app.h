@@ -1,6 +1,6 @@
 // The lens blur app as an AppInstance (apps/common/app.h) for the benchmark harness and the
-// demo: "lens_blur" at the paper's size (992 x 1024 x 3: the left view is the photograph tiled,
-// the right one made from it by shifting regions by known disparities). Include "Halide.h"
+// demo: "lens_blur" at the paper's size (992 x 1024 x 3, 8-bit: the left view is the photograph
+// tiled, the right one made from it by shifting regions by known disparities). Include "Halide.h"
 // first.
 #ifndef LOOM_APPS_LENS_BLUR_APP_H
 #define LOOM_APPS_LENS_BLUR_APP_H
@@ -16,11 +16,20 @@
 
 namespace lens_blur_detail {
 
-/// One lens blur pipeline on a w x h x 3 float stereo pair.
+/// One lens blur pipeline on a w x h x 3 8-bit stereo pair.
 class LensBlurApp : public AppInstance {
 public:
-    LensBlurApp(const AppOptions &opt, int w, int h) : right_(w, h, 3), out_(w, h, 3) {
-        left_ = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+    LensBlurApp(const AppOptions &opt, int w, int h)
+        : left_(w, h, 3), right_(w, h, 3), out_(w, h, 3) {
+        Halide::Buffer<uint8_t> photo =
+            app_inputs::load_photo<uint8_t>(opt.images_dir, "rgb_small.png");
+        if (photo.defined()) {
+            left_ = app_inputs::tile_mirrored(photo, w, h);
+        } else {
+            Halide::Buffer<float> f = app_inputs::synthetic_float(w, h, 3, 2024);
+            left_.for_each_element(
+                [&](int x, int y, int c) { left_(x, y, c) = (uint8_t)(f(x, y, c) * 255.0f); });
+        }
         lens_blur_make_right(left_.data(), right_.data(), w, h);
         source_ = opt.images_dir.empty() ? "synthetic" : "rgb_small.png tiled";
         pipeline_.left.set(left_);
@@ -28,7 +37,7 @@ public:
     }
     std::string input_description() const override {
         return std::to_string(left_.width()) + "x" + std::to_string(left_.height()) +
-               "x3 float stereo pair, " + source_ + ", 32 disparities, focus " +
+               "x3 8-bit stereo pair, " + source_ + ", 32 disparities, focus " +
                std::to_string(kDefaultFocus);
     }
     void compile() override {
@@ -43,7 +52,7 @@ public:
                             kDefaultFocus);
         return ref;
     }
-    /// The same depths and the same sums in the same order: exact up to a division's rounding
+    /// The same (integer) depths and the same sums: exact up to the final division's rounding
     /// (see tests/apps/lens_blur.cpp).
     double reference_tolerance() const override { return 1e-6; }
     Halide::Buffer<uint8_t> picture() override {
@@ -56,7 +65,8 @@ public:
 
 private:
     LensBlurPipeline pipeline_;
-    Halide::Buffer<float> left_, right_, out_;
+    Halide::Buffer<uint8_t> left_, right_;
+    Halide::Buffer<float> out_;
     std::string source_;
 };
 

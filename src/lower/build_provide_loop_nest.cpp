@@ -229,9 +229,9 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
                 // input's region would start a whole tile early).
                 // The unshifted side is the likely one: an innermost loop is partitioned into
                 // a steady state without the min and the shifted last iteration.
-                base = Min::make(Call::make(Int(32), Call::likely_if_innermost, {base},
-                                            Call::PureIntrinsic),
-                                 var(old_n + ".loop_max") + (1 - factor));
+                base = Min::make(
+                    Call::make(Int(32), Call::likely_if_innermost, {base}, Call::PureIntrinsic),
+                    var(old_n + ".loop_max") + (1 - factor));
             }
             // The base is a let of its own (Halide's "<inner>.base"), placed in the outer
             // loop: a Func computed at that loop then needs [base, base + factor - 1], whose

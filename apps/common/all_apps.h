@@ -21,6 +21,7 @@
 #include "max_filter/max_filter_app.h"
 #include "nl_means/nl_means_app.h"
 #include "pyramid_blend/pyramid_blend_app.h"
+#include "snake/snake_app.h"
 #include "unsharp/unsharp_app.h"
 #include "vgg16/vgg16_app.h"
 
@@ -44,6 +45,7 @@ inline std::vector<AppEntry> all_apps() {
         {"matmul", make_matmul_app},
         {"vgg16", make_vgg16_app},
         {"pyramid_blend", make_pyramid_blend_app},
+        {"snake", make_snake_app},
     };
 }
 

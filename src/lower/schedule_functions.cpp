@@ -83,10 +83,11 @@ protected:
         if (op->name == loop) {
             // Inside the lets that open the loop body (the consumer's split bases), so the
             // region f must cover is written in their names.
-            std::vector<const LetStmt *> lets;
+            std::vector<std::pair<std::string, Expr>> lets; // copies: `body` owns the nodes
             while (const LetStmt *l = body.as<LetStmt>()) {
-                lets.push_back(l);
-                body = l->body;
+                lets.emplace_back(l->name, l->value);
+                Stmt inner = l->body;
+                body = inner;
             }
             if (group) {
                 body = build_fused_group(*group, body, with_realize);
@@ -94,7 +95,7 @@ protected:
                 body = with_realize ? build_realize(f, body) : build_produce_consume(f, body);
             }
             for (auto l = lets.rbegin(); l != lets.rend(); ++l) {
-                body = LetStmt::make((*l)->name, (*l)->value, body);
+                body = LetStmt::make(l->first, l->second, body);
             }
             injected++;
         }

@@ -106,7 +106,6 @@ private:
         std::unordered_multimap<uint64_t, size_t> by_hash;
     };
     std::map<std::string, std::vector<Coordinate>> pending;
-    std::unordered_map<const IRNode *, uint64_t> hash_memo;
 
     void add(const std::string &name, const std::vector<Expr> &args) {
         if (!only.empty() && name != only) return;
@@ -119,7 +118,8 @@ private:
         for (size_t d = 0; d < args.size(); d++) {
             Interval i = bounds_of_expr_in_scope(args[d], scope);
             Coordinate &c = it->second[d];
-            uint64_t h = hash_expr(i.min, hash_memo) * 31 + hash_expr(i.max, hash_memo);
+            // No memo across accesses: a duplicate's nodes are freed, and their addresses reused.
+            uint64_t h = hash_expr(i.min) * 31 + hash_expr(i.max);
             bool seen = false;
             auto range = c.by_hash.equal_range(h);
             for (auto k = range.first; k != range.second && !seen; ++k) {

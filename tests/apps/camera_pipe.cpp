@@ -6,6 +6,8 @@
 #include "camera_pipe/camera_pipe.h"
 #include "camera_pipe/reference.h"
 
+#include "common/loop_nest_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -67,14 +69,6 @@ void check_against_reference(CameraPipePipeline &p, int W, int H, float temperat
     EXPECT_GT(tones, 64);
 }
 
-std::string loop_nest_of(Func f) {
-    std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
-    f.print_loop_nest();
-    std::cout.rdbuf(old);
-    return captured.str();
-}
-
 } // namespace
 
 TEST(CameraPipeApp, UnscheduledMatchesReference) {
@@ -99,12 +93,7 @@ TEST(CameraPipeApp, CpuSchedule) {
         "unrolled x.xi",        "produce curved:", "vectorized x",           "for y.yi",
         "produce blur_y:",      "vectorized x",    "consume blur_y:",        "for c",
         "vectorized x"};
-    size_t at = 0;
-    for (const std::string &line : in_order) {
-        size_t found = nest.find(line, at);
-        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
-        at = found + line.size();
-    }
+    ASSERT_TRUE(appears_in_order(nest, in_order));
     // The hot-pixel clamp, the missing-colour estimates, the colour matrix and the blur's
     // second pass are inlined.
     for (const char *inlined : {"produce denoised", "produce r_gr", "produce b_r",

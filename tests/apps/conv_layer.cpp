@@ -6,6 +6,8 @@
 #include "conv_layer/conv_layer_params.h"
 #include "conv_layer/reference.h"
 
+#include "common/loop_nest_text.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,14 +52,6 @@ void check_against_reference(ConvLayerPipeline &p, int ci, int co, int w, int h,
     // Not vacuous: the ReLU both passes and clips a good share of the outputs.
     EXPECT_GT(positive, (int)out.number_of_elements() / 5);
     EXPECT_GT(zero, (int)out.number_of_elements() / 5);
-}
-
-std::string loop_nest_of(Func f) {
-    std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
-    f.print_loop_nest();
-    std::cout.rdbuf(old);
-    return captured.str();
 }
 
 } // namespace
@@ -117,10 +111,5 @@ TEST(ConvLayerApp, CpuScheduleLoopNest) {
                                          "unrolled x.xi in [0, 7]:",
                                          "unrolled c.ci.ci in [0, 1]:",
                                          "vectorized c.ci."};
-    size_t at = 0;
-    for (const std::string &line : in_order) {
-        size_t found = nest.find(line, at);
-        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
-        at = found + line.size();
-    }
+    ASSERT_TRUE(appears_in_order(nest, in_order));
 }

@@ -5,6 +5,8 @@
 #include "harris/harris.h"
 #include "harris/reference.h"
 
+#include "common/loop_nest_text.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -66,14 +68,6 @@ void check_against_reference(HarrisPipeline &p, const Buffer<float> &in) {
     EXPECT_LT(lowest, -1e-4f);
 }
 
-std::string loop_nest_of(Func f) {
-    std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
-    f.print_loop_nest();
-    std::cout.rdbuf(old);
-    return captured.str();
-}
-
 } // namespace
 
 // Sanitizer builds (Debug, instrumented, ~10x slower) would spend a minute or more compiling the
@@ -121,12 +115,7 @@ TEST(HarrisApp, CpuScheduleLoopNest) {
         "vectorized x.",       "      produce Ix:", "vectorized x.",
         "        produce Iy:", "vectorized x.",     "          for y.yi in [0, 31]:",
         "vectorized x."};
-    size_t at = 0;
-    for (const std::string &line : in_order) {
-        size_t found = nest.find(line, at);
-        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
-        at = found + line.size();
-    }
+    ASSERT_TRUE(appears_in_order(nest, in_order));
     // The products and box sums are inlined into the response.
     for (const char *inlined : {"produce Ixx", "produce Sxx", "produce Sxy"})
         EXPECT_EQ(nest.find(inlined), std::string::npos) << nest;

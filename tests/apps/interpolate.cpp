@@ -8,6 +8,8 @@
 
 #include "common/lowered_text.h"
 
+#include "common/loop_nest_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -74,14 +76,6 @@ void check_against_reference(InterpolatePipeline &p, const Buffer<float> &in,
     EXPECT_GT(filled, min_filled * w * h);
 }
 
-std::string loop_nest_of(Func f) {
-    std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
-    f.print_loop_nest();
-    std::cout.rdbuf(old);
-    return captured.str();
-}
-
 } // namespace
 
 TEST(InterpolateApp, UnscheduledMatchesReference) {
@@ -128,12 +122,7 @@ TEST(InterpolateApp, CpuScheduleLoopNest) {
         "parallel y.yo:",          "produce up_x_0:",         "vectorized x.",
         "produce interpolated_0:", "vectorized x.",           "unrolled c in [0, 3]:",
         "consume interpolated_0:", "vectorized x.",           "unrolled c in [0, 2]:"};
-    size_t at = 0;
-    for (const std::string &line : in_order) {
-        size_t found = nest.find(line, at);
-        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
-        at = found + line.size();
-    }
+    ASSERT_TRUE(appears_in_order(nest, in_order));
     // The small levels' horizontal passes and every upsampling's vertical pass are inlined.
     EXPECT_EQ(nest.find("produce down_x_5"), std::string::npos) << nest;
     EXPECT_EQ(nest.find("produce up_x_1"), std::string::npos) << nest;

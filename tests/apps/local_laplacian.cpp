@@ -6,6 +6,8 @@
 #include "local_laplacian/local_laplacian.h"
 #include "local_laplacian/reference.h"
 
+#include "common/loop_nest_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -73,14 +75,6 @@ void check_against_reference(LocalLaplacianPipeline &p, int w, int h, float alph
     std::cout << "largest difference " << worst << " of 65535\n";
 }
 
-std::string loop_nest_of(Func f) {
-    std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
-    f.print_loop_nest();
-    std::cout.rdbuf(old);
-    return captured.str();
-}
-
 } // namespace
 
 TEST(LocalLaplacianApp, RootScheduleMatchesReference) {
@@ -107,12 +101,7 @@ TEST(LocalLaplacianApp, CpuSchedule) {
                                          "parallel y.yo",
                                          "for c",
                                          "vectorized x"};
-    size_t at = 0;
-    for (const std::string &line : in_order) {
-        size_t found = nest.find(line, at);
-        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
-        at = found + line.size();
-    }
+    ASSERT_TRUE(appears_in_order(nest, in_order));
     for (const char *inlined :
          {"produce g_pyr_0", "produce l_pyr", "produce out_l_pyr", "produce remapped"})
         EXPECT_EQ(nest.find(inlined), std::string::npos) << inlined << " in:\n" << nest;

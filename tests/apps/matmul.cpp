@@ -6,6 +6,8 @@
 #include "matmul/matmul_params.h"
 #include "matmul/reference.h"
 
+#include "common/loop_nest_text.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,14 +47,6 @@ void check_against_reference(MatmulPipeline &p, int m, int k, int n) {
     }
     // Not vacuous: the products are far from zero somewhere.
     EXPECT_GT(largest, 1.0);
-}
-
-std::string loop_nest_of(Func f) {
-    std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
-    f.print_loop_nest();
-    std::cout.rdbuf(old);
-    return captured.str();
 }
 
 } // namespace
@@ -99,10 +93,5 @@ TEST(MatmulApp, CpuScheduleLoopNest) {
                                          "unrolled y.yi.yv in [0, 7]:",
                                          "unrolled x.xi.xv.xv in [0, 1]:",
                                          "vectorized x.xi.xv."};
-    size_t at = 0;
-    for (const std::string &line : in_order) {
-        size_t found = nest.find(line, at);
-        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
-        at = found + line.size();
-    }
+    ASSERT_TRUE(appears_in_order(nest, in_order));
 }

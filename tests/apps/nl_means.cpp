@@ -7,6 +7,8 @@
 
 #include "common/lowered_text.h"
 
+#include "common/loop_nest_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -69,14 +71,6 @@ void check_against_reference(NlMeansPipeline &p, const Buffer<float> &in, float 
     EXPECT_GT(changed, 0.02);
 }
 
-std::string loop_nest_of(Func f) {
-    std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
-    f.print_loop_nest();
-    std::cout.rdbuf(old);
-    return captured.str();
-}
-
 } // namespace
 
 TEST(NlMeansApp, UnscheduledMatchesReference) {
@@ -137,12 +131,7 @@ TEST(NlMeansApp, CpuScheduleLoopNest) {
                                          "for y.yi in [0, 15]:",
                                          "vectorized x.",
                                          "unrolled c in [0, 2]:"};
-    size_t at = 0;
-    for (const std::string &line : in_order) {
-        size_t found = nest.find(line, at);
-        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
-        at = found + line.size();
-    }
+    ASSERT_TRUE(appears_in_order(nest, in_order));
     // The box sum's horizontal pass is inlined into the weights.
     EXPECT_EQ(nest.find("produce patch_dist"), std::string::npos) << nest;
 }

@@ -6,6 +6,8 @@
 #include "snake/reference.h"
 #include "snake/snake.h"
 
+#include "common/loop_nest_text.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -65,14 +67,6 @@ void check_against_reference(SnakePipeline &p, const Buffer<float> &in, int iter
     EXPECT_GT(moved, 20);
 }
 
-std::string loop_nest_of(Func f) {
-    std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
-    f.print_loop_nest();
-    std::cout.rdbuf(old);
-    return captured.str();
-}
-
 } // namespace
 
 TEST(SnakeApp, UnscheduledMatchesReference) {
@@ -113,12 +107,7 @@ TEST(SnakeApp, CpuScheduleLoopNest) {
               std::string("vectorized x."), std::string("vectorized x.")})
             in_order.push_back(line);
     }
-    size_t at = 0;
-    for (const std::string &line : in_order) {
-        size_t found = nest.find(line, at);
-        ASSERT_NE(found, std::string::npos) << "missing \"" << line << "\" in order in:\n" << nest;
-        at = found + line.size();
-    }
+    ASSERT_TRUE(appears_in_order(nest, in_order));
     // The initial step function is inlined into the first iteration.
     EXPECT_EQ(nest.find("produce phi0"), std::string::npos) << nest;
 }

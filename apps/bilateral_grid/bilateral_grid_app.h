@@ -7,6 +7,7 @@
 #include "bilateral_grid/reference.h"
 #include "common/app.h"
 #include "common/inputs.h"
+#include "common/picture.h"
 
 #include <algorithm>
 #include <memory>
@@ -47,14 +48,7 @@ public:
     /// Bit-exact on this machine in the tests; 1e-5 relative allows a contracted multiply-add
     /// in the interpolation (see tests/apps/bilateral_grid.cpp).
     double reference_tolerance() const override { return 1e-5; }
-    Halide::Buffer<uint8_t> picture() override {
-        Halide::Buffer<uint8_t> pic(output_.width(), output_.height());
-        pic.for_each_element([&](int x, int y) {
-            float v = std::min(std::max(output_(x, y), 0.0f), 1.0f);
-            pic(x, y) = (uint8_t)(v * 255.0f + 0.5f);
-        });
-        return pic;
-    }
+    Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(output_); }
 
 private:
     BilateralGridPipeline pipeline_;

@@ -6,6 +6,7 @@
 
 #include "common/app.h"
 #include "common/inputs.h"
+#include "common/picture.h"
 #include "interpolate/interpolate.h"
 #include "interpolate/reference.h"
 
@@ -45,13 +46,7 @@ public:
     /// Same operations in the same order; room for fused multiply-adds (see
     /// tests/apps/interpolate.cpp).
     double reference_tolerance() const override { return 1e-5; }
-    Halide::Buffer<uint8_t> picture() override {
-        Halide::Buffer<uint8_t> pic(out_.width(), out_.height(), 3);
-        pic.for_each_element([&](int x, int y, int c) {
-            pic(x, y, c) = (uint8_t)std::min(std::max(out_(x, y, c) * 255.0f + 0.5f, 0.0f), 255.0f);
-        });
-        return pic;
-    }
+    Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out_); }
 
 private:
     InterpolatePipeline pipeline_;

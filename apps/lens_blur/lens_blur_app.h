@@ -7,6 +7,7 @@
 
 #include "common/app.h"
 #include "common/inputs.h"
+#include "common/picture.h"
 #include "lens_blur/lens_blur.h"
 #include "lens_blur/reference.h"
 
@@ -55,13 +56,7 @@ public:
     /// The same (integer) depths and the same sums: exact up to the final division's rounding
     /// (see tests/apps/lens_blur.cpp).
     double reference_tolerance() const override { return 1e-6; }
-    Halide::Buffer<uint8_t> picture() override {
-        Halide::Buffer<uint8_t> pic(out_.width(), out_.height(), 3);
-        pic.for_each_element([&](int x, int y, int c) {
-            pic(x, y, c) = (uint8_t)std::min(std::max(out_(x, y, c) * 255.0f + 0.5f, 0.0f), 255.0f);
-        });
-        return pic;
-    }
+    Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out_); }
 
 private:
     LensBlurPipeline pipeline_;

@@ -7,6 +7,7 @@
 
 #include "common/app.h"
 #include "common/inputs.h"
+#include "common/picture.h"
 #include "nl_means/nl_means.h"
 #include "nl_means/reference.h"
 
@@ -43,13 +44,7 @@ public:
     /// Exponentials within a few ulp of std::exp and fused multiply-adds (see
     /// tests/apps/nl_means.cpp).
     double reference_tolerance() const override { return 2e-5; }
-    Halide::Buffer<uint8_t> picture() override {
-        Halide::Buffer<uint8_t> pic(out_.width(), out_.height(), 3);
-        pic.for_each_element([&](int x, int y, int c) {
-            pic(x, y, c) = (uint8_t)std::min(std::max(out_(x, y, c) * 255.0f + 0.5f, 0.0f), 255.0f);
-        });
-        return pic;
-    }
+    Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out_); }
 
 private:
     NlMeansPipeline pipeline_;

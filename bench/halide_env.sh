@@ -8,6 +8,8 @@ LOOM_BUILD=${LOOM_BUILD:-build}
 if ! python3 -c "import halide" 2>/dev/null; then
   pip install --quiet halide==21.0.0
 fi
+# bench/apps_report.py compares the raw outputs with numpy (the wheel depends on it; said here).
+python3 -c "import numpy" 2>/dev/null || pip install --quiet numpy
 HALIDE_DIR=$(python3 -c "import halide, os; print(os.path.dirname(halide.__file__))")
 OUT=$LOOM_BUILD/bench
 mkdir -p "$OUT" bench/results

@@ -6,6 +6,7 @@
 #include "support/error.h"
 #include "support/util.h"
 
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <loom/runtime/loom_runtime.h>
 
 #include <cmath>
@@ -112,6 +113,72 @@ Value *vector_exp_f32(llvm::IRBuilder<> &b, Value *x) {
     return b.CreateSelect(b.CreateFCmpUNO(x, x), x, res);
 }
 
+/// Whether tm's CPU and features include FMA (the vector sin/cos needs it).
+bool has_fma(const llvm::TargetMachine &tm) {
+    return tm.getMCSubtargetInfo()->checkFeatures("+fma");
+}
+
+/// sin(x) or cos(x) for a vector of float32, inline: LLVM scalarizes llvm.sin/llvm.cos into one
+/// sinf/cosf call per lane (a third of snake's run time). Needs FMA. Reduction by pi/2:
+/// k = round(x 2/pi), r = x - k pi/2 with pi/2 split in three floats (C1 + C2 + C3, 72 bits)
+/// and each step one fused multiply-add, so x - k C1 is exact (it is a multiple of ulp(C1)
+/// below 2) and r carries about one rounding; then the Cephes minimax polynomials for sin and
+/// cos on [-pi/4, pi/4], chosen and negated by the quadrant k mod 4 (plus one for cos).
+/// Within 2 ulp of the correctly rounded result for |x| up to 1e6 (tests/correctness/
+/// math_regressions.cpp); beyond ~1e7 the float k is no longer the nearest integer and the
+/// result loses accuracy (it stays in [-1, 1]). sin(+-0) = +-0; sin/cos of +-inf or NaN is NaN.
+Value *vector_sin_cos_f32(llvm::IRBuilder<> &b, Value *x, bool is_cos) {
+    llvm::Type *ft = x->getType();
+    auto *vt = llvm::cast<llvm::VectorType>(ft);
+    llvm::Type *it = llvm::VectorType::get(b.getInt32Ty(), vt->getElementCount());
+    auto c = [&](double v) { return llvm::ConstantFP::get(ft, v); };
+    auto ci = [&](int v) { return llvm::ConstantInt::get(it, v); };
+    auto mad = [&](Value *x0, Value *x1, Value *x2) {
+        return b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {ft}, {x0, x1, x2});
+    };
+    // The reduction's exactness argument needs a single rounding per step: llvm.fma, not
+    // fmuladd (which may split into a multiply and an add).
+    auto fma = [&](Value *x0, Value *x1, Value *x2) {
+        return b.CreateIntrinsic(llvm::Intrinsic::fma, {ft}, {x0, x1, x2});
+    };
+    // Infinities and NaNs reduce as 0 (no poison from the conversion of k) and give NaN at
+    // the end.
+    Value *ax = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    Value *finite = b.CreateFCmpOLT(ax, llvm::ConstantFP::getInfinity(ft));
+    Value *xs = b.CreateSelect(finite, x, c(0.0));
+    Value *k =
+        b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, b.CreateFMul(xs, c(0x1.45f306p-1)));
+    Value *r = fma(k, c(-0x1.921fb6p+0), xs);
+    r = fma(k, c(0x1.777a5cp-25), r);
+    r = fma(k, c(0x1.ee59dap-50), r);
+    // Far beyond the accurate range (|x| > ~1e7) k is no longer the nearest integer and r is
+    // not reduced: bound it so that z cannot overflow (inf - inf in the polynomials is NaN).
+    r = b.CreateSelect(b.CreateFCmpOGT(r, c(2.0)), c(2.0), r);
+    r = b.CreateSelect(b.CreateFCmpOLT(r, c(-2.0)), c(-2.0), r);
+    Value *z = b.CreateFMul(r, r);
+    // sin r = r + r z P(z), cos r = 1 - z / 2 + z^2 Q(z) (Cephes sinf/cosf coefficients).
+    Value *ps = mad(mad(c(-1.9515295891e-4), z, c(8.3321608736e-3)), z, c(-1.6666654611e-1));
+    Value *sin_r = mad(b.CreateFMul(ps, z), r, r);
+    Value *pc =
+        mad(mad(c(2.443315711809948e-5), z, c(-1.388731625493765e-3)), z, c(4.166664568298827e-2));
+    Value *cos_r = mad(pc, b.CreateFMul(z, z), mad(z, c(-0.5), c(1.0)));
+    // k mod 4 survives a clamp to +-2^30: every float beyond 2^26 is a multiple of 4.
+    Value *kc = b.CreateSelect(b.CreateFCmpOGT(k, c(0x1p30)), c(0x1p30), k);
+    kc = b.CreateSelect(b.CreateFCmpOLT(kc, c(-0x1p30)), c(-0x1p30), kc);
+    Value *q = b.CreateFPToSI(kc, it);
+    if (is_cos) q = b.CreateAdd(q, ci(1));
+    Value *odd = b.CreateICmpNE(b.CreateAnd(q, ci(1)), ci(0));
+    Value *res = b.CreateSelect(odd, cos_r, sin_r);
+    Value *sign = b.CreateShl(b.CreateAnd(q, ci(2)), ci(30));
+    res = b.CreateBitCast(b.CreateXor(b.CreateBitCast(res, it), sign), ft);
+    // The polynomials at such a bounded r may stray slightly beyond 1.
+    res = b.CreateSelect(b.CreateFCmpOGT(res, c(1.0)), c(1.0), res);
+    res = b.CreateSelect(b.CreateFCmpOLT(res, c(-1.0)), c(-1.0), res);
+    // k = -0 reduces -0 to +0; sin keeps the sign of a zero argument.
+    if (!is_cos) res = b.CreateSelect(b.CreateFCmpOEQ(xs, c(0.0)), xs, res);
+    return b.CreateSelect(finite, res, llvm::ConstantFP::getNaN(ft));
+}
+
 } // namespace
 
 Value *CodeGenLLVM::codegen_math(const Call *op, bool *handled) {
@@ -173,6 +240,9 @@ Value *CodeGenLLVM::codegen_math(const Call *op, bool *handled) {
         r = builder_->CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), x);
     } else if (fn == "exp" && ct.is_vector() && ct.bits() == 32) {
         r = vector_exp_f32(*builder_, args[0]);
+    } else if ((fn == "sin" || fn == "cos") && ct.is_vector() && ct.bits() == 32 &&
+               has_fma(target_machine_)) {
+        r = vector_sin_cos_f32(*builder_, args[0], fn == "cos");
     } else if (intrinsics.count(fn)) {
         r = call_intrin(intrinsics.at(fn), {args[0]->getType()}, args);
     } else {

@@ -302,6 +302,7 @@ protected:
     }
     Expr visit(const Load *op) override {
         Expr index = mutate(op->index), p = mutate(op->predicate);
+        if (wide_allocs.count(op->name)) index = lane_slot(index);
         bool vector = index.type().is_vector() || p.type().is_vector() || pred.defined();
         if (!vector) {
             if (index.same_as(op->index) && p.same_as(op->predicate)) return op;
@@ -365,6 +366,9 @@ protected:
 
     Stmt visit(const Store *op) override {
         Expr value = mutate(op->value), index = mutate(op->index), p = mutate(op->predicate);
+        // A widened allocation's lanes have their own slots: its stores never collide.
+        const bool own_slots = wide_allocs.count(op->name) > 0;
+        if (own_slots) index = lane_slot(index);
         if (index.type().is_vector() || (pred.defined() && value.type().is_vector())) {
             // A scatter that reads what it writes (an atomic histogram vectorized over its
             // RDom) may have lanes that hit the same element: a vector read-modify-write would
@@ -373,7 +377,7 @@ protected:
             // through the vector loop's lets) is a ramp, with distinct lanes.
             Expr wide_index = index.type().is_vector() ? simplify(widen(index)) : Expr();
             const Ramp *ramp = wide_index.defined() ? wide_index.as<Ramp>() : nullptr;
-            if (wide_index.defined() && !(ramp && !is_const_zero(ramp->stride))) {
+            if (!own_slots && wide_index.defined() && !(ramp && !is_const_zero(ramp->stride))) {
                 bool reads_self = false;
                 visit_exprs(op->value, [&](const Expr &e) {
                     const Load *l = e.as<Load>();
@@ -443,8 +447,38 @@ protected:
                          op->partition_policy);
     }
     Stmt visit(const Allocate *op) override {
-        // Per-lane storage would need lanes times the size; the loop is left serial instead.
-        throw CantVectorize();
+        // Each lane gets its own copy of the allocation (as in Halide): `lanes` times the
+        // elements, element i of lane l at i * lanes + l, so that a Func or an inline reduction
+        // computed inside the vector loop runs on whole vectors (the lanes of one element are
+        // adjacent: a lane-invariant index is a dense vector access).
+        std::vector<Expr> extents;
+        for (const Expr &e : op->extents) {
+            Expr m = mutate(e);
+            if (m.type().is_vector()) {
+                // Enough room for the largest lane's extent.
+                Expr lo, hi;
+                if (!lane_bounds(m, widened_values, &lo, &hi)) throw CantVectorize();
+                m = simplify(hi);
+            }
+            extents.push_back(m);
+        }
+        extents.push_back(make_const(Int(32), lanes));
+        Expr cond = mutate(op->condition);
+        if (cond.type().is_vector()) throw CantVectorize();
+        // The buffer's name as a value (a handle passed to an extern call) would see the
+        // interleaved layout; such a loop stays serial.
+        bool handle_use = false;
+        visit_exprs(op->body, [&](const Expr &e) {
+            const Variable *v = e.as<Variable>();
+            handle_use =
+                handle_use || (v && (v->name == op->name || v->name == op->name + ".buffer"));
+            return !handle_use;
+        });
+        if (handle_use) throw CantVectorize();
+        wide_allocs[op->name]++;
+        Stmt body = mutate(op->body);
+        if (--wide_allocs[op->name] == 0) wide_allocs.erase(op->name);
+        return Allocate::make(op->name, op->type, op->memory_type, extents, cond, body);
     }
     Stmt visit(const Evaluate *op) override {
         Expr v = mutate(op->value);
@@ -472,6 +506,17 @@ private:
     std::vector<Expr> inlined_shadowed;
     /// The lanes that are active (inside a predicated if), or undefined when all are.
     Expr pred;
+    /// Allocations inside the loop that were widened to one slot per lane (name -> nesting).
+    std::map<std::string, int> wide_allocs;
+
+    /// The index of each lane's own copy of element `index` of a widened allocation.
+    Expr lane_slot(const Expr &index) {
+        Expr k = make_const(index.type().element_of(), lanes);
+        if (index.type().is_scalar())
+            return Ramp::make(Mul::make(index, k), make_one(k.type()), lanes);
+        return Add::make(Mul::make(widen(index), Broadcast::make(k, lanes)),
+                         Ramp::make(make_zero(k.type()), make_one(k.type()), lanes));
+    }
 
     /// Binds a let; returns the name to give it, or "" when its value (a ramp or broadcast) is
     /// substituted into its uses instead: code generation sees dense indices only as Ramps.

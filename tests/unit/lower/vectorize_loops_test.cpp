@@ -143,7 +143,7 @@ TEST(VectorizeLoops, UniformStoreOfVaryingValueIsAVectorReduce) {
     EXPECT_EQ(f->for_type, ForType::Serial);
 }
 
-TEST(VectorizeLoops, SideEffectsAndAllocationsLeaveASerialLoop) {
+TEST(VectorizeLoops, SideEffectsLeaveASerialLoop) {
     Expr x = ivar("x");
     Expr call = Call::make(Int(32), "print_it", {x}, Call::Extern);
     Stmt s = vloop("x", 0, 4, Evaluate::make(call));
@@ -152,12 +152,36 @@ TEST(VectorizeLoops, SideEffectsAndAllocationsLeaveASerialLoop) {
     ASSERT_TRUE(f) << v;
     EXPECT_EQ(f->for_type, ForType::Serial);
     EXPECT_IR_EQ(f->body, Evaluate::make(call));
+}
 
-    Stmt a = vloop(
-        "x", 0, 4,
-        Allocate::make("tmp", Int(32), MemoryType::Auto, {4}, const_true(), store("tmp", x, 0)));
+TEST(VectorizeLoops, AllocationInsideIsWidenedPerLane) {
+    // Each lane gets its own copy: element i of lane l is at i * lanes + l.
+    Expr x = ivar("x"), i = ivar("i");
+    Stmt body = Block::make(store("tmp", x, 2),
+                            store("out", load(Int(32), "tmp", 2) + load(Int(32), "tmp", i), x));
+    Stmt a =
+        vloop("x", 0, 4, Allocate::make("tmp", Int(32), MemoryType::Auto, {3}, const_true(), body));
     Stmt va = vectorize_loops(a, Target());
-    const For *g = va.as<For>();
+    Expr rx = Ramp::make(Expr(0), 1, 4);
+    Expr slot2 = Ramp::make(Expr(2) * 4, 1, 4);
+    Expr slot_i = i * Broadcast::make(4, 4) + Ramp::make(Expr(0), 1, 4);
+    Type v4 = Int(32).with_lanes(4);
+    Stmt want = Block::make(store("tmp", Ramp::make(Expr(0), 1, 4), slot2),
+                            store("out", load(v4, "tmp", slot2) + load(v4, "tmp", slot_i), rx));
+    EXPECT_IR_EQ(
+        simplify(va),
+        simplify(LetStmt::make(
+            "x", 0, Allocate::make("tmp", Int(32), MemoryType::Auto, {3, 4}, const_true(), want))))
+        << va;
+    EXPECT_FALSE(has_loop(va));
+
+    // The buffer's name used as a value (a handle for an extern call): a serial loop.
+    Expr handle =
+        Call::make(Int(32), "use_buffer", {Variable::make(Handle(), "tmp")}, Call::Extern);
+    Stmt h = vloop("x", 0, 4,
+                   Allocate::make("tmp", Int(32), MemoryType::Auto, {4}, const_true(),
+                                  Block::make(store("tmp", x, 0), Evaluate::make(handle))));
+    const For *g = vectorize_loops(h, Target()).as<For>();
     ASSERT_TRUE(g);
     EXPECT_EQ(g->for_type, ForType::Serial);
 }

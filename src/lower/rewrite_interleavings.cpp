@@ -1,5 +1,6 @@
 #include "lower/rewrite_interleavings.h"
 
+#include "arith/modulus_remainder.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
@@ -141,6 +142,171 @@ public:
 
 Expr deinterleave_loads(const Expr &e) { return DeinterleaveLoads().run(e); }
 
+/// The lanes start, start + stride, ... (`out` of them) of a vector expression, pushed down to
+/// its leaves: ramps and broadcasts narrow, loads load only those lanes, elementwise operations
+/// apply to the narrowed operands; anything else (a vector defined outside the expression, a
+/// shuffle's operands, a reduction) is sliced.
+class ExtractLanes : public IRMutator {
+    using IRMutator::visit;
+
+    int start_, stride_, out_;
+    /// The vector Lets of the expression: their narrowed value when it is substituted, else
+    /// undefined (the Let is kept, narrowed and renamed).
+    std::map<std::string, Expr> narrowed_;
+
+    Expr slice(const Expr &e) const { return Shuffle::make_slice(e, start_, stride_, out_); }
+    /// A kept Let's name in this phase (each phase's copy is distinct).
+    std::string renamed(const std::string &name) const {
+        return name + ".lanes" + std::to_string(start_);
+    }
+
+    Expr visit(const Variable *op) override {
+        auto it = narrowed_.find(op->name);
+        if (it == narrowed_.end()) return slice(op);
+        return it->second.defined() ? it->second
+                                    : Variable::make(op->type.with_lanes(out_), renamed(op->name));
+    }
+    Expr visit(const Ramp *op) override {
+        Expr base =
+            Add::make(op->base, Mul::make(op->stride, make_const(op->stride.type(), start_)));
+        Expr stride = Mul::make(op->stride, make_const(op->stride.type(), stride_));
+        return Ramp::make(base, stride, out_);
+    }
+    Expr visit(const Broadcast *op) override { return Broadcast::make(op->value, out_); }
+    Expr visit(const Cast *op) override {
+        return Cast::make(op->type.with_lanes(out_), mutate(op->value));
+    }
+    Expr visit(const Reinterpret *op) override {
+        if (op->value.type().lanes() != op->type.lanes()) return slice(op);
+        return Reinterpret::make(op->type.with_lanes(out_), mutate(op->value));
+    }
+    Expr visit(const Load *op) override {
+        return Load::make(op->type.with_lanes(out_), op->name, mutate(op->index),
+                          mutate(op->predicate), op->param);
+    }
+    Expr visit(const Let *op) override {
+        if (op->value.type().is_scalar()) return IRMutator::visit(op);
+        // A narrowed ramp or broadcast (an inlined Func's x / 2, widened by vectorization) is
+        // substituted, so the loads it indexes are seen as dense; anything else stays a Let.
+        Expr value = simplify(mutate(op->value));
+        bool substitute = value.as<Ramp>() || value.as<Broadcast>();
+        auto old = narrowed_.find(op->name);
+        bool had = old != narrowed_.end();
+        Expr saved = had ? old->second : Expr();
+        narrowed_[op->name] = substitute ? value : Expr();
+        Expr body = mutate(op->body);
+        if (had) {
+            narrowed_[op->name] = saved;
+        } else {
+            narrowed_.erase(op->name);
+        }
+        return substitute ? body : Let::make(renamed(op->name), value, body);
+    }
+    Expr visit(const Call *op) override {
+        // Elementwise calls narrow their vector arguments; an if_then_else is lazy, so it is
+        // sliced whole rather than evaluated in parts.
+        static const char *const elementwise[] = {Call::bitwise_and,
+                                                  Call::bitwise_or,
+                                                  Call::bitwise_xor,
+                                                  Call::bitwise_not,
+                                                  Call::shift_left,
+                                                  Call::shift_right,
+                                                  Call::abs,
+                                                  Call::absd,
+                                                  Call::count_leading_zeros,
+                                                  Call::count_trailing_zeros,
+                                                  Call::popcount,
+                                                  Call::lerp,
+                                                  Call::likely,
+                                                  Call::likely_if_innermost,
+                                                  Call::promise_clamped,
+                                                  Call::unsafe_promise_clamped,
+                                                  Call::strict_float,
+                                                  Call::div_round_to_zero,
+                                                  Call::mod_round_to_zero,
+                                                  Call::mul_shift_right,
+                                                  Call::saturating_add,
+                                                  Call::saturating_sub,
+                                                  Call::saturating_cast,
+                                                  Call::widening_add,
+                                                  Call::widening_mul,
+                                                  Call::rounding_halving_add,
+                                                  Call::halving_add,
+                                                  "rounding_mul_shift_right"};
+        bool ok = op->call_type == Call::PureExtern;
+        if (op->call_type == Call::PureIntrinsic) {
+            for (const char *name : elementwise) ok = ok || op->name == name;
+        }
+        for (const Expr &a : op->args) {
+            ok = ok && (a.type().is_scalar() || a.type().lanes() == op->type.lanes());
+        }
+        if (!ok) return slice(op);
+        std::vector<Expr> args;
+        for (const Expr &a : op->args) args.push_back(mutate(a));
+        return Call::make(op->type.with_lanes(out_), op->name, args, op->call_type, op->func,
+                          op->value_index, op->param);
+    }
+    Expr visit(const Shuffle *op) override {
+        std::vector<int> idx;
+        for (int i = 0; i < out_; i++) idx.push_back(op->indices[start_ + i * stride_]);
+        return Shuffle::make(op->vectors, idx);
+    }
+    Expr visit(const VectorReduce *op) override { return slice(op); }
+
+public:
+    ExtractLanes(int start, int stride, int out) : start_(start), stride_(stride), out_(out) {}
+
+    Expr mutate(const Expr &e) override { return e.type().is_scalar() ? e : IRMutator::mutate(e); }
+    using IRMutator::mutate;
+};
+
+/// The divisors k in 2..4 of the vector divisions and remainders ramp(b, s, n) / k and
+/// ramp(b, s, n) % k in e with s not a multiple of k: those lanes follow a pattern of period k
+/// (x / 2 and x % 2 of a vectorized x).
+std::set<int> lane_periods(const Expr &e) {
+    std::set<int> periods;
+    auto check = [&](const Expr &a, const Expr &b) {
+        const Ramp *r = a.as<Ramp>();
+        const Broadcast *bk = b.as<Broadcast>();
+        if (!r || !bk || !r->base.type().is_int()) return;
+        const int64_t *k = as_const_int(bk->value);
+        const int64_t *s = as_const_int(r->stride);
+        if (k && s && *k >= 2 && *k <= 4 && *s % *k != 0) periods.insert((int)*k);
+    };
+    visit_exprs(e, [&](const Expr &x) {
+        if (const Div *d = x.as<Div>()) check(d->a, d->b);
+        if (const Mod *m = x.as<Mod>()) check(m->a, m->b);
+        return true;
+    });
+    return periods;
+}
+
+/// Halide's deinterleaving of a vector whose lanes depend on x / k or x % k (a Bayer mosaic
+/// put back together, select(x % 2 == 0, a(x / 2), b(x / 2))): as lanes, value is a gather and
+/// a per-lane select; split into its k phases (lanes i, i + k, ...), each phase's x / k is a
+/// dense ramp and its x % k one value, which the simplifier folds (using the alignment of the
+/// enclosing lets), and the result is the interleave of the phases. Kept only when no phase is
+/// left with such a division.
+Expr deinterleave_phases(const Expr &value, const std::map<std::string, ModulusRemainder> &align) {
+    int lanes = value.type().lanes();
+    if (lanes < 4) return value;
+    std::set<int> periods = lane_periods(value);
+    if (periods.empty()) return value;
+    // One period for all: 4 covers 2 and 4; a 3 with a 2 or 4 is left alone.
+    int k = *periods.rbegin();
+    for (int p : periods) {
+        if (k % p != 0) return value;
+    }
+    if (lanes % k != 0 || lanes / k < 2) return value;
+    std::vector<Expr> phases;
+    for (int i = 0; i < k; i++) {
+        Expr p = simplify(ExtractLanes(i, k, lanes / k).mutate(value), {}, align);
+        if (!lane_periods(p).empty()) return value;
+        phases.push_back(p);
+    }
+    return Shuffle::make_interleave(phases);
+}
+
 class InterleaveStores : public IRMutator {
     using IRMutator::visit;
 
@@ -198,18 +364,31 @@ class InterleaveStores : public IRMutator {
                            const_true(total));
     }
 
+    /// The alignment of the enclosing scalar lets (loop bases), for deinterleave_phases.
+    std::map<std::string, ModulusRemainder> align_;
+
     // Loads are grouped within the expressions of one statement (the value and index of a
     // store, a let's value), which is where a stencil's taps meet.
     Stmt visit(const Store *op) override {
-        Expr value = deinterleave_loads(mutate(op->value));
+        Expr value = deinterleave_loads(deinterleave_phases(mutate(op->value), align_));
         Expr index = deinterleave_loads(mutate(op->index));
         if (value.same_as(op->value) && index.same_as(op->index)) return op;
         return Store::make(op->name, value, index, op->param, op->predicate, op->alignment);
     }
 
     Stmt visit(const LetStmt *op) override {
-        Expr value = deinterleave_loads(mutate(op->value));
+        Expr value = deinterleave_loads(deinterleave_phases(mutate(op->value), align_));
+        bool known = op->value.type() == Int(32);
+        auto old = align_.find(op->name);
+        bool had = old != align_.end();
+        ModulusRemainder saved = had ? old->second : ModulusRemainder();
+        if (known) align_[op->name] = modulus_remainder(op->value, align_);
         Stmt body = mutate(op->body);
+        if (had) {
+            align_[op->name] = saved;
+        } else {
+            align_.erase(op->name);
+        }
         if (value.same_as(op->value) && body.same_as(op->body)) return op;
         return LetStmt::make(op->name, value, body);
     }

@@ -16,10 +16,19 @@
 ///    k+s, ...) of the one dense load a[ramp(b, 1, s*n)]. Codegen would otherwise load s
 ///    overlapping spans of (n-1)*s+1 elements, an awkward length. Strided loads without all
 ///    their partners stay (codegen loads their span and shuffles).
+///  - Phases: a vector value whose lanes depend on ramp(b, s, n) / k or ramp(b, s, n) % k
+///    (k in 2..4, s no multiple of k: select(x % 2 == 0, a(x / 2), b(x / 2)) vectorized over
+///    x, a Bayer mosaic put back together) is split into its k phases (lanes i, i + k, ...):
+///    in each, x / k is a dense ramp and x % k one value, folded by the simplifier with the
+///    alignment of the enclosing lets (an even loop base drops the select). The value becomes
+///    the interleave of the phases, as Halide does, instead of a gather and a per-lane select;
+///    kept only when no phase is left with such a division. Before the load grouping, so a
+///    dense tap split between the phases is one load again.
 /// Offsets are compared after simplifying the difference of the bases, so they must differ by
 /// a constant. Runs after vectorization and loop partitioning (lower.cpp).
 /// Tests: tests/unit/lower/rewrite_interleavings_test.cpp, tests/correctness/simd_patterns.cpp
-/// (InterleavedStores, DeinterleavedLoads), tests/unit/codegen/x86_isel_test.cpp.
+/// (InterleavedStores, DeinterleavedLoads), tests/correctness/interleave_regressions.cpp
+/// (phases), tests/unit/codegen/x86_isel_test.cpp.
 
 #include "ir/ir.h"
 

@@ -251,7 +251,11 @@ Expr likely_if_innermost(Expr e);
 /// `value`, promising (without a check) that it lies in [min, max]; an undefined bound means
 /// unbounded on that side.
 Expr unsafe_promise_clamped(const Expr &value, const Expr &min, const Expr &max);
-/// Evaluates `e` with strict IEEE float semantics.
+/// Evaluates `e` with strict IEEE float semantics: each float operation inside rounds as
+/// written. Elsewhere the compiler may contract a * b + c into one fused multiply-add,
+/// reassociate sums and products, multiply by a reciprocal and ignore the sign of zero (as
+/// Halide does, except that NaN and infinity are not assumed away: is_nan and is_inf see the
+/// true value). Target::StrictFloat makes the whole pipeline strict.
 Expr strict_float(Expr e);
 /// An undefined value of type t: in an update definition, leaves the Func's value unchanged.
 Expr undef(Type t);

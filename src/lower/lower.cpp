@@ -25,6 +25,7 @@
 #include "lower/sliding_window.h"
 #include "lower/storage_flattening.h"
 #include "lower/storage_folding.h"
+#include "lower/strictify_float.h"
 #include "lower/trim_no_ops.h"
 #include "lower/unpack_buffers.h"
 #include "lower/unroll_loops.h"
@@ -259,6 +260,10 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // and the host pointer "b" is used only as a Load/Store name, which the simplifier does
     // not count as a use of the let.
     s = run("unpack_buffers", s, [&] { return unpack_buffers(s, args); });
+    // Target::StrictFloat: every float operation is emitted without fast-math flags.
+    if (target.has_feature(Target::StrictFloat)) {
+        s = run("strictify_float", s, [&] { return strictify_float(s); });
+    }
 
     LoweredFunc result;
     result.name = fn_name;

@@ -8,15 +8,19 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <unistd.h>
+#include <vector>
 
 using namespace loom;
 
@@ -83,6 +87,23 @@ Func build(const Pipeline<T> &p, const Buffer<T> &in,
     return out;
 }
 
+/// Float results of the default (fast-math) code may differ between schedules by rounding:
+/// a * b + c contracted into an FMA in one loop and not in another, sums reassociated. They
+/// must agree to a few ulp of the largest value (intermediates are about as large).
+template <typename T>
+void expect_close(const Buffer<T> &a, const Buffer<T> &b, const std::string &what) {
+    double scale = 1;
+    for (int y = 0; y < a.height(); y++) {
+        for (int x = 0; x < a.width(); x++) scale = std::max(scale, std::fabs((double)a(x, y)));
+    }
+    const double tol = 16 * std::numeric_limits<T>::epsilon() * scale;
+    for (int y = 0; y < a.height(); y++) {
+        for (int x = 0; x < a.width(); x++) {
+            ASSERT_NEAR(a(x, y), b(x, y), tol) << what << " at " << x << ", " << y;
+        }
+    }
+}
+
 template <typename T>
 void expect_same(const Buffer<T> &a, const Buffer<T> &b, const std::string &what) {
     for (int y = 0; y < a.height(); y++) {
@@ -104,18 +125,30 @@ void differential(const char *name, const Pipeline<T> &p, int seed) {
     Buffer<T> in = random_input<T>(256, 8, seed);
     const int widths[] = {4, 8, 16, 32};
     const int sizes[] = {64, 37};
-    Func ref = build<T>(p, in, nullptr);
-    Buffer<T> expected[2] = {ref.realize({sizes[0], 5}), ref.realize({sizes[1], 5})};
-    for (int i = 0; i < 3; i++) {
-        int vw = widths[(seed + i) % 4];
-        TailStrategy tail = all_tails[(seed + i) % 6];
-        Func f = build<T>(p, in, [&](Func &g, Var x, Var) { g.vectorize(x, vw, tail); });
-        for (int k = 0; k < 2; k++) {
-            Buffer<T> got = f.realize({sizes[k], 5});
-            expect_same(expected[k], got,
-                        std::string(name) + " width " + std::to_string(sizes[k]) + " vectorize " +
-                            std::to_string(vw) + " " + tail_name(tail));
-            if (::testing::Test::HasFatalFailure()) return;
+    // Float pipelines run twice: with Target::StrictFloat, where every schedule must give the
+    // same bits, and with the default fast-math code, where they must agree to rounding.
+    const bool is_float = std::is_floating_point<T>::value;
+    Target fast = get_jit_target_from_environment();
+    for (bool strict : is_float ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
+        Target t = strict ? fast.with_feature(Target::StrictFloat) : fast;
+        Func ref = build<T>(p, in, nullptr);
+        Buffer<T> expected[2] = {ref.realize({sizes[0], 5}, t), ref.realize({sizes[1], 5}, t)};
+        for (int i = 0; i < 3; i++) {
+            int vw = widths[(seed + i) % 4];
+            TailStrategy tail = all_tails[(seed + i) % 6];
+            Func f = build<T>(p, in, [&](Func &g, Var x, Var) { g.vectorize(x, vw, tail); });
+            for (int k = 0; k < 2; k++) {
+                Buffer<T> got = f.realize({sizes[k], 5}, t);
+                std::string what = std::string(name) + " width " + std::to_string(sizes[k]) +
+                                   " vectorize " + std::to_string(vw) + " " + tail_name(tail) +
+                                   (strict ? " strict" : "");
+                if (is_float && !strict) {
+                    expect_close(expected[k], got, what);
+                } else {
+                    expect_same(expected[k], got, what);
+                }
+                if (::testing::Test::HasFatalFailure()) return;
+            }
         }
     }
 }

@@ -220,6 +220,14 @@ Value *CodeGenLLVM::codegen_math(const Call *op, bool *handled) {
     std::vector<Value *> args;
     for (const Expr &e : op->args) args.push_back(codegen(e));
 
+    // The math functions' own arithmetic (range reductions, polynomials) is evaluated as
+    // written, FMAs allowed: reassociation would fold a Cody-Waite split constant back into
+    // one rounded constant, and approximate-function flags could swap a call for a cruder one.
+    llvm::IRBuilderBase::FastMathFlagGuard math_guard(*builder_);
+    llvm::FastMathFlags math_flags;
+    math_flags.setAllowContract(builder_->getFastMathFlags().allowContract());
+    builder_->setFastMathFlags(math_flags);
+
     if (is_class) {
         Value *x = args[0];
         if (fn == "is_nan") return builder_->CreateFCmpUNO(x, x);
@@ -469,7 +477,13 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
 
     if (n == Call::prefetch) return codegen_prefetch(op);
     if (n == Call::likely || n == Call::likely_if_innermost || n == Call::promise_clamped ||
-        n == Call::unsafe_promise_clamped || n == Call::strict_float) {
+        n == Call::unsafe_promise_clamped) {
+        return arg(0);
+    }
+    if (n == Call::strict_float) {
+        // Every float operation inside is rounded as written: no contraction, no reordering.
+        llvm::IRBuilderBase::FastMathFlagGuard strict(*builder_);
+        builder_->clearFastMathFlags();
         return arg(0);
     }
     if (n == Call::return_second) {

@@ -52,6 +52,21 @@ CodeGenLLVM::CodeGenLLVM(llvm::LLVMContext &ctx, llvm::TargetMachine &tm)
 
 CodeGenLLVM::~CodeGenLLVM() = default;
 
+llvm::FastMathFlags CodeGenLLVM::default_fast_math_flags() {
+    // Halide's float semantics: the compiler may contract a * b + c into an FMA, reassociate,
+    // use reciprocals and approximate functions, and ignore the sign of zero; strict_float()
+    // and Target::StrictFloat turn this off. Unlike Halide, NaNs and infinities are not
+    // assumed away, so is_nan/is_inf/is_finite see the true value (reassociation may still
+    // change whether an intermediate overflows: x * 0 + x may become x).
+    llvm::FastMathFlags f;
+    f.setAllowContract(true);
+    f.setAllowReassoc();
+    f.setAllowReciprocal();
+    f.setApproxFunc();
+    f.setNoSignedZeros();
+    return f;
+}
+
 namespace {
 
 // Every function gets the host's CPU and features so the optimizer's cost model and the
@@ -75,6 +90,7 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     module_->setTargetTriple(target_machine_.getTargetTriple().str());
     module_->setDataLayout(target_machine_.createDataLayout());
     builder_ = std::make_unique<llvm::IRBuilder<>>(context_);
+    builder_->setFastMathFlags(default_fast_math_flags());
 
     std::vector<llvm::Type *> arg_types{ptr_t};
     for (size_t i = 1; i < f.args.size(); i++) {

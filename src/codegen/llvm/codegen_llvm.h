@@ -64,6 +64,10 @@ protected:
     /// Emits s at the current insertion point.
     void codegen(const Stmt &s);
 
+    /// The fast-math flags every float instruction gets outside strict_float (Halide's set
+    /// minus nnan/ninf).
+    static llvm::FastMathFlags default_fast_math_flags();
+
     // ---- Types ----
     /// The SSA type of t: bool is i1, handles are ptr, vectors are fixed vectors.
     llvm::Type *llvm_type_of(Type t) const;

@@ -310,9 +310,11 @@ TEST(CodegenIntrinsics, LerpFloatWeightsAndFloatValues) {
             return lerp(z, o, w);
         },
         [](float, float w) { return ref_lerp_uint<uint8_t>(20, 230, (uint8_t)(255.0f * w)); });
-    // float values: zero * (1 - w) + one * w.
+    // float values: zero * (1 - w) + one * w. Strict, so that it rounds as the reference does
+    // (by default each product and sum may be contracted into an FMA).
     check_binary<float, float, float>(
-        "lerp_f32", W, W, [&](Expr a, Expr w) { return lerp(a * 3.0f - 1.0f, a + 10.0f, w); },
+        "lerp_f32", W, W,
+        [&](Expr a, Expr w) { return strict_float(lerp(a * 3.0f - 1.0f, a + 10.0f, w)); },
         [](float a, float w) {
             float z = a * 3.0f - 1.0f, o = a + 10.0f;
             return z * (1.0f - w) + o * w;
@@ -325,7 +327,8 @@ TEST(CodegenIntrinsics, LerpFloatWeightsAndFloatValues) {
         A8.push_back(w * 0.5f);
     }
     check_binary<float, uint8_t, float>(
-        "lerp_f32_w8", A8, W8, [&](Expr a, Expr w) { return lerp(a, a * 2.0f + 1.0f, w); },
+        "lerp_f32_w8", A8, W8,
+        [&](Expr a, Expr w) { return strict_float(lerp(a, a * 2.0f + 1.0f, w)); },
         [](float a, uint8_t w) {
             float fw = (float)w / 255.0f;
             return a * (1.0f - fw) + (a * 2.0f + 1.0f) * fw;

@@ -366,8 +366,11 @@ protected:
             lets.emplace_back(name, e);
             return Variable::make(e.type(), name);
         };
-        Expr mn = bind(op->name + ".loop_min", op->min);
-        Expr ext = bind(op->name + ".loop_extent", op->extent);
+        // An edge's own partition gets its own names (lets of the same name would shadow).
+        const std::string prefix =
+            edge_depth == 0 ? op->name : op->name + ".edge" + std::to_string(edge_count++);
+        Expr mn = bind(prefix + ".loop_min", op->min);
+        Expr ext = bind(prefix + ".loop_extent", op->extent);
         Expr end = Add::make(mn, ext);
         Expr steady_min = mn, steady_end = end;
         // The solver writes "unbounded" and "empty" inside selects as the type's limits
@@ -383,13 +386,13 @@ protected:
             Expr first = steady.has_lower_bound() ? Min::make(Max::make(steady.min, mn), end) : mn;
             // Where the invariant conditions fail, the prologue is the whole loop.
             if (!is_const_true(invariant)) first = Select::make(invariant, first, end);
-            steady_min = bind(op->name + ".steady_min", simplify(first));
+            steady_min = bind(prefix + ".steady_min", simplify(first));
         }
         if (steady.has_upper_bound()) {
             // min(max, end - 1) + 1 rather than min(max + 1, end): max may be the type's limit.
             Expr last = Min::make(steady.max, Sub::make(end, make_one(end.type())));
             steady_end =
-                bind(op->name + ".steady_end",
+                bind(prefix + ".steady_end",
                      simplify(Max::make(Add::make(last, make_one(end.type())), steady_min)));
         }
 
@@ -398,9 +401,29 @@ protected:
             loops.push_back(For::make(op->name, from, Sub::make(to, from), op->for_type,
                                       op->device_api, b, policy));
         };
-        if (has_prologue) loop(mn, steady_min, edge_body, Partition::Never);
+        // An innermost loop's edges are partitioned once more by the tags that remain there:
+        // a ShiftInwards vector loop's last (shifted) vector is an edge of the split's min, but
+        // its clamps still go where the whole tile is inside the input (as Halide gets by
+        // partitioning the tile loop), instead of gathering every lane. Their own edges are
+        // final; the code grows by at most two loops per edge.
+        auto edge = [&](const Expr &from, const Expr &to) {
+            bool again =
+                edge_depth == 0 && !contains_loop(body) && op->partition_policy == Partition::Auto;
+            if (!again) return loop(from, to, edge_body, Partition::Never);
+            edge_depth++;
+            Stmt split = mutate(For::make(op->name, from, Sub::make(to, from), op->for_type,
+                                          op->device_api, edge_body, Partition::Auto));
+            edge_depth--;
+            // Nothing to split there: still one edge loop, final.
+            if (const For *f = split.as<For>()) {
+                split = For::make(f->name, f->min, f->extent, f->for_type, f->device_api, f->body,
+                                  Partition::Never);
+            }
+            loops.push_back(split);
+        };
+        if (has_prologue) edge(mn, steady_min);
         loop(steady_min, steady_end, steady_body, op->partition_policy);
-        if (steady.has_upper_bound()) loop(steady_end, end, edge_body, Partition::Never);
+        if (steady.has_upper_bound()) edge(steady_end, end);
         Stmt result = Block::make(loops);
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
             result = LetStmt::make(it->first, it->second, result);
@@ -409,6 +432,12 @@ protected:
     }
 
 private:
+    /// How many edge loops the loop being partitioned is nested in (edges are partitioned
+    /// again only once).
+    int edge_depth = 0;
+    /// Edge partitions so far (for their unique names).
+    int edge_count = 0;
+
     static Stmt rebuild(const For *op, const Stmt &body) {
         if (body.same_as(op->body)) return op;
         return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,

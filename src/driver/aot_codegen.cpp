@@ -326,7 +326,7 @@ std::unique_ptr<llvm::Module> build_aot_module(const ModuleContents &m, llvm::LL
         link_runtime(*module, m.target);
         verify(*module, "after linking the runtime");
     }
-    optimize_module(*module, tm);
+    optimize_module(*module, tm, m.target.has_feature(Target::EnableLLVMLoopOpt));
     return module;
 }
 

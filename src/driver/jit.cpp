@@ -200,7 +200,7 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
 
         auto ctx = std::make_unique<llvm::LLVMContext>();
         std::unique_ptr<llvm::Module> module = codegen_llvm(f, *ctx, *tm);
-        optimize_module(*module, *tm);
+        optimize_module(*module, *tm, target.has_feature(Target::EnableLLVMLoopOpt));
         if (get_env("LOOM_DUMP_LLVM") == "1") {
             llvm::errs() << *module;
         }

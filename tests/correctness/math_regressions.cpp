@@ -199,3 +199,74 @@ TEST(MathRegressions, VectorSinCosCallNoLibm) {
     EXPECT_EQ(s.find("cosf"), std::string::npos) << s;
     EXPECT_NE(s.find("vfmadd"), std::string::npos);
 }
+
+namespace {
+
+/// The vertical maximum over rows y - r .. y + r of a float image with edges repeated, the
+/// rows' loop a reduction inside an 8-wide vector loop (apps/max_filter's first pass).
+Func vertical_max(ImageParam in, Param<int> r) {
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func vmax("vmax");
+    Var x("x"), y("y");
+    RDom dv(-r, 2 * r + 1, "dv");
+    vmax(x, y) = clamped(x, y - r);
+    vmax(x, y) = max(vmax(x, y), clamped(x, y + dv));
+    vmax.vectorize(x, 8);
+    vmax.update().vectorize(x, 8);
+    return vmax;
+}
+
+/// How many times `mnemonic` appears in the assembly of `f` compiled for `target`.
+int count_in_assembly(Func f, const std::vector<Argument> &args, const std::string &mnemonic,
+                      const Target &target) {
+    char name[] = "/tmp/loom_math_asm_XXXXXX";
+    int fd = mkstemp(name);
+    close(fd);
+    f.compile_to_assembly(name, args, "f", target);
+    std::ifstream in(name);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) n += line.find("\t" + mnemonic + "\t") != std::string::npos;
+    std::remove(name);
+    return n;
+}
+
+} // namespace
+
+// max_filter: LLVM's runtime unroller copied the 52-tap vector reduction (a runtime trip count
+// once loop partitioning peels the clamped taps) 8 times, each copy with its own sign-extended
+// row offset, partly spilled: 1.2x slower than Halide. Loops on vectors are no longer
+// runtime-unrolled (Target::EnableLLVMLoopOpt brings it back); the result must not change.
+TEST(CodegenRegressions, VectorReductionIsNotRuntimeUnrolled) {
+    ImageParam in(Float(32), 2, "in");
+    Param<int> r("r");
+    const Target avx2("x86-64-linux-sse41-avx-avx2-fma");
+    int plain = count_in_assembly(vertical_max(in, r), {in, r}, "vmaxps", avx2);
+    int unrolled = count_in_assembly(vertical_max(in, r), {in, r}, "vmaxps",
+                                     avx2.with_feature(Target::EnableLLVMLoopOpt));
+    // One vmaxps per loop: the steady taps, the two clamped partitions, the edge vectors, and
+    // the pure definition's none; LLVM's unroller multiplies the steady loop's by 8 or more.
+    EXPECT_LE(plain, 8) << "the reduction loops were unrolled (" << plain << " vmaxps)";
+    EXPECT_GT(unrolled, plain + 6) << "the contrast case should unroll (" << unrolled << " vmaxps)";
+
+    // The result, against a direct maximum over the clamped rows (max is exact: bit-exact).
+    const int w = 48, h = 37; // whole vectors: the update is vectorized on the output
+    Buffer<float> input(w, h);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) input(x, y) = (float)((x * 7919 + y * 104729) % 1000) * 0.5f;
+    }
+    in.set(input);
+    for (int radius : {0, 3, 26}) {
+        r.set(radius);
+        Buffer<float> out = vertical_max(in, r).realize({w, h});
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                float want = -INFINITY;
+                for (int d = -radius; d <= radius; d++) {
+                    want = std::max(want, input(x, std::min(std::max(y + d, 0), h - 1)));
+                }
+                ASSERT_EQ(out(x, y), want) << "r " << radius << " at " << x << ", " << y;
+            }
+        }
+    }
+}

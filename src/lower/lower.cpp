@@ -16,6 +16,7 @@
 #include "lower/inject_prefetch.h"
 #include "lower/inject_tracing.h"
 #include "lower/loop_invariant_code_motion.h"
+#include "lower/mark_clamped_ramps.h"
 #include "lower/memoization.h"
 #include "lower/partition_loops.h"
 #include "lower/realization_order.h"
@@ -231,6 +232,9 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // state without the clamps, and epilogue. After flattening: loop bounds are final and each
     // clamp is a plain min/max in a flat index; before unpack_buffers, so the steady bounds
     // are in terms of the buffer fields like the rest of the body.
+    // Clamped ramps in vector indices (hand-written boundary conditions) are tagged likely()
+    // too, so their loops get a steady state of dense loads instead of gathers.
+    s = run("mark_clamped_ramps", s, [&] { return mark_clamped_ramps(s); });
     s = run("partition_loops", s, [&] { return partition_loops(s); });
 
     // Clean-up: allocations nobody reads go (with their stores), then loops that do nothing

@@ -1,0 +1,84 @@
+#include "lower/mark_clamped_ramps.h"
+
+#include "ir/ir_mutator.h"
+
+#include <loom/ir_operator.h>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+class MarkClampedRamps : public IRMutator {
+    using IRMutator::visit;
+
+    /// Whether the expression being mutated computes a vector index.
+    bool in_index = false;
+
+    Expr mutate_index(const Expr &e) {
+        bool old = in_index;
+        in_index = true;
+        Expr r = mutate(e);
+        in_index = old;
+        return r;
+    }
+
+    static bool is_vector_index(const Expr &e) {
+        return e.type().is_vector() && e.type().is_int_or_uint();
+    }
+
+    /// min/max(ramp, b) or min/max(a, ramp) with the ramp tagged: the steady state is where
+    /// the clamp does not bite.
+    template <typename T>
+    Expr mark(const T *op) {
+        if (in_index && op->type.is_vector()) {
+            if (op->a.template as<Ramp>()) return T::make(likely(op->a), mutate(op->b));
+            if (op->b.template as<Ramp>()) return T::make(mutate(op->a), likely(op->b));
+        }
+        return IRMutator::visit(op);
+    }
+
+    Expr visit(const Min *op) override { return mark(op); }
+    Expr visit(const Max *op) override { return mark(op); }
+
+    Expr visit(const Load *op) override {
+        Expr index = mutate_index(op->index);
+        Expr predicate = mutate(op->predicate);
+        if (index.same_as(op->index) && predicate.same_as(op->predicate)) return op;
+        return Load::make(op->type, op->name, index, predicate, op->param, op->alignment);
+    }
+
+    Stmt visit(const Store *op) override {
+        Expr value = mutate(op->value);
+        Expr index = mutate_index(op->index);
+        Expr predicate = mutate(op->predicate);
+        if (value.same_as(op->value) && index.same_as(op->index) &&
+            predicate.same_as(op->predicate)) {
+            return op;
+        }
+        return Store::make(op->name, value, index, op->param, predicate, op->alignment);
+    }
+
+    Expr visit(const Let *op) override {
+        if (!is_vector_index(op->value)) return IRMutator::visit(op);
+        Expr value = mutate_index(op->value);
+        Expr body = mutate(op->body);
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return Let::make(op->name, value, body);
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        if (!is_vector_index(op->value)) return IRMutator::visit(op);
+        Expr value = mutate_index(op->value);
+        Stmt body = mutate(op->body);
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return LetStmt::make(op->name, value, body);
+    }
+};
+
+} // namespace
+
+Stmt mark_clamped_ramps(const Stmt &s) { return MarkClampedRamps().mutate(s); }
+
+} // namespace internal
+} // namespace loom

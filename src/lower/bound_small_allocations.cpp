@@ -71,6 +71,13 @@ private:
     ConstantInterval old;
 };
 
+/// The number of nodes of e, counting stops past `limit`.
+int expr_node_count(const Expr &e, int limit) {
+    int n = 0;
+    visit_exprs(e, [&](const Expr &) { return ++n <= limit; });
+    return n;
+}
+
 /// A constant upper (upper = true) or lower bound of the integer expression e, or false when
 /// none is found. Differences of mins and maxes are bounded through their operands
 /// (a - min(z, w) == max(a - z, a - w), min(x, y) - b == min(x - b, y - b), and likewise for
@@ -265,8 +272,13 @@ protected:
     }
 
     /// A constant upper bound of extent e: e with the enclosing lets substituted (so that
-    /// the symbolic parts of the bounds of a region cancel), simplified, then bounded.
+    /// the symbolic parts of the bounds of a region cancel), simplified, then bounded. A let
+    /// whose substitution would make e larger than kMaxSubstitutedNodes stays a name (bounded
+    /// through the scope): the region of a root stage read through clamps is defined by its
+    /// consumer's lets several times over, and substituting the whole chain of root stages
+    /// grew e exponentially (a 4-stage chain of clamped stencils took a minute here).
     bool extent_upper_bound(const Expr &e, int64_t *result) {
+        const int kMaxSubstitutedNodes = 2000;
         Expr x = e;
         std::set<std::string> loop_vars;
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
@@ -277,7 +289,13 @@ protected:
                 loop_vars.insert(it->first);
                 continue;
             }
-            x = substitute(it->first, it->second, x);
+            Expr next = substitute(it->first, it->second, x);
+            if (expr_node_count(next, kMaxSubstitutedNodes + 1) <= kMaxSubstitutedNodes) {
+                x = next;
+            } else {
+                // Kept as a name, a let hides any outer let of the same name as a loop does.
+                loop_vars.insert(it->first);
+            }
         }
         x = simplify(x);
         return constant_bound(x, true, scope, result);

@@ -42,6 +42,17 @@ const rewrite::RuleList &min_rules() {
             // to one range is one clamp (bounds inference unions many such accesses).
             {RING, min(max(x, y), max(z, y)), max(min(x, z), y)},
             {RING, min(min(x, y), min(z, y)), min(min(x, z), y)},
+            // Taps x + c of one clamp to [.., y + c0]: min(x + c, y + c0) is written
+            // min(x, y) + c0 when c == c0. Their union is one such tap; without these the
+            // regions of stages read through clamps by root consumers grew with every stage.
+            {INT32, min(min(x, y) + c0, min(x + c1, y + c0)), min(x, y) + c0, c0 <= c1},
+            {INT32, min(min(x + c1, y + c0), min(x, y) + c0), min(x, y) + c0, c0 <= c1},
+            {INT32, min(min(x, y) + c0, min(x + c1, y + c0)), min(x + c1, y + c0), c1 < c0},
+            {INT32, min(min(x + c1, y + c0), min(x, y) + c0), min(x + c1, y + c0), c1 < c0},
+            {INT32, min(min(x, y) + c0, min(x, y + c0)), min(x, y) + c0, c0 <= 0},
+            {INT32, min(min(x, y + c0), min(x, y) + c0), min(x, y) + c0, c0 <= 0},
+            {INT32, min(min(x, y) + c0, min(x, y + c0)), min(x, y + c0), c0 > 0},
+            {INT32, min(min(x, y + c0), min(x, y) + c0), min(x, y + c0), c0 > 0},
             // Shared terms (no overflow).
             {INT32, min(x + c0, x + c1), x + fold(min(c0, c1))},
             {INT32, min(x + c0, x), x, c0 > 0},
@@ -96,6 +107,15 @@ const rewrite::RuleList &max_rules() {
             {RING, max(min(x, c1), c0), min(max(x, c0), c1), c0 <= c1},
             {RING, max(min(x, y), min(z, y)), min(max(x, z), y)},
             {RING, max(max(x, y), max(z, y)), max(max(x, z), y)},
+            // The largest of the taps x + c of one clamp to [.., y + c0] (see min_rules).
+            {INT32, max(min(x, y) + c0, min(x + c1, y + c0)), min(x + c1, y + c0), c0 <= c1},
+            {INT32, max(min(x + c1, y + c0), min(x, y) + c0), min(x + c1, y + c0), c0 <= c1},
+            {INT32, max(min(x, y) + c0, min(x + c1, y + c0)), min(x, y) + c0, c1 < c0},
+            {INT32, max(min(x + c1, y + c0), min(x, y) + c0), min(x, y) + c0, c1 < c0},
+            {INT32, max(min(x, y) + c0, min(x, y + c0)), min(x, y + c0), c0 <= 0},
+            {INT32, max(min(x, y + c0), min(x, y) + c0), min(x, y + c0), c0 <= 0},
+            {INT32, max(min(x, y) + c0, min(x, y + c0)), min(x, y) + c0, c0 > 0},
+            {INT32, max(min(x, y + c0), min(x, y) + c0), min(x, y) + c0, c0 > 0},
             {INT32, max(x + c0, x + c1), x + fold(max(c0, c1))},
             {INT32, max(x + c0, x), x + c0, c0 > 0},
             {INT32, max(x + c0, x), x, c0 < 0},

@@ -9,9 +9,13 @@
 #include "ir/substitute.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
+#include "support/util.h"
 
+#include <memory>
 #include <set>
+#include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace loom {
 namespace internal {
@@ -75,14 +79,61 @@ private:
     }
 };
 
+/// The Stmt nodes under which one name is accessed (read when `calls`, written when
+/// `provides`). The box of one Func inside a long pipeline (bounds inference asks for the box
+/// of each Func in everything after its production) only needs those subtrees: bounding the
+/// loops and lets of every other stage was most of the time bounds inference spent on a chain
+/// of root stages, and quadratic in its length.
+class StmtsAccessing : public IRVisitor {
+public:
+    StmtsAccessing(const std::string &name, bool calls, bool provides)
+        : name(name), calls(calls), provides(provides) {}
+    std::unordered_set<const IRNode *> accessing;
+
+private:
+    const std::string &name;
+    bool calls, provides;
+    bool found = false;
+
+    using IRVisitor::visit;
+
+    template <typename Node>
+    void visit_stmt(const Node *op) {
+        bool outer = found;
+        found = false;
+        IRVisitor::visit(op);
+        if constexpr (std::is_same<Node, Provide>::value) {
+            if (provides && op->name == name) found = true;
+        }
+        if (found) accessing.insert(op);
+        found = found || outer;
+    }
+
+#define LOOM_IR_EXPR(N)
+#define LOOM_IR_STMT(N)                                                                            \
+    void visit(const N *op) override { visit_stmt(op); }
+#include "ir/ir_node_list.h"
+#undef LOOM_IR_EXPR
+#undef LOOM_IR_STMT
+
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (calls && (op->call_type == Call::Halide || op->call_type == Call::Image) &&
+            op->name == name) {
+            found = true;
+        }
+    }
+};
+
 /// Walks a Stmt or Expr keeping the bounds of every loop variable and let-bound name in scope,
 /// and unions the bounds of each Func/buffer access into its Box.
 class BoxesTouched : public IRVisitor {
 public:
     BoxesTouched(const Scope &s, bool calls, bool provides, const std::string &only,
-                 std::set<std::string> relevant_lets)
+                 std::set<std::string> relevant_lets,
+                 const std::unordered_set<const IRNode *> *relevant_stmts)
         : scope(s), consider_calls(calls), consider_provides(provides), only(only),
-          relevant_lets(std::move(relevant_lets)) {}
+          relevant_lets(std::move(relevant_lets)), relevant_stmts(relevant_stmts) {}
 
 private:
     Scope scope;
@@ -95,8 +146,25 @@ private:
     std::string only;
     /// The Let names worth bounding (LetsReachingBoxes); the others are bound to everything.
     std::set<std::string> relevant_lets;
+    /// When set, the only Stmts worth walking (StmtsAccessing): the others touch nothing wanted.
+    const std::unordered_set<const IRNode *> *relevant_stmts;
 
     using IRVisitor::visit;
+
+    // Every Stmt is walked only when it can touch a wanted name; walk() does the work.
+#define LOOM_IR_EXPR(N)
+#define LOOM_IR_STMT(N)                                                                            \
+    void visit(const N *op) override {                                                             \
+        if (!relevant_stmts || relevant_stmts->count(op)) walk(op);                                \
+    }
+#include "ir/ir_node_list.h"
+#undef LOOM_IR_EXPR
+#undef LOOM_IR_STMT
+
+    template <typename Node>
+    void walk(const Node *op) {
+        IRVisitor::visit(op);
+    }
 
     /// The distinct intervals of one coordinate of one Func or buffer, unioned at the end:
     /// unioning each access into a growing min/max chain simplified the chain once per access,
@@ -149,7 +217,12 @@ public:
                     if (level.size() % 2) next.push_back(level.back());
                     level = std::move(next);
                 }
-                b.push_back(level.empty() ? Interval::nothing() : level[0]);
+                Interval i = level.empty() ? Interval::nothing() : level[0];
+                if (!named_bounds.empty()) {
+                    i.min = with_named_bounds(i.min);
+                    i.max = with_named_bounds(i.max);
+                }
+                b.push_back(i);
             }
             boxes.emplace(p.first, std::move(b));
         }
@@ -194,7 +267,7 @@ private:
         }
     }
 
-    void visit(const Provide *op) override {
+    void walk(const Provide *op) {
         IRVisitor::visit(op);
         if (consider_provides) add(op->name, op->args);
     }
@@ -206,9 +279,9 @@ private:
         with_binding(op->name, v, [&] { dispatch(op->body); });
     }
 
-    void visit(const LetStmt *op) override {
+    void walk(const LetStmt *op) {
         dispatch(op->value);
-        Interval v = bounds_of_expr_in_scope(op->value, scope);
+        Interval v = named_if_large(bounds_of_expr_in_scope(op->value, scope));
         auto it = let_values.find(op->name);
         bool had = it != let_values.end();
         Expr old = had ? it->second : Expr();
@@ -220,7 +293,46 @@ private:
             let_values.erase(op->name);
     }
 
-    void visit(const For *op) override {
+    /// The bounds of LetStmts too large to substitute, under fresh names (in the order they
+    /// were made; a later one can refer to an earlier one). finish() wraps the boxes in them.
+    std::vector<std::pair<std::string, Expr>> named_bounds;
+
+    /// v, with an end of more than kMaxSubstitutedNodes nodes replaced by a fresh name (as
+    /// Halide's boxes do). The bound lets of a chain of stages read through clamps define each
+    /// stage's region through its consumer's several times over; substituting the whole chain
+    /// into every box grew them exponentially with the chain's length.
+    Interval named_if_large(Interval v) {
+        const int kMaxSubstitutedNodes = 100;
+        auto large = [&](const Expr &e) {
+            int n = 0;
+            visit_exprs(e, [&](const Expr &) { return ++n <= kMaxSubstitutedNodes; });
+            return n > kMaxSubstitutedNodes;
+        };
+        auto name = [&](const Expr &e) {
+            std::string n = unique_name('b');
+            named_bounds.emplace_back(n, e);
+            return Variable::make(e.type(), n);
+        };
+        bool lo = v.has_lower_bound() && large(v.min);
+        bool hi = v.has_upper_bound() && large(v.max);
+        if (lo && hi && v.is_single_point()) {
+            v.min = v.max = name(v.min);
+            return v;
+        }
+        if (lo) v.min = name(v.min);
+        if (hi) v.max = name(v.max);
+        return v;
+    }
+
+    /// e inside the named bounds it refers to.
+    Expr with_named_bounds(Expr e) const {
+        for (auto it = named_bounds.rbegin(); it != named_bounds.rend(); ++it) {
+            if (expr_uses_var(e, it->first)) e = Let::make(it->first, it->second, e);
+        }
+        return e;
+    }
+
+    void walk(const For *op) {
         dispatch(op->min);
         dispatch(op->extent);
         // The loop variable runs over [min, min + extent - 1] for every value of min/extent.
@@ -277,9 +389,7 @@ private:
         visit_branches(op->condition, op->true_value, op->false_value);
     }
 
-    void visit(const IfThenElse *op) override {
-        visit_branches(op->condition, op->then_case, op->else_case);
-    }
+    void walk(const IfThenElse *op) { visit_branches(op->condition, op->then_case, op->else_case); }
 };
 
 template <typename Node>
@@ -288,7 +398,13 @@ std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope, bool call
     LetsReachingBoxes lets;
     lets.dispatch(n);
     lets.close();
-    BoxesTouched v(scope, calls, provides, only, std::move(lets.names));
+    std::unique_ptr<StmtsAccessing> accessing;
+    if (!only.empty()) {
+        accessing = std::make_unique<StmtsAccessing>(only, calls, provides);
+        accessing->dispatch(n);
+    }
+    BoxesTouched v(scope, calls, provides, only, std::move(lets.names),
+                   accessing ? &accessing->accessing : nullptr);
     v.dispatch(n);
     return v.finish();
 }

@@ -1,0 +1,267 @@
+// Bounds of long pipelines stay small and cheap (issue 5's JIT-time gaps):
+// - a stage read through clamps by a root consumer has a region defined through the consumer's
+//   bound lets several times over (min and max of each clamped tap); substituting the chain of
+//   lets into a box (add_image_checks' boxes_touched, bound_small_allocations' extents) grew
+//   the expressions exponentially with the number of root stages, where Halide names large
+//   bounds instead (snake without bound() took 64 s to JIT at 3 iterations);
+// - the box of one Func in everything after its production walks only the statements that
+//   read it (bounds inference asks this once per Func: a chain of root stages was quadratic).
+// Results are integers checked exactly against naive loops; the structural checks count the
+// nodes of the boxes (a size, never a time).
+#include <loom/loom.h>
+
+#include "analysis/bounds.h"
+#include "common/lowered_text.h"
+#include "ir/ir.h"
+#include "ir/ir_visitor.h"
+#include "ir/substitute.h"
+#include "simplify/simplify.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <vector>
+
+using namespace loom;
+using namespace loom::internal;
+
+namespace {
+
+Expr ivar(const std::string &n) { return Variable::make(Int(32), n); }
+
+/// Stands in for the Function of a Func in Call::Halide nodes (only its presence is checked).
+const IntrusivePtr<RefCounted> &dummy_func() {
+    static const IntrusivePtr<RefCounted> f(new RefCounted);
+    return f;
+}
+
+Expr fcall(const std::string &name, Expr arg) {
+    return Call::make(Int(32), name, {std::move(arg)}, Call::Halide, dummy_func());
+}
+
+int node_count(const Expr &e) {
+    int n = 0;
+    visit_exprs(e, [&](const Expr &) {
+        n++;
+        return true;
+    });
+    return n;
+}
+
+int clampi(int v, int lo, int hi) { return std::min(std::max(v, lo), hi); }
+
+/// The value of a closed expression (free variables substituted), as a constant.
+int64_t evaluate(const Expr &e, const std::map<std::string, Expr> &values) {
+    Expr c = simplify(substitute(values, e));
+    const IntImm *i = c.as<IntImm>();
+    EXPECT_NE(i, nullptr) << "not a constant: " << c;
+    return i ? i->value : 0;
+}
+
+/// A chain of `levels` lets, each defined through the previous one twice (as the region of a
+/// stage read through clamps is defined through its consumer's bounds), then a loop reading f
+/// over [l_last, l_last + 9].
+Stmt let_chain(int levels) {
+    Expr w = ivar("w");
+    Stmt body = For::make("x", ivar("l" + std::to_string(levels)), 10, ForType::Serial,
+                          DeviceAPI::None, Evaluate::make(fcall("f", ivar("x"))));
+    for (int k = levels; k >= 1; k--) {
+        Expr prev = ivar("l" + std::to_string(k - 1));
+        Expr value = Max::make(Min::make(prev - 1, w), 0) + Min::make(Max::make(prev + 1, 0), w);
+        body = LetStmt::make("l" + std::to_string(k), value, body);
+    }
+    return body;
+}
+
+/// The naive value of let_chain's last let.
+int chain_value(int levels, int l0, int w) {
+    int l = l0;
+    for (int k = 1; k <= levels; k++) l = clampi(l - 1, 0, w) + clampi(l + 1, 0, w);
+    return l;
+}
+
+} // namespace
+
+TEST(BoundsRegressions, BoxThroughALetChainStaysSmall) {
+    // 2^14 copies of l0 if every let were substituted into the box.
+    const int levels = 14;
+    Stmt s = let_chain(levels);
+    Box b = box_required(s, "f");
+    ASSERT_EQ(b.size(), 1u);
+    ASSERT_TRUE(b[0].is_bounded());
+    EXPECT_LT(node_count(b[0].min), 2000);
+    EXPECT_LT(node_count(b[0].max), 2000);
+    for (int l0 : {-3, 0, 2, 7}) {
+        for (int w : {1, 5, 40}) {
+            std::map<std::string, Expr> v{{"l0", Expr(l0)}, {"w", Expr(w)}};
+            int last = chain_value(levels, l0, w);
+            EXPECT_EQ(evaluate(b[0].min, v), last) << "l0 " << l0 << " w " << w;
+            EXPECT_EQ(evaluate(b[0].max, v), last + 9) << "l0 " << l0 << " w " << w;
+        }
+    }
+}
+
+TEST(BoundsRegressions, BoxOfOneFuncSkipsOtherStatements) {
+    // f is read in the second loop only, inside a let the first loop also sees; g's loop (and
+    // its let) must not change f's box, and f's enclosing let must still bound it.
+    Expr n = ivar("n");
+    Stmt g_loop = LetStmt::make("t", n * 3,
+                                For::make("y", ivar("t"), 5, ForType::Serial, DeviceAPI::None,
+                                          Evaluate::make(fcall("g", ivar("y") + 100))));
+    Stmt f_loop = LetStmt::make("u", n + 2,
+                                For::make("x", ivar("u"), 4, ForType::Serial, DeviceAPI::None,
+                                          Block::make(Evaluate::make(fcall("f", ivar("x") - 1)),
+                                                      Evaluate::make(fcall("f", ivar("x") * 2)))));
+    Stmt s = Block::make(g_loop, f_loop);
+    Box f = box_required(s, "f");
+    ASSERT_EQ(f.size(), 1u);
+    for (int nv : {-5, 0, 9}) {
+        std::map<std::string, Expr> v{{"n", Expr(nv)}};
+        // x in [n + 2, n + 5]: f reads [min(x - 1, 2x), max(x - 1, 2x)] over it.
+        int lo = std::min(nv + 1, 2 * (nv + 2)), hi = std::max(nv + 4, 2 * (nv + 5));
+        EXPECT_EQ(evaluate(f[0].min, v), lo) << "n " << nv;
+        EXPECT_EQ(evaluate(f[0].max, v), hi) << "n " << nv;
+    }
+    Box g = box_required(s, "g");
+    ASSERT_EQ(g.size(), 1u);
+    EXPECT_EQ(evaluate(g[0].min, {{"n", Expr(4)}}), 112);
+    EXPECT_EQ(evaluate(g[0].max, {{"n", Expr(4)}}), 116);
+    // Provides are walked the same way.
+    Stmt p = Block::make(g_loop,
+                         For::make("z", 0, 3, ForType::Serial, DeviceAPI::None,
+                                   Provide::make("h", {Expr(1)}, {ivar("z") + n}, const_true())));
+    Box h = box_provided(p, "h");
+    ASSERT_EQ(h.size(), 1u);
+    EXPECT_EQ(evaluate(h[0].min, {{"n", Expr(6)}}), 6);
+    EXPECT_EQ(evaluate(h[0].max, {{"n", Expr(6)}}), 8);
+}
+
+namespace {
+
+/// A pyramid of `levels` root stages, each a [1 2 1] x [1 2 1] downsampling of the previous
+/// one read through clamps to its size (no bound()), and an output that sums every level
+/// read back up through clamps: the shape of interpolate's and pyramid_blend's pyramids.
+struct ClampedPyramid {
+    ImageParam input{Int(32), 2, "input"};
+    std::vector<Func> level;
+    Func out{"out"};
+    Var x{"x"}, y{"y"};
+    int levels;
+
+    explicit ClampedPyramid(int levels) : levels(levels) {
+        Func in_clamped("in_clamped");
+        in_clamped(x, y) = input(clamp(x, 0, input.width() - 1), clamp(y, 0, input.height() - 1));
+        level.push_back(in_clamped);
+        for (int k = 1; k <= levels; k++) {
+            Func prev = level.back();
+            Expr pw = input.width() >> (k - 1), ph = input.height() >> (k - 1);
+            auto p = [&](Expr xx, Expr yy) {
+                return prev(clamp(xx, 0, pw - 1), clamp(yy, 0, ph - 1));
+            };
+            Func down("down_" + std::to_string(k));
+            Expr sum = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++)
+                    sum = sum + p(2 * x + dx, 2 * y + dy) * ((2 - dx * dx) * (2 - dy * dy));
+            down(x, y) = sum / 16;
+            level.push_back(down);
+        }
+        Expr total = 0;
+        for (int k = 0; k <= levels; k++) {
+            Expr lw = input.width() >> k, lh = input.height() >> k;
+            total = total + level[k](clamp(x >> k, 0, lw - 1), clamp(y >> k, 0, lh - 1));
+        }
+        out(x, y) = total;
+        Var yo("yo"), yi("yi");
+        for (int k = 0; k <= levels; k++) {
+            level[k].compute_root().split(y, yo, yi, 4).parallel(yo).vectorize(x, 8);
+        }
+        out.vectorize(x, 8);
+    }
+
+    static int input_value(int xx, int yy) { return (xx * 37 + yy * 101) % 1000; }
+
+    /// Naive loops: each level over its own size only.
+    Buffer<int32_t> reference(int w, int h) const {
+        std::vector<std::vector<int>> lv;
+        std::vector<int> lw, lh;
+        std::vector<int> l0(w * h);
+        for (int yy = 0; yy < h; yy++)
+            for (int xx = 0; xx < w; xx++) l0[yy * w + xx] = input_value(xx, yy);
+        lv.push_back(l0);
+        lw.push_back(w);
+        lh.push_back(h);
+        for (int k = 1; k <= levels; k++) {
+            int pw = lw[k - 1], ph = lh[k - 1], cw = w >> k, ch = h >> k;
+            std::vector<int> cur(std::max(cw, 1) * std::max(ch, 1));
+            for (int yy = 0; yy < ch; yy++)
+                for (int xx = 0; xx < cw; xx++) {
+                    int sum = 0;
+                    for (int dy = -1; dy <= 1; dy++)
+                        for (int dx = -1; dx <= 1; dx++)
+                            sum += lv[k - 1][clampi(2 * yy + dy, 0, ph - 1) * pw +
+                                             clampi(2 * xx + dx, 0, pw - 1)] *
+                                   ((2 - dx * dx) * (2 - dy * dy));
+                    // Integer division rounding down, as Halide's.
+                    cur[yy * cw + xx] = sum >= 0 ? sum / 16 : -((-sum + 15) / 16);
+                }
+            lv.push_back(cur);
+            lw.push_back(cw);
+            lh.push_back(ch);
+        }
+        Buffer<int32_t> r(w, h);
+        for (int yy = 0; yy < h; yy++)
+            for (int xx = 0; xx < w; xx++) {
+                int total = 0;
+                for (int k = 0; k <= levels; k++)
+                    total += lv[k][clampi(yy >> k, 0, lh[k] - 1) * lw[k] +
+                                   clampi(xx >> k, 0, lw[k] - 1)];
+                r(xx, yy) = total;
+            }
+        return r;
+    }
+};
+
+/// The number of characters of the longest line of s.
+size_t longest_line(const std::string &s) {
+    std::istringstream in(s);
+    std::string line;
+    size_t longest = 0;
+    while (std::getline(in, line)) longest = std::max(longest, line.size());
+    return longest;
+}
+
+} // namespace
+
+TEST(BoundsRegressions, ClampedPyramidWithoutBoundMatchesReference) {
+    ClampedPyramid p(5);
+    const int w = 96, h = 80;
+    Buffer<int32_t> in(w, h);
+    for (int yy = 0; yy < h; yy++)
+        for (int xx = 0; xx < w; xx++) in(xx, yy) = ClampedPyramid::input_value(xx, yy);
+    p.input.set(in);
+    Buffer<int32_t> result = p.out.realize({w, h});
+    Buffer<int32_t> expected = p.reference(w, h);
+    for (int yy = 0; yy < h; yy++)
+        for (int xx = 0; xx < w; xx++)
+            ASSERT_EQ(result(xx, yy), expected(xx, yy)) << "at " << xx << ", " << yy;
+    // A smaller output reads less of every level, through the same clamps.
+    Buffer<int32_t> part(17, 9);
+    part.set_min(30, 41);
+    p.out.realize(part);
+    for (int yy = 41; yy < 50; yy++)
+        for (int xx = 30; xx < 47; xx++)
+            ASSERT_EQ(part(xx, yy), expected(xx, yy)) << "at " << xx << ", " << yy;
+}
+
+TEST(BoundsRegressions, ClampedPyramidRegionsStaySmall) {
+    // Each level's region is defined through the next level's bound lets four times (min and
+    // max of two clamped taps); the lowered statement (bounds lets, image checks, allocation
+    // sizes) grows with the number of levels, not exponentially.
+    ClampedPyramid p(7);
+    std::string text = lowered(p.out, {p.input});
+    EXPECT_LT(longest_line(text), 60000u);
+    EXPECT_LT(text.size(), 600000u);
+}

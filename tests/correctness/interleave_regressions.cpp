@@ -80,6 +80,38 @@ TEST(InterleaveRegressions, SelectOnParityMatchesNaive) {
     }
 }
 
+// The other tails: predicated loads and stores narrow with the lanes; GuardWithIf's scalar tail
+// is untouched. A dense tap of the input (split between the even and odd lanes, regrouped) and
+// an offset half-resolution read (x / 2 + 1) in the same value.
+TEST(InterleaveRegressions, TailStrategiesMatchNaive) {
+    Buffer<int16_t> in = input_plane(plane_b);
+    for (TailStrategy tail : {TailStrategy::Predicate, TailStrategy::GuardWithIf,
+                              TailStrategy::PredicateLoads, TailStrategy::PredicateStores}) {
+        for (int lanes : {8, 16}) {
+            ImageParam p(Int(16), 2, "p");
+            Func f("f");
+            Var x("x"), y("y"), xo("xo"), xi("xi");
+            f(x, y) = select(x % 2 == 0, p(x / 2, y) + 3, p(x / 2 + 1, y) * 2) + p(x, y);
+            f.split(x, xo, xi, lanes, tail).vectorize(xi);
+            p.set(in);
+            for (int x0 : {0, 1, -3}) {
+                for (int w : {2 * lanes + 3, 37}) {
+                    Buffer<int16_t> out = realize_at(f, x0, w, 3);
+                    for (int yy = 0; yy < 3; yy++)
+                        for (int xx = x0; xx < x0 + w; xx++) {
+                            int h = floor_div(xx, 2);
+                            int16_t v = euclid_mod(xx, 2) == 0 ? (int16_t)(in(h, yy) + 3)
+                                                               : (int16_t)(in(h + 1, yy) * 2);
+                            ASSERT_EQ(out(xx, yy), (int16_t)(v + in(xx, yy)))
+                                << "tail " << (int)tail << " lanes " << lanes << " x0 " << x0
+                                << " w " << w << " at " << xx << ", " << yy;
+                        }
+                }
+            }
+        }
+    }
+}
+
 // camera_pipe's 2 x 2 form: the select on y % 2 outside the one on x % 2, four inline
 // half-resolution planes, computed per row of a consumer with aligned or unaligned bounds, plus
 // a dense tap of the full-resolution input in the same expression (its loads are split between

@@ -47,7 +47,15 @@ protected:
             if (!v || values.count(v->name)) return true;
             for (size_t i = limit; i-- > 0;) {
                 if (lets[i].name != v->name) continue;
-                if (!lets[i].expanded.defined()) lets[i].expanded = expand(lets[i].value, i);
+                if (!lets[i].expanded.defined()) {
+                    // A large expansion (a region defined through a chain of root consumers
+                    // read through clamps) can never print as a constant; it stays a name, or
+                    // each stage's would repeat its consumer's several times over.
+                    Expr full = expand(lets[i].value, i);
+                    int nodes = 0;
+                    visit_exprs(full, [&](const Expr &) { return ++nodes <= 200; });
+                    lets[i].expanded = nodes <= 200 ? full : Variable::make(v->type, v->name);
+                }
                 values[v->name] = lets[i].expanded;
                 break;
             }

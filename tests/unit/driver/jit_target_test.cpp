@@ -62,8 +62,9 @@ TEST(JITTarget, LowerFeatureLevelGivesTheHostsResults) {
     Buffer<float> f_host = p.f.realize({W, H}, strict(get_host_target()));
     Buffer<int32_t> g_host = p.g.realize({W, H}, get_host_target());
     Buffer<float> f_sse;
-    std::string ir = dumped_ir(
-        [&] { f_sse = p.f.realize({W, H}, strict(Target("x86-64-linux-sse41"))); });
+    std::string ir = dumped_ir([&] {
+        f_sse = p.f.realize({W, H}, strict(Target("x86-64-linux-sse41")));
+    });
     Buffer<int32_t> g_sse = p.g.realize({W, H}, Target("x86-64-linux-sse41"));
     Buffer<float> f_base = p.f.realize({W, H}, strict(Target("x86-64-linux")));
     // The code really is for SSE4.1 (Halide's CPU for it is penryn), not for the host's CPU.

@@ -351,16 +351,7 @@ private:
             Expr full = constant_with_lets(extent);
             if (full.defined()) extent = full;
         }
-        // The min through its let as well: with `loop_extent = (f.max + 1) - f.min` and
-        // `loop_min = f.min`, the last iteration is f.max. Bounding loop_min and loop_extent
-        // apart over an outer loop added the min's whole range to the extent (a Func computed
-        // per strip of its consumer made its producer's region almost twice too tall).
-        Expr mn = op->min;
-        if (const Variable *v = mn.as<Variable>()) {
-            auto it = let_values.find(v->name);
-            if (it != let_values.end()) mn = it->second;
-        }
-        Expr last = simplify(Sub::make(Add::make(mn, extent), make_one(op->min.type())));
+        Expr last = simplify(Sub::make(Add::make(op->min, extent), make_one(op->min.type())));
         Interval hi = bounds_of_expr_in_scope(last, scope);
         with_binding(op->name, Interval(lo.min, hi.max), [&] { dispatch(op->body); });
     }

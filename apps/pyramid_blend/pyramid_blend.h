@@ -134,11 +134,10 @@ struct PyramidBlendPipeline {
     }
 
 private:
-    /// f computed once over the whole of level l. The bound also keeps bounds inference from
-    /// deriving each level's region from the next one's through the clamps (expressions that
-    /// double per level in Loom).
+    /// f computed once over the whole of level l: the region its consumers read through the
+    /// clamps (no bound() on x and y needed; c is bounded for a constant channel loop).
     void whole_level(Halide::Func f, int l, bool color) {
-        f.compute_root().bound(x, 0, w[l]).bound(y, 0, h[l]);
+        f.compute_root();
         if (color) f.bound(c, 0, 3);
     }
 

@@ -353,6 +353,20 @@ private:
         }
         Expr last = simplify(Sub::make(Add::make(op->min, extent), make_one(op->min.type())));
         Interval hi = bounds_of_expr_in_scope(last, scope);
+        // The min through its let as well: with `loop_extent = (f.max + 1) - f.min` and
+        // `loop_min = f.min`, the last iteration is f.max. Bounding loop_min and loop_extent
+        // apart over an outer loop adds the min's whole range to the extent (a Func computed
+        // per strip of its consumer made its producer's region almost twice too tall). Both
+        // are upper bounds, and the let's name can be the tighter one (camera_pipe's input
+        // region grew past the image with the value alone), so the smaller is kept.
+        if (const Variable *v = op->min.as<Variable>()) {
+            auto it = let_values.find(v->name);
+            if (it != let_values.end()) {
+                Expr last2 =
+                    simplify(Sub::make(Add::make(it->second, extent), make_one(op->min.type())));
+                hi = Interval::make_intersection(hi, bounds_of_expr_in_scope(last2, scope));
+            }
+        }
         with_binding(op->name, Interval(lo.min, hi.max), [&] { dispatch(op->body); });
     }
 

@@ -1,5 +1,6 @@
-// The lowered statement of a Func as text (compile_to_lowered_stmt through a temporary file),
-// for tests that check that a directive took effect in the loop nest.
+// The lowered statement or the assembly of a Func as text (compile_to_lowered_stmt /
+// compile_to_assembly through a temporary file), for tests that check that a directive or an
+// instruction-selection rule took effect.
 #ifndef LOOM_TESTS_COMMON_LOWERED_TEXT_H
 #define LOOM_TESTS_COMMON_LOWERED_TEXT_H
 
@@ -7,22 +8,36 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
-/// The text of f's lowered statement, compiled with `args` as its arguments.
-inline std::string lowered(loom::Func f, const std::vector<loom::Argument> &args = {}) {
-    char name[] = "/tmp/loom_lowered_XXXXXX";
+/// What `write` writes to a temporary file, read back.
+inline std::string text_written_by(const std::function<void(const std::string &)> &write) {
+    char name[] = "/tmp/loom_text_XXXXXX";
     int fd = mkstemp(name);
     close(fd);
-    f.compile_to_lowered_stmt(name, args, loom::Text);
+    write(name);
     std::ifstream in(name);
     std::stringstream ss;
     ss << in.rdbuf();
     std::remove(name);
     return ss.str();
+}
+
+/// The text of f's lowered statement, compiled with `args` as its arguments.
+inline std::string lowered(loom::Func f, const std::vector<loom::Argument> &args = {}) {
+    return text_written_by(
+        [&](const std::string &file) { f.compile_to_lowered_stmt(file, args, loom::Text); });
+}
+
+/// f's assembly for `target`, compiled with `args` as its arguments, as function "f".
+inline std::string assembly(loom::Func f, const std::vector<loom::Argument> &args,
+                            const loom::Target &target) {
+    return text_written_by(
+        [&](const std::string &file) { f.compile_to_assembly(file, args, "f", target); });
 }
 
 #endif

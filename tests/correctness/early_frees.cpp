@@ -3,44 +3,14 @@
 // custom allocator (the live bytes at their peak) and against a naive reference.
 #include <loom/loom.h>
 
+#include "common/heap_tracking.h"
 #include "common/lowered_text.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <map>
-#include <mutex>
 
 using namespace loom;
-
-namespace {
-
-std::mutex allocations_mutex;
-std::map<void *, size_t> live_allocations;
-size_t live_bytes = 0, peak_bytes = 0;
-
-void *tracking_malloc(JITUserContext *, size_t n) {
-    void *p = std::malloc(n);
-    std::lock_guard<std::mutex> lock(allocations_mutex);
-    live_allocations[p] = n;
-    live_bytes += n;
-    peak_bytes = std::max(peak_bytes, live_bytes);
-    return p;
-}
-
-void tracking_free(JITUserContext *, void *p) {
-    std::lock_guard<std::mutex> lock(allocations_mutex);
-    auto it = live_allocations.find(p);
-    if (it != live_allocations.end()) {
-        live_bytes -= it->second;
-        live_allocations.erase(it);
-    }
-    std::free(p);
-}
-
-} // namespace
 
 TEST(EarlyFrees, ChainOfRootStagesHoldsTwoBuffersAtATime) {
     const int n = 6, w = 256, h = 128;
@@ -59,15 +29,14 @@ TEST(EarlyFrees, ChainOfRootStagesHoldsTwoBuffersAtATime) {
     std::string text = lowered(out);
     EXPECT_NE(text.find("free stage0"), std::string::npos) << text;
 
-    out.jit_handlers().custom_malloc = tracking_malloc;
-    out.jit_handlers().custom_free = tracking_free;
-    live_bytes = peak_bytes = 0;
+    HeapTracking::install(out);
     Buffer<int32_t> result = out.realize({w, h});
-    EXPECT_EQ(live_bytes, 0u);
+    EXPECT_EQ(HeapTracking::live, 0u);
     // Each intermediate is w x h int32; at most a producer and its consumer are live.
     const size_t one = (size_t)w * h * sizeof(int32_t);
-    EXPECT_GE(peak_bytes, 2 * one);
-    EXPECT_LT(peak_bytes, 3 * one) << "peak " << peak_bytes << " bytes, one stage " << one;
+    EXPECT_GE(HeapTracking::peak, 2 * one);
+    EXPECT_LT(HeapTracking::peak, 3 * one)
+        << "peak " << HeapTracking::peak << " bytes, one stage " << one;
     for (int yy = 0; yy < h; yy++)
         for (int xx = 0; xx < w; xx++) {
             int64_t v = xx + 3 * yy;

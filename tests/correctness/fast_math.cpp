@@ -3,15 +3,13 @@
 // Target::StrictFloat round every operation as written. NaN and infinity are not assumed away.
 #include <loom/loom.h>
 
+#include "common/lowered_text.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 using namespace loom;
 
@@ -44,18 +42,6 @@ Func mad(const Inputs &in, bool wrap_strict, int vector_width) {
     f(x) = wrap_strict ? strict_float(e) : e;
     if (vector_width > 1) f.vectorize(x, vector_width);
     return f;
-}
-
-std::string assembly_of(Func f, const Target &t) {
-    char name[] = "/tmp/loom_fast_math_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_assembly(name, {}, "f", t);
-    std::ifstream file(name);
-    std::stringstream ss;
-    ss << file.rdbuf();
-    std::remove(name);
-    return ss.str();
 }
 
 } // namespace
@@ -103,10 +89,10 @@ TEST(FastMath, ContractsWhereTheTargetHasFMA) {
     Target host = get_jit_target_from_environment();
     if (!host.has_feature(Target::FMA)) GTEST_SKIP() << "the host has no FMA";
     Inputs in;
-    std::string fast = assembly_of(mad(in, false, 8), host);
-    std::string strict = assembly_of(mad(in, true, 8), host);
+    std::string fast = assembly(mad(in, false, 8), {}, host);
+    std::string strict = assembly(mad(in, true, 8), {}, host);
     std::string target_strict =
-        assembly_of(mad(in, false, 8), host.with_feature(Target::StrictFloat));
+        assembly(mad(in, false, 8), {}, host.with_feature(Target::StrictFloat));
     EXPECT_NE(fast.find("vfmadd"), std::string::npos) << fast;
     EXPECT_EQ(strict.find("vfmadd"), std::string::npos) << strict;
     EXPECT_EQ(target_strict.find("vfmadd"), std::string::npos) << target_strict;

@@ -3,16 +3,14 @@
 // changes).
 #include <loom/loom.h>
 
+#include "common/lowered_text.h"
+
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 using namespace loom;
 
@@ -77,17 +75,6 @@ void expect_identity_1d(Func f, int min, int extent) {
 }
 
 /// The lowered statement of f, as text.
-std::string lowered(Func f) {
-    char name[] = "/tmp/loom_fuzz_regression_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_lowered_stmt(name, {}, Text);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
-}
 
 } // namespace
 

@@ -3,6 +3,7 @@
 #include <loom/loom.h>
 
 #include "common/lowered_text.h"
+#include "common/ulp_distance.h"
 
 #include <gtest/gtest.h>
 
@@ -16,16 +17,6 @@
 using namespace loom;
 
 namespace {
-
-/// Distance in units in the last place between two finite floats of the same sign (or zero).
-int64_t ulp_distance(float a, float b) {
-    int32_t ia, ib;
-    std::memcpy(&ia, &a, 4);
-    std::memcpy(&ib, &b, 4);
-    if (ia < 0) ia = INT32_MIN - ia;
-    if (ib < 0) ib = INT32_MIN - ib;
-    return std::llabs((int64_t)ia - (int64_t)ib);
-}
 
 /// exp of every element of `in`, vectorized by `lanes`.
 Buffer<float> vector_exp(const Buffer<float> &in, int lanes) {

@@ -3,17 +3,18 @@
 // against double-precision libm over a dense sweep, large arguments and the special values.
 #include <loom/loom.h>
 
+#include "common/lowered_text.h"
+#include "common/ulp_distance.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace loom;
@@ -25,16 +26,6 @@ namespace {
 /// on [-pi/4, pi/4]; the reduction adds at most about one rounding of r.
 constexpr int64_t kMaxUlp = 2;
 constexpr double kAccurateRange = 1e6;
-
-/// Distance in units in the last place between two finite floats (across zero too).
-int64_t ulp_distance(float a, float b) {
-    int32_t ia, ib;
-    std::memcpy(&ia, &a, 4);
-    std::memcpy(&ib, &b, 4);
-    if (ia < 0) ia = INT32_MIN - ia;
-    if (ib < 0) ib = INT32_MIN - ib;
-    return std::llabs((int64_t)ia - (int64_t)ib);
-}
 
 /// sin or cos of every element of `in`, vectorized by `lanes` (1: scalar), for `target`.
 Buffer<float> run(const Buffer<float> &in, bool is_cos, int lanes,
@@ -119,15 +110,7 @@ std::string vector_assembly(const Target &target) {
     Var x("x");
     f(x) = sin(p(x)) + cos(p(x));
     f.vectorize(x, 8);
-    char name[] = "/tmp/loom_math_asm_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_assembly(name, {p}, "f", target);
-    std::ifstream in(name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(name);
-    return ss.str();
+    return assembly(f, {p}, target);
 }
 
 } // namespace
@@ -219,15 +202,10 @@ Func vertical_max(ImageParam in, Param<int> r) {
 /// How many times `mnemonic` appears in the assembly of `f` compiled for `target`.
 int count_in_assembly(Func f, const std::vector<Argument> &args, const std::string &mnemonic,
                       const Target &target) {
-    char name[] = "/tmp/loom_math_asm_XXXXXX";
-    int fd = mkstemp(name);
-    close(fd);
-    f.compile_to_assembly(name, args, "f", target);
-    std::ifstream in(name);
+    std::istringstream text(assembly(f, args, target));
     std::string line;
     int n = 0;
-    while (std::getline(in, line)) n += line.find("\t" + mnemonic + "\t") != std::string::npos;
-    std::remove(name);
+    while (std::getline(text, line)) n += line.find("\t" + mnemonic + "\t") != std::string::npos;
     return n;
 }
 

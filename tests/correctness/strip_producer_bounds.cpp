@@ -6,43 +6,13 @@
 // largest allocation and the live bytes at their peak) and against naive loops.
 #include <loom/loom.h>
 
+#include "common/heap_tracking.h"
+
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <map>
-#include <mutex>
 
 using namespace loom;
-
-namespace {
-
-std::mutex allocations_mutex;
-std::map<void *, size_t> live_allocations;
-size_t live_bytes = 0, peak_bytes = 0, largest = 0;
-
-void *tracking_malloc(JITUserContext *, size_t n) {
-    void *p = std::malloc(n);
-    std::lock_guard<std::mutex> lock(allocations_mutex);
-    live_allocations[p] = n;
-    live_bytes += n;
-    peak_bytes = std::max(peak_bytes, live_bytes);
-    largest = std::max(largest, n);
-    return p;
-}
-
-void tracking_free(JITUserContext *, void *p) {
-    std::lock_guard<std::mutex> lock(allocations_mutex);
-    auto it = live_allocations.find(p);
-    if (it != live_allocations.end()) {
-        live_bytes -= it->second;
-        live_allocations.erase(it);
-    }
-    std::free(p);
-}
-
-} // namespace
 
 TEST(StripProducerBounds, RootProducerOfAPerStripStageIsAsTallAsItsStrips) {
     // A 2x vertical upsampling, as in interpolate: `coarse` at root, its horizontal pass `up`
@@ -57,17 +27,16 @@ TEST(StripProducerBounds, RootProducerOfAPerStripStageIsAsTallAsItsStrips) {
     out.split(y, yo, yi, 32).parallel(yo);
     up.compute_at(out, yo);
 
-    out.jit_handlers().custom_malloc = tracking_malloc;
-    out.jit_handlers().custom_free = tracking_free;
-    live_bytes = peak_bytes = largest = 0;
+    HeapTracking::install(out);
     Buffer<int32_t> result = out.realize({w, h});
-    EXPECT_EQ(live_bytes, 0u);
+    EXPECT_EQ(HeapTracking::live, 0u);
     // coarse is read over rows -1 .. h / 2 and columns 0 .. w: (w + 1) x (h / 2 + 2) int32.
     // (It was allocated over about h rows.) Each strip's `up` is 17 or 18 rows.
     const size_t coarse_bytes = (size_t)(w + 1) * (h / 2 + 2) * sizeof(int32_t);
-    EXPECT_LE(largest, coarse_bytes + 64) << "largest allocation " << largest;
-    EXPECT_LE(peak_bytes, coarse_bytes + 2 * (size_t)w * 18 * sizeof(int32_t) + 256)
-        << "peak " << peak_bytes;
+    EXPECT_LE(HeapTracking::largest, coarse_bytes + 64)
+        << "largest allocation " << HeapTracking::largest;
+    EXPECT_LE(HeapTracking::peak, coarse_bytes + 2 * (size_t)w * 18 * sizeof(int32_t) + 256)
+        << "peak " << HeapTracking::peak;
 
     auto c = [](int xx, int yy) { return xx * 3 + yy * 5; };
     auto u = [&](int xx, int yy) { return c(xx, yy) * 2 + c(xx + 1, yy); };

@@ -181,8 +181,9 @@ TEST(VectorizeLoops, AllocationInsideIsWidenedPerLane) {
     Stmt h = vloop("x", 0, 4,
                    Allocate::make("tmp", Int(32), MemoryType::Auto, {4}, const_true(),
                                   Block::make(store("tmp", x, 0), Evaluate::make(handle))));
-    const For *g = vectorize_loops(h, Target()).as<For>();
-    ASSERT_TRUE(g);
+    Stmt vh = vectorize_loops(h, Target());
+    const For *g = vh.as<For>();
+    ASSERT_TRUE(g) << vh;
     EXPECT_EQ(g->for_type, ForType::Serial);
 }
 

@@ -94,6 +94,23 @@ inline Halide::Buffer<float> photo_rgb_float(const std::string &images_dir, int 
     return to_unit_float(tile_mirrored(photo, width, height));
 }
 
+/// The 2-D photograph `file` as float in [0, 1], tiled to width x height, with its description
+/// in *description ("<w>x<h> float, <file>", " tiled" when resized); without it (or when it is
+/// not 2-D) a synthetic image from `seed`, described as such.
+inline Halide::Buffer<float> photo_gray_float(const std::string &images_dir, const char *file,
+                                              int width, int height, uint32_t seed,
+                                              std::string *description) {
+    Halide::Buffer<uint8_t> photo = load_photo<uint8_t>(images_dir, file);
+    std::string size = std::to_string(width) + "x" + std::to_string(height) + " float, ";
+    if (!photo.defined() || photo.dimensions() != 2) {
+        *description = size + "synthetic";
+        return synthetic_float(width, height, 0, seed);
+    }
+    bool resized = photo.width() != width || photo.height() != height;
+    *description = size + file + (resized ? " tiled" : "");
+    return to_unit_float(tile_mirrored(photo, width, height));
+}
+
 } // namespace app_inputs
 
 #endif

@@ -23,15 +23,7 @@ public:
     explicit SnakeApp(const AppOptions &opt) {
         const int w = opt.paper_size ? 1536 : 320, h = opt.paper_size ? 2560 : 240;
         const char *file = opt.paper_size ? "gray.png" : "gray_small.png";
-        Halide::Buffer<uint8_t> photo = app_inputs::load_photo<uint8_t>(opt.images_dir, file);
-        if (photo.defined() && photo.dimensions() == 2) {
-            input_ = app_inputs::to_unit_float(app_inputs::tile_mirrored(photo, w, h));
-            description_ = std::to_string(w) + "x" + std::to_string(h) + " float, " + file +
-                           (photo.width() == w && photo.height() == h ? "" : " tiled");
-        } else {
-            input_ = app_inputs::synthetic_float(w, h, 0, 11);
-            description_ = std::to_string(w) + "x" + std::to_string(h) + " float, synthetic";
-        }
+        input_ = app_inputs::photo_gray_float(opt.images_dir, file, w, h, 11, &description_);
         description_ += ", " + std::to_string(kIterations) + " iterations";
         output_ = Halide::Buffer<float>(w, h);
         pipeline_.input.set(input_);

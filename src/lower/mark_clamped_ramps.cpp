@@ -59,21 +59,18 @@ class MarkClampedRamps : public IRMutator {
         return Store::make(op->name, value, index, op->param, predicate, op->alignment);
     }
 
-    Expr visit(const Let *op) override {
-        if (!is_vector_index(op->value)) return IRMutator::visit(op);
-        Expr value = mutate_index(op->value);
-        Expr body = mutate(op->body);
+    /// A vector integer let is a widened index: its value is looked at as one. R is Expr for a
+    /// Let, Stmt for a LetStmt.
+    template <typename R, typename T>
+    R visit_let(const T *op) {
+        Expr value = is_vector_index(op->value) ? mutate_index(op->value) : mutate(op->value);
+        R body = mutate(op->body);
         if (value.same_as(op->value) && body.same_as(op->body)) return op;
-        return Let::make(op->name, value, body);
+        return T::make(op->name, value, body);
     }
 
-    Stmt visit(const LetStmt *op) override {
-        if (!is_vector_index(op->value)) return IRMutator::visit(op);
-        Expr value = mutate_index(op->value);
-        Stmt body = mutate(op->body);
-        if (value.same_as(op->value) && body.same_as(op->body)) return op;
-        return LetStmt::make(op->name, value, body);
-    }
+    Expr visit(const Let *op) override { return visit_let<Expr>(op); }
+    Stmt visit(const LetStmt *op) override { return visit_let<Stmt>(op); }
 };
 
 } // namespace

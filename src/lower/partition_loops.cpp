@@ -1,5 +1,6 @@
 #include "lower/partition_loops.h"
 
+#include "analysis/bounds.h"
 #include "analysis/solve.h"
 #include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
@@ -93,6 +94,34 @@ bool contains_loop(const Stmt &s) {
     return f.found;
 }
 
+/// A condition free of `var` under which `cond` holds for every value of var in `range`
+/// (const_false() when none is found): a comparison holds throughout where the bound of its
+/// difference over the range does; && and || relax their operands. This is how a clamp inside
+/// an inner loop becomes a condition on an outer loop: "the whole tile is inside the image".
+Expr condition_for_all(const Expr &cond, const std::string &var, const Interval &range) {
+    if (!expr_uses_var(cond, var)) return cond;
+    if (const And *a = cond.as<And>()) {
+        return And::make(condition_for_all(a->a, var, range), condition_for_all(a->b, var, range));
+    }
+    if (const Or *o = cond.as<Or>()) {
+        return Or::make(condition_for_all(o->a, var, range), condition_for_all(o->b, var, range));
+    }
+    // a < b (strict) or a <= b for all var: the largest a - b is below (or at) zero.
+    auto below = [&](const Expr &a, const Expr &b, bool strict) {
+        if (!a.type().is_int() || !a.type().is_scalar()) return const_false();
+        Scope scope{{var, range}};
+        Interval d = bounds_of_expr_in_scope(simplify(Sub::make(a, b)), scope);
+        if (!d.has_upper_bound()) return const_false();
+        Expr zero = make_zero(d.max.type());
+        return strict ? LT::make(d.max, zero) : LE::make(d.max, zero);
+    };
+    if (const LT *c = cond.as<LT>()) return below(c->a, c->b, true);
+    if (const LE *c = cond.as<LE>()) return below(c->a, c->b, false);
+    if (const GT *c = cond.as<GT>()) return below(c->b, c->a, true);
+    if (const GE *c = cond.as<GE>()) return below(c->b, c->a, false);
+    return const_false();
+}
+
 /// Removes likely tags: all of them (var empty), or those whose argument mentions `var`.
 class StripLikely : public IRMutator {
 public:
@@ -118,8 +147,8 @@ struct Candidate {
     const IRNode *node;
     int side;
     std::vector<Expr> conditions;
-    /// Set when some occurrence's condition cannot be used (it depends on an inner loop
-    /// variable, reads memory, or does not depend on the loop variable): the node is then left
+    /// Set when some occurrence's condition cannot be used (it reads memory, or does not
+    /// depend on the loop variable once relaxed over the inner loops): the node is then left
     /// alone everywhere, since one replacement applies to all its occurrences.
     bool unusable = false;
 };
@@ -175,9 +204,12 @@ protected:
     void visit(const For *op) override {
         dispatch(op->min);
         dispatch(op->extent);
-        bool fresh = inner_loops.insert(op->name).second;
+        Expr lo = substitute(lets, op->min);
+        Expr hi = simplify(
+            Sub::make(Add::make(lo, substitute(lets, op->extent)), make_one(op->extent.type())));
+        inner_loops.push_back({op->name, Interval(lo, hi)});
         dispatch(op->body);
-        if (fresh) inner_loops.erase(op->name);
+        inner_loops.pop_back();
     }
 
 private:
@@ -186,7 +218,9 @@ private:
     /// Lets bound inside the loop so far, with their values expanded in terms of names
     /// defined outside the loop (and inner loop variables).
     std::map<std::string, Expr> lets;
-    std::set<std::string> inner_loops;
+    /// The loops inside the one being partitioned that enclose the node visited, outermost
+    /// first, with their ranges in terms of outer names and enclosing inner loop variables.
+    std::vector<std::pair<std::string, Interval>> inner_loops;
     std::map<const IRNode *, size_t> index;
 
     Expr bind(const std::string &name, const Expr &value) {
@@ -235,10 +269,18 @@ private:
             reads_memory = reads_memory || e.as<Load>() != nullptr;
             return !reads_memory;
         });
+        // A condition about inner loop variables counts here where it holds for all their
+        // iterations (innermost first: an inner loop's range may depend on the loops around
+        // it), as in Halide: the steady tiles of a tiled stencil then have no clamps at all.
+        if (!reads_memory) {
+            for (auto it = inner_loops.rbegin(); it != inner_loops.rend(); ++it) {
+                cond = condition_for_all(cond, it->first, it->second);
+            }
+            cond = simplify(cond);
+        }
         // A condition in v and outer names only is one number per iteration of this loop; the
         // steady bounds are computed before the loop, so it must not read memory either.
-        if (!expr_uses_var(cond, var) || expr_uses_vars(cond, inner_loops) || reads_memory ||
-            !is_pure(cond)) {
+        if (!expr_uses_var(cond, var) || reads_memory || !is_pure(cond)) {
             c.unusable = true;
             return;
         }
@@ -277,7 +319,11 @@ protected:
     Expr visit(const Call *op) override {
         int side;
         if (used(op, &side)) return mutate(side == 0 ? op->args[1] : op->args[2]);
-        if (is_any_likely(op) && expr_uses_var(op->args[0], var)) return mutate(op->args[0]);
+        // A tag that also mentions an inner loop's variable stays for that loop.
+        if (is_any_likely(op) && expr_uses_var(op->args[0], var) &&
+            !expr_uses_vars(op->args[0], inner_loops)) {
+            return mutate(op->args[0]);
+        }
         return IRMutator::visit(op);
     }
     Stmt visit(const IfThenElse *op) override {
@@ -285,10 +331,17 @@ protected:
         if (used(op, &side)) return mutate(op->then_case);
         return IRMutator::visit(op);
     }
+    Stmt visit(const For *op) override {
+        bool fresh = inner_loops.insert(op->name).second;
+        Stmt result = IRMutator::visit(op);
+        if (fresh) inner_loops.erase(op->name);
+        return result;
+    }
 
 private:
     const std::string &var;
     const std::map<const IRNode *, int> &use;
+    std::set<std::string> inner_loops;
 
     bool used(const IRNode *node, int *side) const {
         auto it = use.find(node);
@@ -303,14 +356,15 @@ protected:
     using IRMutator::visit;
 
     Stmt visit(const For *op) override {
-        // Innermost first: the steady state holds the inner loops' partitions. The prologue
-        // and epilogue (a few iterations) keep the inner loops whole, which keeps the code
-        // from growing as 3^depth.
-        Stmt body = mutate(op->body);
+        // Outermost first, as in Halide: a loop's steady state is where the clamps of its
+        // whole body (inner loops included) take their likely side, and only the steady body
+        // is partitioned further. The prologue and epilogue (a few iterations) keep the inner
+        // loops whole, which keeps the code from growing as 3^depth.
+        const Stmt &body = op->body;
         bool host = op->device_api == DeviceAPI::None || op->device_api == DeviceAPI::Host;
         if (!host || (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) ||
             op->partition_policy == Partition::Never) {
-            return rebuild(op, body);
+            return rebuild(op, mutate(body));
         }
 
         FindSimplifications find(op->name, !contains_loop(body));
@@ -359,11 +413,11 @@ protected:
                 << ", but it has nothing to partition: no boundary condition or likely() "
                    "in its body depends on it in a way that splits off a steady state. Use "
                    "Partition::Auto (or never_partition) for this loop.\n";
-            return rebuild(op, body);
+            return rebuild(op, mutate(body));
         }
         invariant = simplify(invariant);
 
-        Stmt steady_body = MakeSteady(op->name, use).mutate(body);
+        Stmt steady_body = mutate(MakeSteady(op->name, use).mutate(body));
         bool has_prologue = steady.has_lower_bound() || !is_const_true(invariant);
         if (!has_prologue && !steady.has_upper_bound()) return rebuild(op, steady_body);
         // The edges run a few boundary iterations: their loops (this one's prologue and

@@ -6,22 +6,24 @@
 /// the hints there (repeat_edge reads at clamp(likely(x), min, max)), so the steady state of a
 /// stencil over a clamped input has no clamps left and the back end can vectorize it.
 ///
-/// For each serial or parallel loop over v (innermost first), the pass finds the nodes whose
-/// likely side is marked: min(a, b) / max(a, b) where only a holds a likely tag (steady where
-/// a <= b / a >= b, value a), select(c, t, f) where only one value holds a tag or c is
-/// likely(..) (steady where the condition picks that side), if (likely(c)) (steady where c).
-/// Lets inside the loop are looked through; conditions that depend on inner loop variables,
-/// read memory or do not depend on v are skipped. Each condition is solved for v
+/// For each serial or parallel loop over v (outermost first, as in Halide), the pass finds the
+/// nodes of its whole body whose likely side is marked: min(a, b) / max(a, b) where only a holds
+/// a likely tag (steady where a <= b / a >= b, value a), select(c, t, f) where only one value
+/// holds a tag or c is likely(..) (steady where the condition picks that side), if (likely(c))
+/// (steady where c). Lets inside the loop are looked through. A condition on inner loop
+/// variables counts where it holds for all their iterations (relaxed over each inner loop's
+/// range by interval arithmetic): the tile loops of a tiled stencil get a steady state of
+/// whole tiles inside the input, with no clamps left in any of their inner loops. Conditions
+/// that read memory or do not depend on v are skipped. Each condition is solved for v
 /// (analysis/solve.h); the steady interval is the intersection, and the conditions the solver
 /// finds independent of v (the input is not empty) must hold too, else the steady state is
 /// empty. Its ends are clamped to the loop's range so that the three loops cover it exactly for
 /// every extent (the steady state may be empty). The steady body has those nodes replaced by
-/// their likely side and holds the inner loops' partitions; the prologue and epilogue run the
-/// original body, inner loops whole (as Halide does: it keeps the code from growing as 3^depth
-/// for edges that run a few iterations). Tags that mention v are removed once v's loop is
-/// partitioned; tags about outer loops stay for them, so the y loop of a 2-D stencil
-/// partitions around the x loops it holds. After the pass no likely() remains, and the result
-/// is simplified.
+/// their likely side, and its inner loops are partitioned in turn by the tags left; the
+/// prologue and epilogue run the original body, inner loops whole (as Halide does: it keeps
+/// the code from growing as 3^depth for edges that run a few iterations). Tags that mention v
+/// (and no inner loop variable) are removed once v's loop is partitioned. After the pass no
+/// likely() remains, and the result is simplified.
 ///
 /// Assumes flat IR (after storage flattening): loop bounds are final. likely_if_innermost
 /// counts only in loops without inner loops (Halide's rule).

@@ -222,10 +222,10 @@ TEST(CodegenRegressions, VectorReductionIsNotRuntimeUnrolled) {
     int plain = count_in_assembly(vertical_max(in, r), {in, r}, "vmaxps", avx2);
     int unrolled = count_in_assembly(vertical_max(in, r), {in, r}, "vmaxps",
                                      avx2.with_feature(Target::EnableLLVMLoopOpt));
-    // One vmaxps per loop: the steady taps, the two clamped partitions, the edge vectors, and
-    // the pure definition's none; LLVM's unroller multiplies the steady loop's by 8 or more.
+    // One vmaxps per tap loop: the steady rows' (one per x partition) and the edge rows', and
+    // the pure definition's none; LLVM's unroller copies the steady loop's 4 times or more.
     EXPECT_LE(plain, 8) << "the reduction loops were unrolled (" << plain << " vmaxps)";
-    EXPECT_GT(unrolled, plain + 6) << "the contrast case should unroll (" << unrolled << " vmaxps)";
+    EXPECT_GE(unrolled, plain + 3) << "the contrast case should unroll (" << unrolled << " vmaxps)";
 
     // The result, against a direct maximum over the clamped rows (max is exact: bit-exact).
     const int w = 48, h = 37; // whole vectors: the update is vectorized on the output

@@ -88,13 +88,14 @@ TEST(Partition, PaperBlurSteadyStatesHaveNoClamps) {
     // No vector loop left: dense vector loads and stores of 8 lanes.
     EXPECT_EQ(s.find("vectorized"), std::string::npos) << s;
     EXPECT_NE(s.find("x8("), std::string::npos) << s;
-    // Both inner x loops (blur_x's and blur_y's) are partitioned, not only the y loops.
-    EXPECT_NE(s.find("for (blur_x.s0.x.x, blur_x.s0.x.x.steady_min"), std::string::npos) << s;
-    // The steady loops hold no min/max of the input's x coordinate: the blur_x steady loop's
-    // body has a single clamp pair at most (the y clamp lifted out of it).
-    size_t steady = s.find("for (blur_x.s0.x.x, blur_x.s0.x.x.steady_min");
-    ASSERT_NE(steady, std::string::npos);
-    size_t end = s.find("for (blur_x.s0.x.x, blur_x.s0.x.x.steady_end", steady);
+    // The tile loops are partitioned (as in Halide): a steady tile is one whose whole
+    // footprint, blur_x's halo included, lies inside the input.
+    EXPECT_NE(s.find("parallel (blur_y.s0.y.y, blur_y.s0.y.y.steady_min"), std::string::npos)
+        << s;
+    // The steady tiles hold no min/max of the input's coordinates.
+    size_t steady = s.find("for (blur_y.s0.x.x, blur_y.s0.x.x.steady_min");
+    ASSERT_NE(steady, std::string::npos) << s;
+    size_t end = s.find("for (blur_y.s0.x.x, blur_y.s0.x.x.steady_end", steady);
     ASSERT_NE(end, std::string::npos);
     std::string body = s.substr(steady, end - steady);
     // (The mins left are ShiftInwards' shift of the last vector, not clamps: no clamp bound

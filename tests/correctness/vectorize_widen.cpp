@@ -236,9 +236,10 @@ TEST(VectorizeWiden, ShiftedLastVectorLosesItsClamps) {
     std::istringstream lines(text);
     std::string line, prev;
     while (std::getline(lines, line)) {
-        // The shifted vector's base is a min; its loads of `in` are plain ramps.
+        // A vector of p (in the tiles inside the input, where the tile loops' partition
+        // proves the shift a no-op or keeps its min) loads `in` as plain ramps.
         if (prev.find("let p.s0.x.v") != std::string::npos &&
-            prev.find("min(") != std::string::npos && line.find("in[ramp(") != std::string::npos &&
+            line.find("in[ramp(") != std::string::npos &&
             line.find("max(min(ramp") == std::string::npos) {
             dense_shifted = true;
         }

@@ -100,6 +100,17 @@ void expect_same_stores(const Stmt &before, const Stmt &after,
                                       << after;
 }
 
+/// How many nodes of type T the expressions of s hold.
+template <typename T>
+int count_nodes(const Stmt &s) {
+    int count = 0;
+    visit_exprs(s, [&](const Expr &e) {
+        count += e.as<T>() != nullptr;
+        return true;
+    });
+    return count;
+}
+
 std::vector<const For *> loops_named(const Stmt &s, const std::string &name) {
     std::vector<const For *> found;
     class Find : public IRVisitor {
@@ -241,18 +252,41 @@ TEST(PartitionLoops, NestedClampsPartitionBothLoops) {
     }
 }
 
-TEST(PartitionLoops, InnerVariablesDoNotPartitionOuterLoops) {
-    // The clamp on x + y changes within one y iteration: only x partitions (per row, with
-    // bounds that depend on y).
+TEST(PartitionLoops, InnerConditionsPartitionOuterLoopsWhereTheyHoldThroughout) {
+    // The clamp on x + y holds for the whole row where y + m - 1 <= hi: those rows are the
+    // steady state of y, with no clamp left in their x loop (as Halide relaxes an inner
+    // condition over the inner loop's range). The other rows run the original x loop, whole.
     Stmt s =
         loop("y", 0, n, loop("x", 0, m, store("out", Min::make(likely_(x + y), hi), y * 50 + x)));
     Stmt p = partition_loops(s);
-    EXPECT_EQ(loops_named(p, "y").size(), 1u) << p;
-    EXPECT_EQ(loops_named(p, "x").size(), 2u) << p; // no lower bound: no prologue
+    std::vector<const For *> ys = loops_named(p, "y");
+    ASSERT_EQ(ys.size(), 2u) << p; // no lower bound: no prologue
+    std::vector<const For *> xs = loops_named(p, "x");
+    ASSERT_EQ(xs.size(), 2u) << p;
+    EXPECT_EQ(count_nodes<Min>(ys[0]->body), 0) << p;
+    EXPECT_EQ(ys[1]->partition_policy, internal::Partition::Never) << p;
+    EXPECT_EQ(count_nodes<Min>(ys[1]->body), 1) << p;
     for (int64_t nv : {0, 1, 3, 6}) {
         for (int64_t mv : {0, 1, 4, 9}) {
             for (int64_t hiv : {-1, 0, 3, 8}) {
                 expect_same_stores(s, p, {{"n", nv}, {"m", mv}, {"hi", hiv}});
+            }
+        }
+    }
+}
+
+TEST(PartitionLoops, InnerConditionsThatNeverHoldThroughoutPartitionOnlyTheInnerLoop) {
+    // x - 1 >= lo fails at the first x of every row: y is not partitioned, each row's x loop
+    // is (its bounds do not depend on y).
+    Stmt s =
+        loop("y", 0, n, loop("x", 0, m, store("out", Max::make(likely_(x - 1), lo), y * 50 + x)));
+    Stmt p = partition_loops(s);
+    EXPECT_EQ(loops_named(p, "y").size(), 1u) << p;
+    EXPECT_EQ(loops_named(p, "x").size(), 2u) << p; // no upper bound: no epilogue
+    for (int64_t nv : {0, 2}) {
+        for (int64_t mv : {0, 1, 4, 9}) {
+            for (int64_t lov : {-3, -1, 0, 3, 8}) {
+                expect_same_stores(s, p, {{"n", nv}, {"m", mv}, {"lo", lov}});
             }
         }
     }

@@ -71,6 +71,56 @@ class DeinterleaveLoads : public IRMutator {
         return Shuffle::make_slice(it->second.first, it->second.second, stride, op->type.lanes());
     }
 
+    /// A strided load left out of the complete groups reads lanes * stride - stride + 1
+    /// elements; the dense load of lanes * stride elements from its base reads stride - 1 more
+    /// at the end, and the one ending at its last element reads stride - 1 more at the start.
+    /// Either is safe when another load of the expression (which runs whenever this one does)
+    /// of the same buffer reads at least that far (a stencil's taps: max(f(x - 2), f(x),
+    /// f(x + 2)) of a stride-2 input). The dense load then replaces a strided one that would
+    /// read an odd number of elements: Halide's staging of strided loads.
+    void cover_with_neighbours(std::vector<bool> &used) {
+        for (size_t i = 0; i < candidates_.size(); i++) {
+            if (used[i]) continue;
+            const Load *l0 = candidates_[i];
+            const Ramp *r0 = strided_load(l0);
+            const int64_t stride = *as_const_int(r0->stride);
+            const int64_t lanes = l0->type.lanes();
+            // The furthest another load reads past l0's last element, and before its first
+            // (in elements), among loads a constant offset within lanes * stride away.
+            int64_t after = 0, before = 0;
+            for (size_t j = 0; j < candidates_.size(); j++) {
+                const Load *l = candidates_[j];
+                const Ramp *r = strided_load(l);
+                if (j == i || l->name != l0->name ||
+                    l->type.element_of() != l0->type.element_of()) {
+                    continue;
+                }
+                const int64_t s = *as_const_int(r->stride);
+                Expr d = simplify(Sub::make(r->base, r0->base));
+                const int64_t *off = as_const_int(d);
+                if (!off || *off <= -lanes * stride || *off >= lanes * stride) continue;
+                const int64_t first = *off, last = *off + (l->type.lanes() - 1) * s;
+                after = std::max(after, last - (lanes - 1) * stride);
+                before = std::max(before, -first);
+            }
+            int64_t start;
+            if (after >= stride - 1) {
+                start = 0;
+            } else if (before >= stride - 1) {
+                start = 1 - stride;
+            } else {
+                continue;
+            }
+            Expr base = simplify(Add::make(r0->base, make_const(r0->base.type(), start)));
+            const int dense_lanes = (int)(lanes * stride);
+            Expr dense = Load::make(l0->type.with_lanes(dense_lanes), l0->name,
+                                    Ramp::make(base, make_one(base.type()), dense_lanes),
+                                    const_true(dense_lanes), l0->param);
+            replacement_[l0] = {dense, (int)-start};
+            used[i] = true;
+        }
+    }
+
 public:
     Expr run(const Expr &e) {
         // A load under a lazily evaluated condition may not run; a dense load in its partner's
@@ -136,6 +186,7 @@ public:
                 break;
             }
         }
+        cover_with_neighbours(used);
         return replacement_.empty() ? e : mutate(e);
     }
 };

@@ -159,13 +159,35 @@ void CodeGenLLVM::visit(const Load *op) {
                 llvm::ConstantInt::get(base->getType(), (uint64_t)((lanes - 1) * stride), true));
         }
         Value *p = element_address(op->name, et, base);
-        Value *wide = add_tbaa(
-            builder_->CreateAlignedLoad(llvm::FixedVectorType::get(st, (unsigned)span), p, align),
-            op->name);
         std::vector<int> idx;
         for (int i = 0; i < lanes; i++) {
             idx.push_back(stride > 0 ? (int)(i * stride) : (int)(span - 1 + i * stride));
         }
+        // A span of an odd number of elements (31 for 16 lanes of stride 2) is legalized into
+        // a chain of ever smaller loads and inserts. Two loads of half of lanes * |stride|
+        // elements, the first from the span's start and the second ending at its last element,
+        // cover it without reading past it, and one two-source shuffle picks the lanes
+        // (Halide does the same).
+        const int64_t half = lanes * std::abs(stride) / 2;
+        if ((lanes * std::abs(stride)) % 2 == 0 && (span & (span - 1)) != 0 && half >= 4) {
+            llvm::Type *ht = llvm::FixedVectorType::get(st, (unsigned)half);
+            const int64_t second = span - half;
+            Value *lo = add_tbaa(builder_->CreateAlignedLoad(ht, p, align), op->name);
+            Value *p2 =
+                builder_->CreateInBoundsGEP(st, p, llvm::ConstantInt::get(i64_t, (uint64_t)second));
+            Value *hi =
+                add_tbaa(builder_->CreateAlignedLoad(
+                             ht, p2, llvm::commonAlignment(align, (uint64_t)(second * et.bytes()))),
+                         op->name);
+            for (int &e : idx) {
+                if (e >= half) e = (int)(half + e - second);
+            }
+            value_ = from_storage(builder_->CreateShuffleVector(lo, hi, idx), t);
+            return;
+        }
+        Value *wide = add_tbaa(
+            builder_->CreateAlignedLoad(llvm::FixedVectorType::get(st, (unsigned)span), p, align),
+            op->name);
         value_ = from_storage(builder_->CreateShuffleVector(wide, idx), t);
         return;
     }
@@ -176,6 +198,22 @@ void CodeGenLLVM::visit(const Load *op) {
                 splat(add_tbaa(builder_->CreateAlignedLoad(st, p, align), op->name), lanes), t);
             return;
         }
+    }
+    if (unpredicated && et.bytes() <= 2) {
+        // x86 has no gather of 8- or 16-bit elements, and LLVM scalarizes a masked gather
+        // through a vector of 64-bit pointers (sign-extended, added and extracted two by two).
+        // One scalar load per lane at its extracted 32-bit index, as Halide emits, addresses
+        // base + index directly (camera_pipe's tone curve).
+        Value *index = codegen(op->index);
+        Value *v = llvm::PoisonValue::get(vt);
+        for (int i = 0; i < lanes; i++) {
+            Value *p =
+                element_address(op->name, et, builder_->CreateExtractElement(index, (uint64_t)i));
+            v = builder_->CreateInsertElement(
+                v, add_tbaa(builder_->CreateAlignedLoad(st, p, align), op->name), (uint64_t)i);
+        }
+        value_ = from_storage(v, t);
+        return;
     }
     Value *ptrs = element_address(op->name, et, codegen(op->index));
     Value *mask = unpredicated ? nullptr : codegen(op->predicate);

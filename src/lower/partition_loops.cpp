@@ -421,8 +421,11 @@ protected:
         bool has_prologue = steady.has_lower_bound() || !is_const_true(invariant);
         if (!has_prologue && !steady.has_upper_bound()) return rebuild(op, steady_body);
         // The edges run a few boundary iterations: their loops (this one's prologue and
-        // epilogue, and the whole inner loops they keep) are never partitioned again.
-        Stmt edge_body = never_partition(StripLikely(op->name).mutate(op->body));
+        // epilogue, and the inner loops they keep) are not partitioned again, except the
+        // innermost loops of constant trip count that gather (a producer's rows per tile): an
+        // edge tile of a big tiled stencil is a tenth of the work, and its clamped loads
+        // would gather in every lane.
+        Stmt edge_body = mark_edge_loops(StripLikely(op->name).mutate(op->body));
 
         // Loop bounds and the steady range [steady_min, steady_end), each evaluated once. The
         // clamps keep min <= steady_min <= steady_end <= min + extent whenever the extent is
@@ -478,17 +481,20 @@ protected:
         auto edge = [&](const Expr &from, const Expr &to) {
             bool again = edge_depth == 0 && is_const(op->extent) && !contains_loop(body) &&
                          op->partition_policy == Partition::Auto && has_gather(edge_body);
-            if (!again) return loop(from, to, edge_body, Partition::Never);
             edge_depth++;
-            Stmt split = mutate(For::make(op->name, from, Sub::make(to, from), op->for_type,
-                                          op->device_api, edge_body, Partition::Auto));
-            edge_depth--;
-            // Nothing to split there: still one edge loop, final.
-            if (const For *f = split.as<For>()) {
-                split = For::make(f->name, f->min, f->extent, f->for_type, f->device_api, f->body,
-                                  Partition::Never);
+            if (again) {
+                Stmt split = mutate(For::make(op->name, from, Sub::make(to, from), op->for_type,
+                                              op->device_api, edge_body, Partition::Auto));
+                // Nothing to split there: still one edge loop, final.
+                if (const For *f = split.as<For>()) {
+                    split = For::make(f->name, f->min, f->extent, f->for_type, f->device_api,
+                                      f->body, Partition::Never);
+                }
+                loops.push_back(split);
+            } else {
+                loop(from, to, mutate(edge_body), Partition::Never);
             }
-            loops.push_back(split);
+            edge_depth--;
         };
         if (has_prologue) edge(mn, steady_min);
         loop(steady_min, steady_end, steady_body, op->partition_policy);
@@ -513,14 +519,17 @@ private:
                          op->partition_policy);
     }
 
-    /// s with every loop in it marked Partition::Never.
-    static Stmt never_partition(const Stmt &s) {
+    /// s (an edge's body) with its loops marked Partition::Never, but for the innermost
+    /// loops of constant trip count that gather.
+    static Stmt mark_edge_loops(const Stmt &s) {
         class Mark : public IRMutator {
             using IRMutator::visit;
             Stmt visit(const For *op) override {
                 Stmt body = mutate(op->body);
+                bool keep = op->partition_policy == Partition::Auto && is_const(op->extent) &&
+                            !contains_loop(body) && has_gather(body);
                 return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
-                                 Partition::Never);
+                                 keep ? Partition::Auto : Partition::Never);
             }
         };
         return Mark().mutate(s);

@@ -21,7 +21,9 @@
 /// every extent (the steady state may be empty). The steady body has those nodes replaced by
 /// their likely side, and its inner loops are partitioned in turn by the tags left; the
 /// prologue and epilogue run the original body, inner loops whole (as Halide does: it keeps
-/// the code from growing as 3^depth for edges that run a few iterations). Tags that mention v
+/// the code from growing as 3^depth for edges that run a few iterations), except the
+/// innermost loops of constant trip count that gather, which are partitioned on their own
+/// tags (an edge tile of a tiled stencil then gathers only at the border). Tags that mention v
 /// (and no inner loop variable) are removed once v's loop is partitioned. After the pass no
 /// likely() remains, and the result is simplified.
 ///

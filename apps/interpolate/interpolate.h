@@ -113,13 +113,9 @@ struct InterpolatePipeline {
         if (levels == 1) return;
         up_x[0].compute_at(output, yo).reorder(c, x, y).bound(c, 0, 4).unroll(c).vectorize(x, 8);
         for (int l = 1; l < levels; l++) {
-            // Each pyramid level over its support: without these bounds each level's region
-            // would be an expression of the one below it, nested 10 deep (Loom's compile time
-            // grows tenfold per level). The interpolated levels are
-            // computed over exactly what the level below reads: parallel rows and GuardWithIf
-            // vectors, no rounding up to whole strips (which nests in the same way; explicit
-            // bounds on them fail Loom's and Halide's required-region checks, see README).
-            downsampled[l].bound(x, 0, width[l]).bound(y, 0, height[l]);
+            // No bound(): each level is computed over what is read of it (the pyramid within
+            // its support, through bordered's clamp). The interpolated levels run in rows with
+            // GuardWithIf vectors, so no level is rounded up to whole strips of the one below.
             for (Halide::Func f : {downsampled[l], interpolated[l]}) {
                 f.compute_root().reorder(c, x, y).bound(c, 0, 4).unroll(c);
             }

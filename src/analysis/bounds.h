@@ -14,6 +14,7 @@
 #include "analysis/interval.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,11 @@ std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope = Sc
 std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope &scope = Scope());
 /// Both: the union of what is read and written, per name.
 std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &scope = Scope());
+/// The boxes of `names` only, read or written by s (keyed as boxes_touched; a name s does not
+/// touch has no entry): one walk of the statements touching them, bounding only the lets and
+/// loops their coordinates depend on, where boxes_touched(s) bounds every access's.
+std::map<std::string, Box> boxes_touched_of(const Stmt &s, const std::set<std::string> &names,
+                                            const Scope &scope = Scope());
 /// The region of `name` read by s (an empty Box when s does not read it).
 Box box_required(const Stmt &s, const std::string &name, const Scope &scope = Scope());
 /// The region of `name` written by s (an empty Box when s does not write it).

@@ -22,12 +22,15 @@ namespace internal {
 
 namespace {
 
-/// The Let names whose bounds can reach a box: those in the coordinates of Func and buffer
-/// accesses and in the conditions that narrow them, closed over the Let values defining them.
-/// An inlined pipeline nests hundreds of Lets of pixel values that no coordinate uses; bounding
-/// each of them (and everything inside it) is what made boxes of unscheduled pipelines slow.
+/// The Let, LetStmt and loop names whose bounds can reach a box: those in the coordinates of
+/// the wanted Func and buffer accesses and in the conditions that narrow them, closed over the
+/// values defining them (a let's value, a loop's min and extent). An inlined pipeline nests
+/// hundreds of Lets of pixel values that no coordinate uses, and the box of one buffer in a
+/// long pipeline needs the bound lets and loops of the few stages that lead to its accesses;
+/// bounding the others (add_image_checks asked for the whole pipeline's) was most of the time.
 class LetsReachingBoxes : public IRVisitor {
 public:
+    explicit LetsReachingBoxes(const std::set<std::string> *only) : only(only) {}
     std::set<std::string> names;
 
     void close() {
@@ -44,6 +47,8 @@ public:
     }
 
 private:
+    /// When set, the names whose accesses matter (all when null).
+    const std::set<std::string> *only;
     std::map<std::string, std::set<std::string>> let_uses;
 
     using IRVisitor::visit;
@@ -56,14 +61,18 @@ private:
     void visit(const Call *op) override {
         IRVisitor::visit(op);
         if (op->call_type == Call::Halide || op->call_type == Call::Image) {
-            for (const Expr &a : op->args) add_vars(a, names);
+            if (!only || only->count(op->name)) {
+                for (const Expr &a : op->args) add_vars(a, names);
+            }
         } else if (op->is_intrinsic(Call::if_then_else) && !op->args.empty()) {
             add_vars(op->args[0], names);
         }
     }
     void visit(const Provide *op) override {
         IRVisitor::visit(op);
-        for (const Expr &a : op->args) add_vars(a, names);
+        if (!only || only->count(op->name)) {
+            for (const Expr &a : op->args) add_vars(a, names);
+        }
     }
     void visit(const Select *op) override {
         IRVisitor::visit(op);
@@ -77,21 +86,30 @@ private:
         IRVisitor::visit(op);
         add_vars(op->value, let_uses[op->name]);
     }
+    void visit(const LetStmt *op) override {
+        IRVisitor::visit(op);
+        add_vars(op->value, let_uses[op->name]);
+    }
+    void visit(const For *op) override {
+        IRVisitor::visit(op);
+        add_vars(op->min, let_uses[op->name]);
+        add_vars(op->extent, let_uses[op->name]);
+    }
 };
 
-/// The Stmt nodes under which one name is accessed (read when `calls`, written when
+/// The Stmt nodes under which one of some names is accessed (read when `calls`, written when
 /// `provides`). The box of one Func inside a long pipeline (bounds inference asks for the box
 /// of each Func in everything after its production) only needs those subtrees: bounding the
 /// loops and lets of every other stage was most of the time bounds inference spent on a chain
 /// of root stages, and quadratic in its length.
 class StmtsAccessing : public IRVisitor {
 public:
-    StmtsAccessing(const std::string &name, bool calls, bool provides)
-        : name(name), calls(calls), provides(provides) {}
+    StmtsAccessing(const std::set<std::string> &names, bool calls, bool provides)
+        : names(names), calls(calls), provides(provides) {}
     std::unordered_set<const IRNode *> accessing;
 
 private:
-    const std::string &name;
+    const std::set<std::string> &names;
     bool calls, provides;
     bool found = false;
 
@@ -103,7 +121,7 @@ private:
         found = false;
         IRVisitor::visit(op);
         if constexpr (std::is_same<Node, Provide>::value) {
-            if (provides && op->name == name) found = true;
+            if (provides && names.count(op->name)) found = true;
         }
         if (found) accessing.insert(op);
         found = found || outer;
@@ -119,7 +137,7 @@ private:
     void visit(const Call *op) override {
         IRVisitor::visit(op);
         if (calls && (op->call_type == Call::Halide || op->call_type == Call::Image) &&
-            op->name == name) {
+            names.count(op->name)) {
             found = true;
         }
     }
@@ -129,7 +147,7 @@ private:
 /// and unions the bounds of each Func/buffer access into its Box.
 class BoxesTouched : public IRVisitor {
 public:
-    BoxesTouched(const Scope &s, bool calls, bool provides, const std::string &only,
+    BoxesTouched(const Scope &s, bool calls, bool provides, const std::set<std::string> *only,
                  std::set<std::string> relevant_lets,
                  const std::unordered_set<const IRNode *> *relevant_stmts)
         : scope(s), consider_calls(calls), consider_provides(provides), only(only),
@@ -142,8 +160,8 @@ private:
     /// them and give max(max) + max(min) - min(min) instead of max(max).
     std::map<std::string, Expr> let_values;
     bool consider_calls, consider_provides;
-    /// When nonempty, the one name whose box is wanted (skips the work for the others).
-    std::string only;
+    /// When set, the names whose boxes are wanted (skips the work for the others).
+    const std::set<std::string> *only;
     /// The Let names worth bounding (LetsReachingBoxes); the others are bound to everything.
     std::set<std::string> relevant_lets;
     /// When set, the only Stmts worth walking (StmtsAccessing): the others touch nothing wanted.
@@ -176,7 +194,7 @@ private:
     std::map<std::string, std::vector<Coordinate>> pending;
 
     void add(const std::string &name, const std::vector<Expr> &args) {
-        if (!only.empty() && name != only) return;
+        if (only && !only->count(name)) return;
         auto it = pending.find(name);
         if (it == pending.end())
             it = pending.emplace(name, std::vector<Coordinate>(args.size())).first;
@@ -281,7 +299,9 @@ private:
 
     void walk(const LetStmt *op) {
         dispatch(op->value);
-        Interval v = named_if_large(bounds_of_expr_in_scope(op->value, scope));
+        Interval v = relevant_lets.count(op->name)
+                         ? named_if_large(bounds_of_expr_in_scope(op->value, scope))
+                         : Interval::everything();
         auto it = let_values.find(op->name);
         bool had = it != let_values.end();
         Expr old = had ? it->second : Expr();
@@ -335,6 +355,11 @@ private:
     void walk(const For *op) {
         dispatch(op->min);
         dispatch(op->extent);
+        if (!relevant_lets.count(op->name)) {
+            // No box depends on this loop's variable: skip bounding it.
+            with_binding(op->name, Interval::everything(), [&] { dispatch(op->body); });
+            return;
+        }
         // The loop variable runs over [min, min + extent - 1] for every value of min/extent.
         Interval lo = bounds_of_expr_in_scope(op->min, scope);
         Expr extent = op->extent;
@@ -397,15 +422,17 @@ private:
     void walk(const IfThenElse *op) { visit_branches(op->condition, op->then_case, op->else_case); }
 };
 
+/// The boxes of n (of the names in `only` when set: a walk of the statements accessing them,
+/// bounding only the lets and loops their coordinates depend on).
 template <typename Node>
 std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope, bool calls, bool provides,
-                                    const std::string &only = "") {
-    LetsReachingBoxes lets;
+                                    const std::set<std::string> *only = nullptr) {
+    LetsReachingBoxes lets(only);
     lets.dispatch(n);
     lets.close();
     std::unique_ptr<StmtsAccessing> accessing;
-    if (!only.empty()) {
-        accessing = std::make_unique<StmtsAccessing>(only, calls, provides);
+    if (only) {
+        accessing = std::make_unique<StmtsAccessing>(*only, calls, provides);
         accessing->dispatch(n);
     }
     BoxesTouched v(scope, calls, provides, only, std::move(lets.names),
@@ -437,16 +464,24 @@ std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &scope) {
     return boxes_of(s, scope, true, true);
 }
 
+std::map<std::string, Box> boxes_touched_of(const Stmt &s, const std::set<std::string> &names,
+                                            const Scope &scope) {
+    return boxes_of(s, scope, true, true, &names);
+}
+
 Box box_required(const Stmt &s, const std::string &name, const Scope &scope) {
-    return box_of(boxes_of(s, scope, true, false, name), name);
+    std::set<std::string> only{name};
+    return box_of(boxes_of(s, scope, true, false, &only), name);
 }
 
 Box box_provided(const Stmt &s, const std::string &name, const Scope &scope) {
-    return box_of(boxes_of(s, scope, false, true, name), name);
+    std::set<std::string> only{name};
+    return box_of(boxes_of(s, scope, false, true, &only), name);
 }
 
 Box box_touched(const Stmt &s, const std::string &name, const Scope &scope) {
-    return box_of(boxes_of(s, scope, true, true, name), name);
+    std::set<std::string> only{name};
+    return box_of(boxes_of(s, scope, true, true, &only), name);
 }
 
 Box box_union(const Box &a, const Box &b) {

@@ -67,6 +67,28 @@ void check(llvm::Error e, const char *what) {
     if (e) internal_error << what << ": " << llvm::toString(std::move(e)) << "\n";
 }
 
+/// LOOM_TIME_PASSES=1 also reports the JIT's phases (LLVM IR generation, optimization, machine
+/// code), next to lowering's passes.
+class PhaseTimer {
+public:
+    explicit PhaseTimer(const std::string &fn)
+        : fn(fn), on(get_env("LOOM_TIME_PASSES") == "1"), last(std::chrono::steady_clock::now()) {}
+    void operator()(const char *phase) {
+        auto now = std::chrono::steady_clock::now();
+        if (on) {
+            llvm::errs() << "[jit " << fn << "] " << phase << ": "
+                         << std::chrono::duration<double, std::milli>(now - last).count()
+                         << " ms\n";
+        }
+        last = now;
+    }
+
+private:
+    std::string fn;
+    bool on;
+    std::chrono::steady_clock::time_point last;
+};
+
 // A symbol of this library, to find the library's own path with dladdr.
 void anchor() {}
 
@@ -171,7 +193,9 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f,
 std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target &target,
                                               const std::map<std::string, void *> &externs) {
     check_host_can_run(target);
+    PhaseTimer phase(f.name);
     std::string key = cache_key(f, target, externs);
+    phase("cache_key");
     Cache &c = cache();
     std::promise<std::shared_ptr<JITModule>> promise;
     std::shared_future<std::shared_ptr<JITModule>> future;
@@ -199,8 +223,11 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
             check(jtmb.createTargetMachine(), "Cannot create the JIT's TargetMachine");
 
         auto ctx = std::make_unique<llvm::LLVMContext>();
+        phase("target_machine");
         std::unique_ptr<llvm::Module> module = codegen_llvm(f, *ctx, *tm);
+        phase("codegen_llvm");
         optimize_module(*module, *tm, target.has_feature(Target::EnableLLVMLoopOpt));
+        phase("optimize_module");
         if (get_env("LOOM_DUMP_LLVM") == "1") {
             llvm::errs() << *module;
         }
@@ -244,6 +271,7 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         impl->jit->getExecutionSession().setErrorReporter([session_errors](llvm::Error e) {
             *session_errors += llvm::toString(std::move(e)) + "\n";
         });
+        phase("create_jit");
         check(
             impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
             "Cannot add the module to the JIT");
@@ -258,6 +286,7 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         }
         llvm::orc::ExecutorAddr main_addr =
             check(impl->jit->lookup(f.name), "Cannot find the compiled function");
+        phase("machine_code");
         impl->argv = argv_addr->toPtr<ArgvFunction>();
         impl->main = main_addr.toPtr<void *>();
         impl->seconds =

@@ -12,7 +12,9 @@
 #include "lower/output_buffers.h"
 #include "lower/print_loop_nest.h"
 #include "support/error.h"
+#include "support/util.h"
 
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -157,7 +159,15 @@ void Pipeline::compile_jit(const Target &requested) {
     auto compiled = std::make_unique<PipelineContents::Compiled>();
     compiled->target = target;
     compiled->funcs = funcs;
+    auto start = std::chrono::steady_clock::now();
     compiled->lowered = lower(c.outputs, function_name(c), target, c.requirements);
+    if (get_env("LOOM_TIME_PASSES") == "1") {
+        std::cerr << "[lower " << compiled->lowered.name << "] total: "
+                  << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                               start)
+                         .count()
+                  << " ms\n";
+    }
     compiled->module =
         JITModule::compile(compiled->lowered, target, jit_extern_addresses(c.jit_externs));
     compiled->constraints = constraints_key(c, compiled->lowered);

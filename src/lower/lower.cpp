@@ -219,7 +219,10 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // Flat storage: Allocate/Store/Load replace Realize/Provide/calls.
     s = run("inject_prefetch", s, [&] { return inject_prefetch(s, env); });
     s = run("storage_flattening", s, [&] { return storage_flattening(s, outputs, env); });
-    check_undef(s);
+    s = run("check_undef", s, [&] {
+        check_undef(s);
+        return s;
+    });
     s = run("simplify", s, [&] { return simplify(s); });
 
     // Unrolled loops become copies of their body; Vectorized loops become vector code (the
@@ -274,7 +277,10 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     result.args.push_back(user_context_argument());
     result.args.insert(result.args.end(), args.begin(), args.end());
     result.body = s;
-    check_no_free_variables(result.body, result.args);
+    run("check_no_free_variables", s, [&] {
+        check_no_free_variables(result.body, result.args);
+        return s;
+    });
     return result;
 }
 

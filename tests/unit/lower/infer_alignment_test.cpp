@@ -66,3 +66,35 @@ TEST(InferAlignment, ARemainderIsKept) {
     EXPECT_EQ(f[0].modulus, 32);
     EXPECT_EQ(f[0].remainder, 4);
 }
+
+TEST(InferAlignment, RepeatedBasesKeepTheirOwnFacts) {
+    // The facts of expanded bases are remembered (a row's loads share a few bases); the same
+    // name under different lets, and different bases, must still get their own facts:
+    // let a = x * 16 in g[ramp(a, 1, 8)], g[ramp(a + 1, 1, 8)], g[ramp(a, 1, 8)]
+    // let a = x * 16 + 4 in g[ramp(a, 1, 8)]       (same base text, another value)
+    // let b = x * 16 in g[ramp(b, 1, 8)]           (another name, the first value)
+    Expr x = ivar("x"), a = ivar("a"), b = ivar("b");
+    auto load = [](const Expr &base) {
+        return Load::make(UInt(16, 8), "g", Ramp::make(base, 1, 8), const_true(8));
+    };
+    auto store = [](const std::string &out, const Expr &v) {
+        return Store::make(out, v, Ramp::make(make_zero(Int(32)), 1, 8), Parameter(),
+                           const_true(8));
+    };
+    Stmt first = LetStmt::make("a", x * 16, store("o1", load(a) + load(a + 1) + load(a)));
+    Stmt second = LetStmt::make("a", x * 16 + 4, store("o2", load(a)));
+    Stmt third = LetStmt::make("b", x * 16, store("o3", load(b)));
+    std::vector<ModulusRemainder> f = facts(infer_alignment(Block::make({first, second, third})));
+    // Loads in visiting order, each store after its loads.
+    ASSERT_EQ(f.size(), 8u);
+    EXPECT_EQ(f[0].modulus, 16);
+    EXPECT_EQ(f[0].remainder, 0);
+    EXPECT_EQ(f[1].modulus, 16);
+    EXPECT_EQ(f[1].remainder, 1);
+    EXPECT_EQ(f[2].modulus, 16);
+    EXPECT_EQ(f[2].remainder, 0);
+    EXPECT_EQ(f[4].modulus, 16);
+    EXPECT_EQ(f[4].remainder, 4);
+    EXPECT_EQ(f[6].modulus, 16);
+    EXPECT_EQ(f[6].remainder, 0);
+}

@@ -86,6 +86,44 @@ TEST(LICM, InnerLoopLetsMoveOutOfBothLoops) {
     EXPECT_IR_EQ(r, expected);
 }
 
+TEST(LICM, IndexTermsGroupedByLoopLevelAndLifted) {
+    Expr x = ivar("x"), y = ivar("y"), n = ivar("n"), m = ivar("m"), k = ivar("k"), w = ivar("w");
+    // for (y) { for (x) { f[((x * 16 + m) - k) + y * w] = 1 } }: the inner loop's index is
+    // its own term plus one name, bound in front of it to the y-dependent part, whose own
+    // invariant part (m - k) is bound in front of the y loop.
+    Stmt s = serial("y", 0, 4, serial("x", 0, n, store("f", 1, ((x * 16 + m) - k) + y * w)));
+    Stmt r = loop_invariant_code_motion(s);
+
+    const LetStmt *outer = r.as<LetStmt>();
+    ASSERT_NE(outer, nullptr) << r;
+    EXPECT_IR_EQ(outer->value, m - k);
+    const For *ly = outer->body.as<For>();
+    ASSERT_NE(ly, nullptr) << r;
+    const LetStmt *inner = ly->body.as<LetStmt>();
+    ASSERT_NE(inner, nullptr) << r;
+    EXPECT_IR_EQ(inner->value, Variable::make(Int(32), outer->name) + y * w);
+    const For *lx = inner->body.as<For>();
+    ASSERT_NE(lx, nullptr) << r;
+    const Store *st = lx->body.as<Store>();
+    ASSERT_NE(st, nullptr) << r;
+    EXPECT_IR_EQ(st->index, Variable::make(Int(32), inner->name) + x * 16);
+}
+
+TEST(LICM, LoadsAndLoneNamesStay) {
+    Expr x = ivar("x"), n = ivar("n"), m = ivar("m");
+    // The load stays in the loop (expressions that read memory are not lifted), its invariant
+    // index moves out; n alone is not worth a name.
+    Stmt s =
+        serial("x", 0, 10, store("f", Load::make(Int(32), "g", n + m, const_true()) + x, x + n));
+    Stmt r = loop_invariant_code_motion(s);
+    const LetStmt *l = r.as<LetStmt>();
+    ASSERT_NE(l, nullptr) << r;
+    EXPECT_IR_EQ(l->value, n + m);
+    Expr t = Variable::make(Int(32), l->name);
+    EXPECT_IR_EQ(l->body, serial("x", 0, 10,
+                                 store("f", Load::make(Int(32), "g", t, const_true()) + x, x + n)));
+}
+
 } // namespace
 } // namespace test
 } // namespace loom

@@ -496,10 +496,31 @@ protected:
             }
             edge_depth--;
         };
-        if (has_prologue) edge(mn, steady_min);
-        loop(steady_min, steady_end, steady_body, op->partition_policy);
-        if (steady.has_upper_bound()) edge(steady_end, end);
-        Stmt result = Block::make(loops);
+        Stmt result;
+        if (op->for_type == ForType::Parallel) {
+            // One parallel loop whose body picks its partition, as in Halide: the edge
+            // iterations (a tile row or two) then run beside the steady ones instead of as
+            // parallel loops of their own, each with one busy thread and a join.
+            edge_depth++;
+            Stmt edge_code = mutate(edge_body);
+            edge_depth--;
+            // (The prologue and epilogue share one copy of the edge code.)
+            Expr v = Variable::make(op->min.type(), op->name);
+            Expr in_steady;
+            if (has_prologue) in_steady = LE::make(steady_min, v);
+            if (steady.has_upper_bound()) {
+                Expr below_end = LT::make(v, steady_end);
+                in_steady = in_steady.defined() ? And::make(in_steady, below_end) : below_end;
+            }
+            result = For::make(op->name, mn, ext, op->for_type, op->device_api,
+                               IfThenElse::make(in_steady, steady_body, edge_code),
+                               op->partition_policy);
+        } else {
+            if (has_prologue) edge(mn, steady_min);
+            loop(steady_min, steady_end, steady_body, op->partition_policy);
+            if (steady.has_upper_bound()) edge(steady_end, end);
+            result = Block::make(loops);
+        }
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
             result = LetStmt::make(it->first, it->second, result);
         }

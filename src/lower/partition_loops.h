@@ -24,7 +24,9 @@
 /// the code from growing as 3^depth for edges that run a few iterations), except the
 /// innermost loops of constant trip count that gather, which are partitioned on their own
 /// tags (an edge tile of a tiled stencil then gathers only at the border). Tags that mention v
-/// (and no inner loop variable) are removed once v's loop is partitioned. After the pass no
+/// (and no inner loop variable) are removed once v's loop is partitioned. A parallel loop stays
+/// one loop, its body an if between the steady body and the edge code (as in Halide: the edge
+/// iterations run beside the steady ones, and there is one join). After the pass no
 /// likely() remains, and the result is simplified.
 ///
 /// Assumes flat IR (after storage flattening): loop bounds are final. likely_if_innermost

@@ -340,13 +340,27 @@ TEST(PartitionLoops, LikelyIfInnermost) {
     EXPECT_EQ(census(p).likely, 0) << p;
 }
 
-TEST(PartitionLoops, ParallelLoopsPartition) {
+TEST(PartitionLoops, ParallelLoopsPartitionInsideOneLoop) {
+    // One parallel loop (a join per loop, and the edge iterations run beside the steady
+    // ones), its body an if between the steady state and one copy of the edge code.
     Stmt s = loop("x", m, n, store("out", clamp_(likely_(x + 2), lo, hi), x), ForType::Parallel);
     Stmt p = partition_loops(s);
     std::vector<const For *> xs = loops_named(p, "x");
-    ASSERT_EQ(xs.size(), 3u) << p;
-    for (const For *f : xs) EXPECT_EQ(f->for_type, ForType::Parallel);
-    expect_same_stores(s, p, {{"m", -3}, {"n", 10}, {"lo", 0}, {"hi", 4}});
+    ASSERT_EQ(xs.size(), 1u) << p;
+    EXPECT_EQ(xs[0]->for_type, ForType::Parallel);
+    const IfThenElse *pick = xs[0]->body.as<IfThenElse>();
+    ASSERT_NE(pick, nullptr) << p;
+    EXPECT_EQ(count_nodes<Min>(pick->then_case), 0) << p;
+    EXPECT_EQ(count_nodes<Min>(pick->else_case), 1) << p;
+    for (int64_t mv : {-3, 0, 5}) {
+        for (int64_t nv : {0, 1, 10}) {
+            for (int64_t lov : {-4, 0, 3}) {
+                for (int64_t hiv : {-1, 4, 20}) {
+                    expect_same_stores(s, p, {{"m", mv}, {"n", nv}, {"lo", lov}, {"hi", hiv}});
+                }
+            }
+        }
+    }
 }
 
 namespace {

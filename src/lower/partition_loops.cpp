@@ -157,7 +157,8 @@ struct Candidate {
 /// the variables defined outside the loop (lets inside the body are substituted).
 class FindSimplifications : public IRVisitor {
 public:
-    FindSimplifications(const std::string &var, bool innermost) : var(var), innermost(innermost) {}
+    FindSimplifications(const std::string &var, bool innermost)
+        : var(var), innermost(innermost), depends_on_var{var} {}
 
     std::vector<Candidate> candidates;
 
@@ -208,7 +209,12 @@ protected:
         Expr hi = simplify(
             Sub::make(Add::make(lo, substitute(lets, op->extent)), make_one(op->extent.type())));
         inner_loops.push_back({op->name, Interval(lo, hi)});
+        bool dependent = expr_uses_vars(lo, depends_on_var) || expr_uses_vars(hi, depends_on_var);
+        if (dependent) depends_on_var.insert(op->name);
+        relaxed.clear();
         dispatch(op->body);
+        relaxed.clear();
+        if (dependent) depends_on_var.erase(op->name);
         inner_loops.pop_back();
     }
 
@@ -221,6 +227,10 @@ private:
     /// The loops inside the one being partitioned that enclose the node visited, outermost
     /// first, with their ranges in terms of outer names and enclosing inner loop variables.
     std::vector<std::pair<std::string, Interval>> inner_loops;
+    /// The loop variable and the inner loops whose range depends on it.
+    std::set<std::string> depends_on_var;
+    /// Conditions relaxed over the current inner loops (valid until the loop nest changes).
+    std::map<Expr, Expr, IRDeepCompare> relaxed;
     std::map<const IRNode *, size_t> index;
 
     Expr bind(const std::string &name, const Expr &value) {
@@ -252,6 +262,7 @@ private:
         auto it = index.emplace(node, candidates.size()).first;
         if (it->second == candidates.size()) candidates.push_back({node, side, {}, false});
         Candidate &c = candidates[it->second];
+        if (c.unusable) return;
 
         std::string everything;
         Expr cond = StripLikely(everything).mutate(substitute(lets, cond_in));
@@ -269,14 +280,29 @@ private:
             reads_memory = reads_memory || e.as<Load>() != nullptr;
             return !reads_memory;
         });
+        // Relaxed over the inner loops below, a condition depends on v only through v itself
+        // or an inner loop whose range does: without either it is skipped at once (most
+        // clamps of an inner loop over a whole row, seen from the loops around it).
+        if (!expr_uses_vars(cond, depends_on_var)) {
+            c.unusable = true;
+            return;
+        }
         // A condition about inner loop variables counts here where it holds for all their
         // iterations (innermost first: an inner loop's range may depend on the loops around
         // it), as in Halide: the steady tiles of a tiled stencil then have no clamps at all.
         if (!reads_memory) {
-            for (auto it = inner_loops.rbegin(); it != inner_loops.rend(); ++it) {
-                cond = condition_for_all(cond, it->first, it->second);
+            auto known = relaxed.find(cond);
+            if (known != relaxed.end()) {
+                cond = known->second;
+            } else {
+                Expr r = cond;
+                for (auto it = inner_loops.rbegin(); it != inner_loops.rend(); ++it) {
+                    r = condition_for_all(r, it->first, it->second);
+                }
+                r = simplify(r);
+                relaxed.emplace(cond, r);
+                cond = r;
             }
-            cond = simplify(cond);
         }
         // A condition in v and outer names only is one number per iteration of this loop; the
         // steady bounds are computed before the loop, so it must not read memory either.

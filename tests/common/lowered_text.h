@@ -40,4 +40,15 @@ inline std::string assembly(loom::Func f, const std::vector<loom::Argument> &arg
         [&](const std::string &file) { f.compile_to_assembly(file, args, "f", target); });
 }
 
+/// How many instructions of f's assembly for `target` have a mnemonic that starts with
+/// `mnemonic` ("vfmadd" counts vfmadd213ps and vfmadd231ps).
+inline int count_in_assembly(loom::Func f, const std::vector<loom::Argument> &args,
+                             const std::string &mnemonic, const loom::Target &target) {
+    std::istringstream text(assembly(f, args, target));
+    std::string line;
+    int n = 0;
+    while (std::getline(text, line)) n += line.find("\t" + mnemonic) != std::string::npos;
+    return n;
+}
+
 #endif

@@ -199,16 +199,6 @@ Func vertical_max(ImageParam in, Param<int> r) {
     return vmax;
 }
 
-/// How many times `mnemonic` appears in the assembly of `f` compiled for `target`.
-int count_in_assembly(Func f, const std::vector<Argument> &args, const std::string &mnemonic,
-                      const Target &target) {
-    std::istringstream text(assembly(f, args, target));
-    std::string line;
-    int n = 0;
-    while (std::getline(text, line)) n += line.find("\t" + mnemonic + "\t") != std::string::npos;
-    return n;
-}
-
 } // namespace
 
 // max_filter: LLVM's runtime unroller copied the 52-tap vector reduction (a runtime trip count

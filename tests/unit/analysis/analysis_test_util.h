@@ -70,6 +70,27 @@ inline bool is_interval(const Interval &i, int64_t lo, int64_t hi) {
     return end_value(i.min, &a) && end_value(i.max, &b) && a == lo && b == hi;
 }
 
+/// Stands in for the Function of a Func in Call::Halide nodes (only its presence is checked).
+inline const IntrusivePtr<RefCounted> &dummy_func() {
+    static const IntrusivePtr<RefCounted> f(new RefCounted);
+    return f;
+}
+
+/// A call to Func `name`.
+inline Expr call(const std::string &name, const std::vector<Expr> &args, Type t = Int(32)) {
+    return Call::make(t, name, args, Call::Halide, dummy_func());
+}
+
+/// A serial loop.
+inline Stmt loop(const std::string &name, Expr min, Expr extent, Stmt body) {
+    return For::make(name, min, extent, ForType::Serial, DeviceAPI::None, body);
+}
+
+/// A single-valued Provide to Func `name`.
+inline Stmt provide(const std::string &name, Expr value, const std::vector<Expr> &args) {
+    return Provide::make(name, {value}, args, const_true());
+}
+
 } // namespace analysis_test
 } // namespace loom
 

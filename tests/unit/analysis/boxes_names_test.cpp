@@ -14,25 +14,8 @@ using namespace loom::analysis_test;
 
 namespace {
 
-const IntrusivePtr<RefCounted> &dummy_func() {
-    static const IntrusivePtr<RefCounted> f(new RefCounted);
-    return f;
-}
-
-Expr call(const std::string &name, const std::vector<Expr> &args) {
-    return Call::make(Int(32), name, args, Call::Halide, dummy_func());
-}
-
 Expr image(const std::string &name, const std::vector<Expr> &args) {
     return Call::make(Int(32), name, args, Call::Image);
-}
-
-Stmt loop(const std::string &name, Expr min, Expr extent, Stmt body) {
-    return For::make(name, min, extent, ForType::Serial, DeviceAPI::None, body);
-}
-
-Stmt provide(const std::string &name, Expr value, const std::vector<Expr> &args) {
-    return Provide::make(name, {value}, args, const_true());
 }
 
 bool same_value(const Expr &a, const Expr &b) {

@@ -15,24 +15,6 @@ using namespace loom::analysis_test;
 
 namespace {
 
-/// Stands in for the Function of a Func in Call::Halide nodes (only its presence is checked).
-const IntrusivePtr<RefCounted> &dummy_func() {
-    static const IntrusivePtr<RefCounted> f(new RefCounted);
-    return f;
-}
-
-Expr call(const std::string &name, const std::vector<Expr> &args, Type t = Int(32)) {
-    return Call::make(t, name, args, Call::Halide, dummy_func());
-}
-
-Stmt loop(const std::string &name, Expr min, Expr extent, Stmt body) {
-    return For::make(name, min, extent, ForType::Serial, DeviceAPI::None, body);
-}
-
-Stmt provide(const std::string &name, Expr value, const std::vector<Expr> &args) {
-    return Provide::make(name, {value}, args, const_true());
-}
-
 /// Whether box b is exactly the constant box given as {lo, hi} pairs.
 ::testing::AssertionResult is_box(const Box &b,
                                   const std::vector<std::pair<int64_t, int64_t>> &want) {

@@ -23,16 +23,6 @@ Func scale_rows(ImageParam in) {
     return out;
 }
 
-/// How many lines of f's assembly for `target` contain `mnemonic` as an instruction.
-int count_in_assembly(Func f, const std::vector<Argument> &args, const std::string &mnemonic,
-                      const Target &target) {
-    std::istringstream text(assembly(f, args, target));
-    std::string line;
-    int n = 0;
-    while (std::getline(text, line)) n += line.find("\t" + mnemonic) != std::string::npos;
-    return n;
-}
-
 } // namespace
 
 TEST(LLVMUnroll, OuterLoopOfVectorLoopIsNotUnrolled) {

@@ -182,7 +182,11 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             int ia = pl[a], ib = pl[b];
             LoopInfo x = L[ia], y = L[ib];
             int fx = rand_int(2, 8), fy = rand_int(2, 8);
-            TailStrategy tail = pick_tail(fi, s, x, fx, false);
+            // One tail for both splits: a loop stemming from an inner one on either side
+            // rules out RoundUp on an update (seed 2570 of the long run tiled such a y).
+            LoopInfo both = x;
+            both.from_inner = x.from_inner || y.from_inner;
+            TailStrategy tail = pick_tail(fi, s, both, fx, false);
             bool shifts = tail == TailStrategy::ShiftInwards || tail == TailStrategy::Auto ||
                           tail == TailStrategy::ShiftInwardsAndBlend;
             if (shifts && p.funcs[fi].is_output && y.extent < fy) tail = TailStrategy::GuardWithIf;

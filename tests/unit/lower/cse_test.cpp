@@ -9,15 +9,6 @@ namespace loom {
 namespace test {
 namespace {
 
-int count_lets(const Expr &e) {
-    int n = 0;
-    visit_exprs(e, [&](const Expr &x) {
-        n += x.as<Let>() != nullptr;
-        return true;
-    });
-    return n;
-}
-
 int64_t eval_int(const Expr &e, int64_t a, int64_t b) {
     ExprEval ev;
     ev.bind("a", ExprEval::scalar_int(Int(32), a));
@@ -29,7 +20,7 @@ TEST(CSE, RepeatedSumBecomesOneLet) {
     Expr a = ivar("a"), b = ivar("b");
     Expr e = (a + b) * (a + b);
     Expr r = common_subexpression_elimination(e);
-    ASSERT_EQ(count_lets(r), 1) << r;
+    ASSERT_EQ(count_nodes<Let>(r), 1) << r;
     const Let *l = r.as<Let>();
     ASSERT_NE(l, nullptr) << r;
     EXPECT_IR_EQ(l->value, a + b);
@@ -46,7 +37,7 @@ TEST(CSE, NestedRepeatsGiveNestedLets) {
     Expr e = max(u, s) + min(u, s) * (s - b);
     Expr r = common_subexpression_elimination(e);
     // a*b, (a*b - b) and its quotient each occur more than once.
-    EXPECT_EQ(count_lets(r), 3) << r;
+    EXPECT_EQ(count_nodes<Let>(r), 3) << r;
     for (int x : {-5, 1, 9})
         for (int y : {-2, 4}) EXPECT_EQ(eval_int(r, x, y), eval_int(e, x, y)) << r;
 }
@@ -57,7 +48,7 @@ TEST(CSE, TrivialExpressionsStay) {
     Expr e = (a + 1) * (a + 1) + a * a;
     Expr r = common_subexpression_elimination(e);
     // Only a*a... which occurs once; a + 1 is cheap.
-    EXPECT_EQ(count_lets(r), 0) << r;
+    EXPECT_EQ(count_nodes<Let>(r), 0) << r;
     EXPECT_TRUE(equal(r, e));
 }
 
@@ -66,11 +57,11 @@ TEST(CSE, SideEffectingCallsAreNotMerged) {
     Expr call = Call::make(Int(32), "side_effect", {a}, Call::Extern);
     Expr e = call * a + call * a;
     Expr r = common_subexpression_elimination(e);
-    EXPECT_EQ(count_lets(r), 0) << r;
+    EXPECT_EQ(count_nodes<Let>(r), 0) << r;
     // A pure extern call is merged.
     Expr pure = Call::make(Int(32), "pure_fn", {a}, Call::PureExtern);
     Expr e2 = (pure * a) + (pure * a);
-    EXPECT_EQ(count_lets(common_subexpression_elimination(e2)), 1);
+    EXPECT_EQ(count_nodes<Let>(common_subexpression_elimination(e2)), 1);
 }
 
 TEST(CSE, StmtVersionRewritesEachExpr) {
@@ -79,8 +70,8 @@ TEST(CSE, StmtVersionRewritesEachExpr) {
     Stmt r = common_subexpression_elimination(s);
     const Store *st = r.as<Store>();
     ASSERT_NE(st, nullptr);
-    EXPECT_EQ(count_lets(st->value), 1);
-    EXPECT_EQ(count_lets(st->index), 1);
+    EXPECT_EQ(count_nodes<Let>(st->value), 1);
+    EXPECT_EQ(count_nodes<Let>(st->index), 1);
 }
 
 } // namespace

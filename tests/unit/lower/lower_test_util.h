@@ -26,6 +26,17 @@ namespace test {
 
 using namespace loom::internal;
 
+/// How many nodes of type T the expressions of `ir` (an Expr or a Stmt) hold.
+template <typename T, typename IR>
+int count_nodes(const IR &ir) {
+    int count = 0;
+    visit_exprs(ir, [&](const Expr &e) {
+        count += e.as<T>() != nullptr;
+        return true;
+    });
+    return count;
+}
+
 inline Expr ivar(const std::string &n) { return Variable::make(Int(32), n); }
 
 /// A Function with a pure definition over `args`.

@@ -100,17 +100,6 @@ void expect_same_stores(const Stmt &before, const Stmt &after,
                                       << after;
 }
 
-/// How many nodes of type T the expressions of s hold.
-template <typename T>
-int count_nodes(const Stmt &s) {
-    int count = 0;
-    visit_exprs(s, [&](const Expr &e) {
-        count += e.as<T>() != nullptr;
-        return true;
-    });
-    return count;
-}
-
 std::vector<const For *> loops_named(const Stmt &s, const std::string &name) {
     std::vector<const For *> found;
     class Find : public IRVisitor {

@@ -206,10 +206,11 @@ def main():
           "the timed runs; a time above is the median over the rounds of each process's median; "
           "the fastest runs' ratio compares each library's fastest run over all rounds (the "
           "least disturbed on a shared machine). "
-          "Peak memory: in one more run after the timed ones, the resident-set high-water mark "
-          "above the resident set before it (input, output and threads already there; glibc's "
-          "free memory returned first by malloc_trim; /proc/self/clear_refs), median over the "
-          "rounds. Loom vs Halide output: the outputs of the last runs compared "
+          "Peak memory: in one more run after the timed ones, the most the bytes held by live "
+          "heap allocations rose above their value at the run's start (counted by the driver's "
+          "malloc wrappers, through which both runtimes allocate; input and output are already "
+          "there; stack allocations are not counted), median over the rounds. "
+          "Loom vs Halide output: the outputs of the last runs compared "
           "element by element (bit-exact, or max |L - H| / max(1, |H|) and the share of values "
           "that differ).")
 

@@ -126,3 +126,10 @@ fi
 } > "$report"
 cat "$report"
 echo "(written to $report)"
+# A run of every app that lands in bench/results/ also rewrites the app READMEs' measured numbers
+# (bench/app_readmes.py); a run of some apps, --small or elsewhere leaves them alone.
+if [ $# -eq 0 ] && [ ${#size_flag[@]} -eq 0 ]; then
+  case $report in
+    bench/results/*) python3 bench/app_readmes.py "$report" ;;
+  esac
+fi

@@ -222,7 +222,7 @@ def rewritten(text, new_block):
     if not m:
         return None
     rest = text[m.end():].lstrip("\n")
-    return text[:m.end()] + "\n" + new_block + "\n\n" + rest
+    return text[:m.end()] + "\n\n" + new_block + "\n\n" + rest
 
 
 def main():

@@ -27,6 +27,8 @@ HEADING = re.compile(r"^## Measured numbers[ \t]*$", re.MULTILINE)
 # Apps whose numbers live in another app's README.
 README_OF = {"nl_means_small": "nl_means"}
 WIDTH = 100
+# A line starting like this would begin a markdown list item.
+LIST_ITEM = re.compile(r"^([-+*]|\d+[.)])(\s|$)")
 
 
 def table_rows(lines, start):
@@ -125,8 +127,14 @@ def plural(n, word):
 
 
 def wrap(text, indent=""):
-    return textwrap.fill(text, WIDTH, subsequent_indent=indent, break_long_words=False,
-                         break_on_hyphens=False)
+    """text filled to WIDTH columns, no continuation line starting like a list item."""
+    width = WIDTH
+    while True:
+        lines = textwrap.wrap(text, width, subsequent_indent=indent, break_long_words=False,
+                              break_on_hyphens=False)
+        if not any(LIST_ITEM.match(line[len(indent):]) for line in lines[1:]):
+            return "\n".join(lines)
+        width -= 1
 
 
 def block(results, info, entries):

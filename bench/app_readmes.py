@@ -216,7 +216,10 @@ def block(results, info, entries):
     out.append(wrap(f"- Output, Loom vs Halide: {per_app(agree)}.", "  "))
     for e in entries:
         for failure in e["failed"]:
-            out.append(wrap(f"- {e['app']}: {failure}.", "  "))
+            lib, _, why = failure.partition(" failed: ")
+            who = {"loom": "Loom", "halide": "Halide"}.get(lib, lib)
+            where = f" ({e['app']})" if several else ""
+            out.append(wrap(f"- {who} failed{where}: {why.rstrip('.')}.", "  "))
     out.append(END)
     return "\n".join(out)
 

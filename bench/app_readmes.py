@@ -9,8 +9,10 @@ every app in it, apps/<app>/README.md gets a generated block between the markers
 "## Measured numbers" heading when the markers are missing): the results file, date, commit,
 rounds, runs and load; the all-threads and single-threaded times; the naive reference, OpenCV,
 peak memory, JIT time and the output agreement. nl_means_small's rows go into
-apps/nl_means/README.md with nl_means'. Apps absent from the file are left untouched. Writing
-the same file twice changes nothing.
+apps/nl_means/README.md with nl_means'. Apps absent from the file are left untouched. The top
+README.md's summary table (between `<!-- apps-table:begin -->` and `<!-- apps-table:end -->`,
+where it has them) is rewritten from a file that has every app's row. Writing the same file
+twice changes nothing.
 
 --check writes nothing: it names the READMEs whose block differs from what the file gives and
 exits 1 if there is any. Standard library only.
@@ -92,6 +94,12 @@ def parse(path):
         info["peak_kind"] = "the resident-set high-water mark of a run"
     else:
         info["peak_kind"] = None
+
+    for key, pattern in (("geomean", r"^Geometric mean of Loom/Halide over (\d+) apps: (\d+\.\d+)"),
+                         ("geomean_single", r"^Geometric mean of Loom/Halide single-threaded "
+                                            r"over (\d+) apps: (\d+\.\d+)")):
+        m = re.search(pattern, text, re.M)
+        info[key] = (int(m.group(1)), m.group(2)) if m else None
 
     main_at = next((i for i, l in enumerate(lines) if l.startswith("| app |")), None)
     if main_at is None:
@@ -224,6 +232,42 @@ def block(results, info, entries):
     return "\n".join(out)
 
 
+TABLE_BEGIN = "<!-- apps-table:begin -->"
+TABLE_END = "<!-- apps-table:end -->"
+
+
+def summary_table(results, info, apps):
+    """The top README's table: every app's times, ratios, peak memory and JIT time."""
+    shown = os.path.relpath(results, ROOT).replace(os.sep, "/")
+    source = f"[{shown}]({shown})" if not shown.startswith("..") else f"`{results}`"
+    rounds, runs = info["BENCH_ROUNDS"], info["BENCH_RUNS"]
+    method = (f", medians of {plural(rounds, 'round')} x {plural(runs, 'timed run')} per process"
+              if rounds and runs else "")
+    load = f", load average {info['load'][0]} before" if info["load"] else ""
+    means = []
+    if info["geomean"]:
+        means.append(f"**{info['geomean'][1]}** with all threads")
+    if info["geomean_single"]:
+        means.append(f"**{info['geomean_single'][1]}** single-threaded")
+    out = [TABLE_BEGIN,
+           "<!-- Written by bench/app_readmes.py from the results file named below. -->",
+           wrap(f"From {source} ({info['date']}, Loom commit {info['commit']}{method}{load}). "
+                + (f"Geometric mean of Loom/Halide over {len(apps)} apps: "
+                   + " and ".join(means) + "." if means else "")),
+           "",
+           "| app (benchmark size) | Loom ms | Halide ms | Loom/Halide | 1 thread | "
+           "peak MiB Loom / Halide | JIT ms Loom / Halide |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for e in apps:
+        r, s = e["row"], e["single"]
+        out.append("| " + " | ".join([
+            f"{e['app']} {r.get('size', '?')}", r["Loom ms"], r["Halide ms"], r["Loom/Halide"],
+            s["Loom/Halide"] if s else "n/a", r.get("peak MiB Loom / Halide", "n/a"),
+            r.get("JIT ms Loom / Halide", "n/a")]) + " |")
+    out.append(TABLE_END)
+    return "\n".join(out)
+
+
 def rewritten(text, new_block):
     """The README text with its block replaced, or inserted under the heading; None if neither."""
     b, e = text.find(BEGIN), text.find(END)
@@ -234,6 +278,14 @@ def rewritten(text, new_block):
         return None
     rest = text[m.end():].lstrip("\n")
     return text[:m.end()] + "\n\n" + new_block + "\n\n" + rest
+
+
+def app_names():
+    """The apps of apps/ (each folder with a README), and nl_means_small."""
+    names = [d for d in os.listdir(os.path.join(ROOT, "apps"))
+             if os.path.exists(os.path.join(ROOT, "apps", d, "README.md"))
+             and d not in ("common", "demo")]
+    return names + list(README_OF)
 
 
 def main():
@@ -267,9 +319,22 @@ def main():
             if not check:
                 with open(path, "w") as f:
                     f.write(new)
+    # The top README's summary follows only a file with every app (not a subset run).
+    top = os.path.join(ROOT, "README.md")
+    with open(top) as f:
+        text = f.read()
+    b, e = text.find(TABLE_BEGIN), text.find(TABLE_END)
+    every_app = {a["app"] for a in apps} >= set(app_names())
+    if b >= 0 and e > b and every_app:
+        new = text[:b] + summary_table(results, info, apps) + text[e + len(TABLE_END):]
+        if new != text:
+            differ.append("README.md")
+            if not check:
+                with open(top, "w") as f:
+                    f.write(new)
     verb = "differ from" if check else "rewritten from"
     for path in differ:
-        print(f"{path}: measured block {verb} {os.path.relpath(results, ROOT)}")
+        print(f"{path}: measured numbers {verb} {os.path.relpath(results, ROOT)}")
     if check and differ:
         sys.exit(1)
     if problems:

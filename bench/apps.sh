@@ -61,6 +61,12 @@ RAW=$OUT/apps_raw
 rm -rf "$RAW"
 mkdir -p "$RAW"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# The commit measured: read before the runs (others may commit while they last).
+if commit=$(git rev-parse --short HEAD 2>/dev/null); then
+  [ -n "$(git status --porcelain --untracked-files=no)" ] && commit="$commit + local changes"
+else
+  commit=unknown
+fi
 settings=(all)
 [ "$SINGLE" = 1 ] && settings+=(1)
 common=(--warmup "$WARMUP" --runs "$RUNS" "${size_flag[@]}")
@@ -115,11 +121,6 @@ fi
     "BENCH_WARMUP=$WARMUP; Loom from $LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
   echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;"
   echo "load average (1, 5, 15 min) before: $load_before, after: $load_after."
-  if commit=$(git rev-parse --short HEAD 2>/dev/null); then
-    [ -n "$(git status --porcelain --untracked-files=no)" ] && commit="$commit + local changes"
-  else
-    commit=unknown
-  fi
   echo "Loom commit $commit."
   echo
   python3 bench/apps_report.py "$RAW" "${apps[@]}"

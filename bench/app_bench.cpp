@@ -61,11 +61,10 @@ std::atomic<long> live{0}, peak{0};
 
 void add(void *p) {
     if (!p || !on.load(std::memory_order_relaxed)) return;
-    long now = live.fetch_add((long)malloc_usable_size(p), std::memory_order_relaxed) +
-               (long)malloc_usable_size(p);
+    long size = (long)malloc_usable_size(p);
+    long now = live.fetch_add(size, std::memory_order_relaxed) + size;
     long seen = peak.load(std::memory_order_relaxed);
-    while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
-    }
+    while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {}
 }
 
 void remove(void *p) {
@@ -74,7 +73,8 @@ void remove(void *p) {
 }
 
 /// Counts the allocations of `body`; returns the most the live bytes rose above their start.
-template <typename F> long peak_growth(F &&body) {
+template <typename F>
+long peak_growth(F &&body) {
     live = 0;
     peak = 0;
     on = true;

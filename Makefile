@@ -48,6 +48,7 @@ bench: build
 	LOOM_BUILD=$(BUILD) bash bench/run.sh
 	LOOM_BUILD=$(BUILD) bash bench/apps.sh
 	LOOM_BUILD=$(BUILD) bash bench/simd_kernels.sh
+	LOOM_BUILD=$(BUILD) bash bench/same_process.sh
 
 format:
 	@git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format -i

@@ -202,7 +202,9 @@ def main():
               "threads; its output is not compared):\n")
         print("\n".join(opencv_ops))
     print("\nMethod: each app runs in its own process per library, round and thread setting "
-          "(bench/app_bench.cpp): input built, one JIT compile (timed), one warm-up run, then "
+          "(bench/app_bench.cpp): input built, a trivial pipeline JIT-compiled and run (each "
+          "library's one-time setup: Halide 21 compiles its runtime there, ~0.5 s), the app's "
+          "JIT compile (timed: the JIT column), one warm-up run, then "
           "the timed runs; a time above is the median over the rounds of each process's median; "
           "the fastest runs' ratio compares each library's fastest run over all rounds (the "
           "least disturbed on a shared machine). "

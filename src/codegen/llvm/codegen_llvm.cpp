@@ -273,7 +273,11 @@ llvm::AllocaInst *CodeGenLLVM::create_entry_alloca(llvm::Type *t, uint64_t count
     builder_->SetInsertPoint(entry_block_, entry_block_->getFirstInsertionPt());
     llvm::AllocaInst *a = builder_->CreateAlloca(
         t, count == 1 ? nullptr : llvm::ConstantInt::get(i64_t, count), name);
-    a->setAlignment(llvm::Align(align));
+    // Never below the type's own alignment: loads and stores of it (a closure that captures a
+    // 16 x i32 vector, say) assume that alignment, and x86 faults on an aligned vector move to
+    // a less aligned address.
+    llvm::Align abi = module_->getDataLayout().getABITypeAlign(t);
+    a->setAlignment(std::max(llvm::Align(align), abi));
     return a;
 }
 

@@ -86,7 +86,7 @@ protected:
 
     // ---- Helpers ----
     /// An alloca in the function's entry block (so it is allocated once, whatever loop it sits
-    /// in), aligned to `align` bytes.
+    /// in), aligned to `align` bytes, or to the type's ABI alignment where that is more.
     llvm::AllocaInst *create_entry_alloca(llvm::Type *t, uint64_t count, unsigned align,
                                           const std::string &name);
     /// A splat of scalar v to `lanes` lanes (v itself when lanes == 1).

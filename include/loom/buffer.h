@@ -324,6 +324,9 @@ public:
     void set_min(Args &&...args) {
         c().buf.set_min(std::forward<Args>(args)...);
     }
+    /// The mins of the first mins.size() dimensions (as Halide: `b.set_min({9, -6, 5})`, which
+    /// the variadic form cannot take).
+    void set_min(const std::vector<int> &mins) { c().buf.set_min(mins); }
     void translate(int d, int delta) { c().buf.translate(d, delta); }
     void translate(const std::vector<int> &delta) { c().buf.translate(delta); }
     Buffer translated(int d, int delta) const { return Buffer(typed().translated(d, delta)); }

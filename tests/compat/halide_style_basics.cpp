@@ -102,3 +102,18 @@ TEST(HalideStyle, EvaluateAndLambda) {
     Buffer<int> out = l.realize({4, 5});
     EXPECT_EQ(out(3, 4), 13);
 }
+
+TEST(HalideStyle, BufferMinsFromABracedList) {
+    // Halide code writes b.set_min({...}); the realization then covers the shifted box.
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x + 100 * y;
+    Buffer<int> out(4, 3);
+    out.set_min({9, -6});
+    EXPECT_EQ(out.dim(0).min(), 9);
+    EXPECT_EQ(out.dim(1).min(), -6);
+    f.realize(out);
+    for (int j = -6; j < -3; j++) {
+        for (int i = 9; i < 13; i++) EXPECT_EQ(out(i, j), i + 100 * j);
+    }
+}

@@ -236,7 +236,9 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // clamp is a plain min/max in a flat index; before unpack_buffers, so the steady bounds
     // are in terms of the buffer fields like the rest of the body.
     // Clamped ramps in vector indices (hand-written boundary conditions) are tagged likely()
-    // too, so their loops get a steady state of dense loads instead of gathers.
+    // too, so their loops get a steady state of dense loads instead of gathers; vectors of
+    // x / k and x % k are split into their phases first, where those clamps are of ramps.
+    s = run("deinterleave_vector_phases", s, [&] { return deinterleave_vector_phases(s); });
     s = run("mark_clamped_ramps", s, [&] { return mark_clamped_ramps(s); });
     s = run("partition_loops", s, [&] { return partition_loops(s); });
 

@@ -27,13 +27,27 @@ class MarkClampedRamps : public IRMutator {
         return e.type().is_vector() && e.type().is_int_or_uint();
     }
 
-    /// min/max(ramp, b) or min/max(a, ramp) with the ramp tagged: the steady state is where
-    /// the clamp does not bite.
+    /// A ramp, or a ramp clamped or offset by a broadcast: max(min(ramp, w) + -1, 0), the
+    /// phase of an upsampling's clamp(x / 2 - 1, 0, w - 1) once rewrite_interleavings split x.
+    static bool ramp_like(const Expr &e) {
+        if (e.as<Ramp>()) return true;
+        if (const Add *a = e.as<Add>()) {
+            return (ramp_like(a->a) && a->b.as<Broadcast>()) ||
+                   (a->a.as<Broadcast>() && ramp_like(a->b));
+        }
+        if (const Sub *s = e.as<Sub>()) return ramp_like(s->a) && s->b.as<Broadcast>();
+        if (const Min *m = e.as<Min>()) return ramp_like(m->a) || ramp_like(m->b);
+        if (const Max *m = e.as<Max>()) return ramp_like(m->a) || ramp_like(m->b);
+        return false;
+    }
+
+    /// min/max(ramp, b) or min/max(a, ramp) with the ramp (or ramp-like operand, whose own
+    /// clamps are tagged too) tagged: the steady state is where the clamp does not bite.
     template <typename T>
     Expr mark(const T *op) {
         if (in_index && op->type.is_vector()) {
-            if (op->a.template as<Ramp>()) return T::make(likely(op->a), mutate(op->b));
-            if (op->b.template as<Ramp>()) return T::make(mutate(op->a), likely(op->b));
+            if (ramp_like(op->a)) return T::make(likely(mutate(op->a)), mutate(op->b));
+            if (ramp_like(op->b)) return T::make(mutate(op->a), likely(mutate(op->b)));
         }
         return IRMutator::visit(op);
     }

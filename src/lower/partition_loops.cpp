@@ -122,6 +122,27 @@ Expr condition_for_all(const Expr &cond, const std::string &var, const Interval 
     return const_false();
 }
 
+/// A condition free of remainders of `var` that implies cond: each e % k (k a positive
+/// constant, e using var) relaxed over its range [0, k - 1]. The solver cannot invert a
+/// remainder; an upsampling's tap x / 2 - 1 + 2 * (x % 2), split into phases, has one in its
+/// clamp, which then holds wherever it does for both parities.
+Expr relax_remainders(const Expr &cond, const std::string &var) {
+    std::vector<std::pair<std::string, Interval>> relaxed;
+    Expr r = mutate_exprs_post(cond, [&](const Expr &x) -> Expr {
+        const Mod *m = x.as<Mod>();
+        const int64_t *k = m ? as_const_int(m->b) : nullptr;
+        if (!k || *k <= 0 || !x.type().is_int() || !x.type().is_scalar() ||
+            !expr_uses_var(m->a, var)) {
+            return x;
+        }
+        std::string name = var + ".remainder" + std::to_string(relaxed.size());
+        relaxed.push_back({name, Interval(make_zero(x.type()), make_const(x.type(), *k - 1))});
+        return Variable::make(x.type(), name);
+    });
+    for (const auto &v : relaxed) r = condition_for_all(r, v.first, v.second);
+    return r;
+}
+
 /// Removes likely tags: all of them (var empty), or those whose argument mentions `var`.
 class StripLikely : public IRMutator {
 public:
@@ -299,7 +320,7 @@ private:
                 for (auto it = inner_loops.rbegin(); it != inner_loops.rend(); ++it) {
                     r = condition_for_all(r, it->first, it->second);
                 }
-                r = simplify(r);
+                r = simplify(relax_remainders(simplify(r), var));
                 relaxed.emplace(cond, r);
                 cond = r;
             }

@@ -358,8 +358,20 @@ Expr deinterleave_phases(const Expr &value, const std::map<std::string, ModulusR
     return Shuffle::make_interleave(phases);
 }
 
+/// With `phases`, only deinterleave_phases (before loop partitioning: the phases' clamps are
+/// clamps of dense ramps, which mark_clamped_ramps tags); otherwise only the load and store
+/// grouping (after it: the steady state's strided loads have no clamps left).
 class InterleaveStores : public IRMutator {
+public:
+    explicit InterleaveStores(bool phases) : phases_(phases) {}
+
+private:
     using IRMutator::visit;
+    const bool phases_;
+
+    Expr rewrite_value(const Expr &e) {
+        return phases_ ? deinterleave_phases(e, align_) : deinterleave_loads(e);
+    }
 
     /// The statements of a tree of Blocks, in order.
     static void flatten(const Stmt &s, std::vector<Stmt> *out) {
@@ -421,14 +433,14 @@ class InterleaveStores : public IRMutator {
     // Loads are grouped within the expressions of one statement (the value and index of a
     // store, a let's value), which is where a stencil's taps meet.
     Stmt visit(const Store *op) override {
-        Expr value = deinterleave_loads(deinterleave_phases(mutate(op->value), align_));
-        Expr index = deinterleave_loads(mutate(op->index));
+        Expr value = rewrite_value(mutate(op->value));
+        Expr index = phases_ ? mutate(op->index) : deinterleave_loads(mutate(op->index));
         if (value.same_as(op->value) && index.same_as(op->index)) return op;
         return Store::make(op->name, value, index, op->param, op->predicate, op->alignment);
     }
 
     Stmt visit(const LetStmt *op) override {
-        Expr value = deinterleave_loads(deinterleave_phases(mutate(op->value), align_));
+        Expr value = rewrite_value(mutate(op->value));
         bool known = op->value.type() == Int(32);
         auto old = align_.find(op->name);
         bool had = old != align_.end();
@@ -455,7 +467,7 @@ class InterleaveStores : public IRMutator {
         }
         std::vector<Stmt> out;
         for (size_t i = 0; i < stmts.size();) {
-            Stmt merged = merge_group(stmts, i);
+            Stmt merged = phases_ ? Stmt() : merge_group(stmts, i);
             if (merged.defined()) {
                 changed = true;
                 out.push_back(merged);
@@ -472,7 +484,9 @@ class InterleaveStores : public IRMutator {
 
 } // namespace
 
-Stmt rewrite_interleavings(const Stmt &s) { return InterleaveStores().mutate(s); }
+Stmt deinterleave_vector_phases(const Stmt &s) { return InterleaveStores(true).mutate(s); }
+
+Stmt rewrite_interleavings(const Stmt &s) { return InterleaveStores(false).mutate(s); }
 
 } // namespace internal
 } // namespace loom

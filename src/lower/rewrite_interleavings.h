@@ -22,10 +22,13 @@
 ///    in each, x / k is a dense ramp and x % k one value, folded by the simplifier with the
 ///    alignment of the enclosing lets (an even loop base drops the select). The value becomes
 ///    the interleave of the phases, as Halide does, instead of a gather and a per-lane select;
-///    kept only when no phase is left with such a division. Before the load grouping, so a
-///    dense tap split between the phases is one load again.
+///    kept only when no phase is left with such a division. A pass of its own
+///    (deinterleave_vector_phases), before loop partitioning as in Halide: a clamp of x / 2
+///    is then a clamp of a dense ramp in each phase, which partitioning drops in the steady
+///    state (an upsampling's taps gathered in every vector otherwise).
 /// Offsets are compared after simplifying the difference of the bases, so they must differ by
-/// a constant. Runs after vectorization and loop partitioning (lower.cpp).
+/// a constant. The grouping of loads and stores runs after loop partitioning, where the
+/// steady state's strided loads have lost their clamps (lower.cpp).
 /// Tests: tests/unit/lower/rewrite_interleavings_test.cpp, tests/correctness/simd_patterns.cpp
 /// (InterleavedStores, DeinterleavedLoads), tests/correctness/interleave_regressions.cpp
 /// (phases), tests/unit/codegen/x86_isel_test.cpp.
@@ -34,6 +37,9 @@
 
 namespace loom {
 namespace internal {
+
+/// s with its vector values that depend on x / k or x % k split into phases (see Phases above).
+Stmt deinterleave_vector_phases(const Stmt &s);
 
 /// s with its interleaving stores and deinterleaving loads made dense.
 Stmt rewrite_interleavings(const Stmt &s);

@@ -75,3 +75,78 @@ TEST(ClampedRamps, SteadyStateLoadsAreRamps) {
     EXPECT_NE(text.find("in[ramp("), std::string::npos) << text;
     EXPECT_NE(text.find("steady"), std::string::npos) << text;
 }
+
+namespace {
+
+/// Linear 2x upsampling with the edges repeated by hand, as pyramid_blend's and interpolate's
+/// horizontal passes: out(x) = in(clamp(x / 2 - 1 + 2 * (x % 2))) + 3 in(clamp(x / 2)). Once
+/// vectorized, x / 2 and x % 2 split the vector into its even and odd lanes, and each phase's
+/// clamps are clamps of dense ramps.
+struct Upsample {
+    ImageParam in{Int(32), 2, "in"};
+    Var x{"x"}, y{"y"};
+    Func out{"out"};
+    Upsample() {
+        Expr w = in.width();
+        auto at = [&](Expr xx) { return in(clamp(xx, 0, w - 1), y); };
+        out(x, y) = at(x / 2 - 1 + 2 * (x % 2)) + 3 * at(x / 2);
+    }
+    static int reference(const Buffer<int> &b, int x, int y) {
+        int W = b.width();
+        auto at = [&](int xx) { return b(clampi(xx, 0, W - 1), y); };
+        // Floor division and remainder, as in the algorithm.
+        int half = (x >= 0 ? x : x - 1) / 2, parity = x - 2 * half;
+        return at(half - 1 + 2 * parity) + 3 * at(half);
+    }
+};
+
+} // namespace
+
+TEST(ClampedRamps, UpsamplingMatchesNaiveAtEveryEdge) {
+    for (int W : {3, 17, 64}) {
+        Buffer<int> input(W, 2);
+        for (int y = 0; y < 2; y++) {
+            for (int x = 0; x < W; x++) input(x, y) = (x * 29 + y * 7) % 53 - 20;
+        }
+        for (int vw : {8, 16}) {
+            for (TailStrategy tail : {TailStrategy::GuardWithIf, TailStrategy::ShiftInwards}) {
+                Upsample u;
+                u.out.vectorize(u.x, vw, tail);
+                u.in.set(input);
+                // Outputs of odd and even mins, narrower and wider than twice the input.
+                for (int out_min : {-5, 0, 3}) {
+                    for (int out_w : {2 * W - 3, 2 * W + 11}) {
+                        if (out_w < vw) continue;
+                        Buffer<int> got(out_w, 2);
+                        got.set_min(out_min, 0);
+                        u.out.realize(got);
+                        for (int y = 0; y < 2; y++) {
+                            for (int x = out_min; x < out_min + out_w; x++) {
+                                ASSERT_EQ(got(x, y), Upsample::reference(input, x, y))
+                                    << "W " << W << " vector " << vw << " out " << out_min << " + "
+                                    << out_w << " at " << x << ", " << y;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(ClampedRamps, UpsamplingSteadyStateHasNoClamps) {
+    Upsample u;
+    u.out.vectorize(u.x, 16);
+    std::string s = lowered(u.out, {u.in});
+    // Both taps of both phases read dense ramps in the steady state: no clamp there mentions
+    // the input's width (the remainder in the first tap is relaxed to both parities when the
+    // loop is partitioned).
+    size_t steady = s.find("for (out.s0.x.x, out.s0.x.x.steady_min");
+    ASSERT_NE(steady, std::string::npos) << s;
+    size_t end = s.find("for (out.s0.x.x, out.s0.x.x.steady_end", steady);
+    ASSERT_NE(end, std::string::npos) << s;
+    std::string body = s.substr(steady, end - steady);
+    EXPECT_NE(body.find("interleave_vectors"), std::string::npos) << body;
+    EXPECT_EQ(body.find("in.extent.0"), std::string::npos) << body;
+    EXPECT_EQ(body.find("max("), std::string::npos) << body;
+}

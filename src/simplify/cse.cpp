@@ -22,7 +22,10 @@ bool should_extract(const Expr &e) {
     if (const Add *a = e.as<Add>()) return !(is_const(a->a) || is_const(a->b));
     if (const Sub *a = e.as<Sub>()) return !(is_const(a->a) || is_const(a->b));
     if (const Mul *a = e.as<Mul>()) return !(is_const(a->a) || is_const(a->b));
-    if (const Ramp *r = e.as<Ramp>()) return !is_const(r->stride) || should_extract(r->base);
+    // A ramp of constant stride stays in place (its base may be lifted): code generation
+    // sees a dense or strided access only in a Ramp index, and a let-bound one gathered
+    // (nl_means' weighted_sum[t] + weight[t] * ..., twice per vector).
+    if (const Ramp *r = e.as<Ramp>()) return !is_const(r->stride);
     return true;
 }
 
@@ -84,7 +87,8 @@ private:
 Expr cse(const Expr &e, Namer &namer);
 
 /// Counts, for each distinct subexpression, the distinct parents that use it; the children of a
-/// node already seen are not visited again (so (a+b)*(a+b) counts a+b twice, a and b once).
+/// node already seen are not visited again (so (a+b)*(a+b) counts a+b twice, a and b once),
+/// unless the node is never lifted.
 class Count : public IRMutator {
 public:
     HashMemo memo; ///< before table: the table's hasher points at it
@@ -98,6 +102,14 @@ public:
         if (it != table.end()) {
             it->second.uses++;
             impure = it->second.impure;
+            // A node never lifted (a ramp, x + 1) is evaluated at each occurrence, so its
+            // children are used once more each time, as in Halide: a repeated ramp's base
+            // gets its Let.
+            if (!it->second.liftable && !impure && !is_barrier(e)) {
+                frames.push_back(false);
+                IRMutator::mutate(e);
+                frames.pop_back();
+            }
         } else {
             table[e].uses = 1;
             // Children report whether they contain a side-effecting call into this frame.

@@ -8,8 +8,9 @@
 /// the ones outside it.
 /// Not lifted:
 ///  - Variables and constants, and expressions too cheap to be worth a name: a Broadcast or
-///    Cast of such a thing, an Add/Sub/Mul with a constant operand (x + 1), a Ramp with a
-///    constant stride of one of those;
+///    Cast of such a thing, an Add/Sub/Mul with a constant operand (x + 1), and any Ramp
+///    with a constant stride (code generation recognizes dense and strided accesses by their
+///    Ramp index; the ramp's base is lifted when it repeats);
 ///  - anything containing a Call with side effects (two random() calls, an extern call
 ///    that is not pure): each occurrence must run;
 ///  - anything inside a lazily evaluated branch (if_then_else's value arguments) or the body

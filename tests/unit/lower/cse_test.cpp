@@ -52,6 +52,20 @@ TEST(CSE, TrivialExpressionsStay) {
     EXPECT_TRUE(equal(r, e));
 }
 
+TEST(CSE, RampIndicesStayRampsWithTheirBaseLifted) {
+    Expr a = ivar("a"), b = ivar("b");
+    // buf[ramp(a * b, 1, 8)] + other[ramp(a * b, 1, 8)]: code generation loads densely only
+    // from a Ramp index, so the ramp stays in both loads; the base a * b is computed once.
+    Expr index = Ramp::make(a * b, 1, 8);
+    Expr e = Load::make(Float(32, 8), "buf", index, const_true(8)) +
+             Load::make(Float(32, 8), "other", index, const_true(8));
+    Expr r = common_subexpression_elimination(e);
+    ASSERT_EQ(count_nodes<Let>(r), 1) << r;
+    const Let *l = r.as<Let>();
+    EXPECT_IR_EQ(l->value, a * b);
+    EXPECT_EQ(count_nodes<Ramp>(r), 2) << r;
+}
+
 TEST(CSE, SideEffectingCallsAreNotMerged) {
     Expr a = ivar("a");
     Expr call = Call::make(Int(32), "side_effect", {a}, Call::Extern);

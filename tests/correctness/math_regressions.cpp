@@ -238,3 +238,36 @@ TEST(CodegenRegressions, VectorReductionIsNotRuntimeUnrolled) {
         }
     }
 }
+
+// nl_means: CSE lifted the ramp index shared by weighted_sum[t] and weight[t] (two buffers of
+// one shape, at the same place) into a Let, and code generation, which sees a dense access
+// only in a Ramp index, gathered both. They must stay dense loads; the values must not change.
+TEST(CodegenRegressions, SharedRampIndexIsNotGathered) {
+    ImageParam in(Float(32), 1, "in");
+    Var x("x"), xo("xo"), xi("xi");
+    RDom r(0, 3, "r");
+    Func weight("weight"), sum("sum"), out("out");
+    weight(x) = in(x)*2.0f;
+    sum(x) = 0.0f;
+    sum(x) += weight(x) * in(x + r);
+    out(x) = sum(x);
+    out.split(x, xo, xi, 16).vectorize(xi, 8);
+    sum.compute_at(out, xo).vectorize(x, 8);
+    // As nl_means: the reduction outside, each iteration's weights computed over the tile.
+    sum.update().reorder(x, r).vectorize(x, 8);
+    weight.compute_at(sum, r).vectorize(x, 8);
+    const Target avx512("x86-64-linux-sse41-avx-avx2-fma-avx512-avx512_skylake");
+    EXPECT_EQ(count_in_assembly(out, {in}, "vgather", avx512), 0);
+
+    const int n = 48;
+    Buffer<float> input(n + 2);
+    for (int i = 0; i < n + 2; i++) input(i) = 0.5f * (float)(i % 9) - 1.0f;
+    in.set(input);
+    Buffer<float> got = out.realize({n});
+    // Exact: every product and partial sum is a multiple of 1/4 of small magnitude.
+    for (int i = 0; i < n; i++) {
+        float want = 0.0f;
+        for (int k = 0; k < 3; k++) want += input(i) * 2.0f * input(i + k);
+        ASSERT_EQ(got(i), want) << "at " << i;
+    }
+}

@@ -203,8 +203,8 @@ Func vertical_max(ImageParam in, Param<int> r) {
 
 // max_filter: LLVM's runtime unroller copied the 52-tap vector reduction (a runtime trip count
 // once loop partitioning peels the clamped taps) 8 times, each copy with its own sign-extended
-// row offset, partly spilled: 1.2x slower than Halide. Loops on vectors are no longer
-// runtime-unrolled (Target::EnableLLVMLoopOpt brings it back); the result must not change.
+// row offset, partly spilled: 1.2x slower than Halide. LLVM's unrollers now run only with
+// Target::EnableLLVMLoopOpt, as in Halide; the result must not change.
 TEST(CodegenRegressions, VectorReductionIsNotRuntimeUnrolled) {
     ImageParam in(Float(32), 2, "in");
     Param<int> r("r");

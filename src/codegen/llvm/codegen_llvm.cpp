@@ -3,10 +3,6 @@
 // in codegen_vector.cpp, calls in codegen_intrinsics.cpp.
 #include "codegen/llvm/codegen_llvm.h"
 
-#include <llvm/Analysis/LoopInfo.h>
-#include <llvm/IR/Dominators.h>
-#include <llvm/Transforms/Utils/LoopUtils.h>
-
 #include "support/error.h"
 
 namespace loom {
@@ -21,54 +17,26 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMConte
     return cg.compile(f);
 }
 
-namespace {
-
-/// Marks the loops of m that compute on vectors llvm.loop.unroll.runtime.disable. LLVM's runtime
-/// unroller copies a loop body whose trip count is only known at run time (x86 asks for it).
-/// A loop the schedule vectorized is already wide, and its unrolling is the schedule's call:
-/// on max_filter's 52-tap vector reduction (a runtime trip count once loop partitioning peels
-/// the clamped taps) the 8 copies each kept their own 32-bit row offset, sign-extended per tap
-/// and partly spilled, 1.2x slower than Halide (whose LLVM loop optimizations are off by
-/// default). Scalar loops keep it: hist_eq's histogram loop is 15% faster unrolled.
-/// A loop that contains a loop on vectors is not unrolled at all (llvm.loop.unroll.disable):
-/// fully unrolling VGG-16's 3-tap and 16-iteration loops around vector loops copied whole inner
-/// loops, ~12% of its JIT time, and changed no app's run time; innermost vector loops keep full
-/// unrolling (max_filter is ~5% slower without it).
-void disable_runtime_unrolling_of_vector_loops(llvm::Module &m) {
-    for (llvm::Function &f : m) {
-        if (f.isDeclaration()) continue;
-        llvm::DominatorTree dt(f);
-        llvm::LoopInfo li(dt);
-        for (llvm::Loop *l : li.getLoopsInPreorder()) {
-            if (!l->getLoopLatch()) continue;
-            bool vector = false;
-            for (llvm::BasicBlock *bb : l->blocks()) {
-                for (llvm::Instruction &i : *bb) vector = vector || i.getType()->isVectorTy();
-            }
-            if (!vector) continue;
-            if (l->isInnermost()) {
-                llvm::addStringMetadataToLoop(l, "llvm.loop.unroll.runtime.disable");
-            } else {
-                // A boolean attribute: addStringMetadataToLoop's default value 0 reads as false.
-                llvm::addStringMetadataToLoop(l, "llvm.loop.unroll.disable", 1);
-            }
-        }
-    }
-}
-
-} // namespace
-
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt) {
-    if (!llvm_loop_opt) disable_runtime_unrolling_of_vector_loops(m);
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
+    // Halide's configuration: LLVM's loop vectorizer, interleaver and unrollers only with
+    // Target::EnableLLVMLoopOpt. Loops are vectorized and unrolled by the schedule; LLVM's
+    // copies of them were a quarter to a third of the JIT time of the apps that compile
+    // slower than Halide (nl_means 691 -> 517 ms, local_laplacian 2726 -> 1570, max_filter
+    // 350 -> 253 on a Zen 4 VM) and no app's run time moved beyond the machine's noise, which
+    // also leaves the generated loops as Halide's are. The SLP vectorizer stays on (Halide's
+    // default too): it packs scalar code an unrolled schedule leaves.
     llvm::PipelineTuningOptions pto;
-    pto.LoopVectorization = true;
+    pto.LoopVectorization = llvm_loop_opt;
+    pto.LoopInterleaving = llvm_loop_opt;
+    pto.LoopUnrolling = llvm_loop_opt;
     pto.SLPVectorization = true;
-    pto.LoopInterleaving = true;
-    pto.LoopUnrolling = true;
+    // With loop optimizations on: rebuilding scalar evolution is cheaper than updating it
+    // after each unrolled loop (Halide sets this too).
+    pto.ForgetAllSCEVInLoopUnroll = true;
     llvm::PassBuilder pb(&tm, pto);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);

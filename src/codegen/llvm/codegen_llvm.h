@@ -40,10 +40,10 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMConte
 std::unique_ptr<llvm::Module> codegen_x86(const LoweredFunc &f, llvm::LLVMContext &ctx,
                                           llvm::TargetMachine &tm);
 
-/// Runs LLVM's default -O3 pipeline (loop and SLP vectorizers on) for `tm`; LLVM's runtime
-/// unrolling of loops that compute on vectors only when `llvm_loop_opt`
-/// (Target::EnableLLVMLoopOpt). Float semantics come from the fast-math flags on each
-/// instruction (CodeGenLLVM::default_fast_math_flags).
+/// Runs LLVM's default -O3 pipeline for `tm` with the SLP vectorizer; LLVM's loop vectorizer,
+/// interleaver and unrollers only when `llvm_loop_opt` (Target::EnableLLVMLoopOpt), as in
+/// Halide. Float semantics come from the fast-math flags on each instruction
+/// (CodeGenLLVM::default_fast_math_flags).
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt = false);
 
 class AtomicCodeGen;

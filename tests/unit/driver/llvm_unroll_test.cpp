@@ -1,6 +1,6 @@
-// LLVM's unroller and loops on vectors (optimize_module): a loop that contains a vectorized loop
-// is not unrolled (copying whole inner vector loops cost VGG-16 ~12% of its JIT time and
-// nothing at run time; Halide runs no LLVM unrolling at all), unless Target::EnableLLVMLoopOpt.
+// LLVM's unrollers run only with Target::EnableLLVMLoopOpt, as in Halide (optimize_module): a
+// loop that contains a vectorized loop is not copied (copying whole inner vector loops cost
+// VGG-16 ~12% of its JIT time and nothing at run time).
 #include <loom/loom.h>
 
 #include "common/lowered_text.h"

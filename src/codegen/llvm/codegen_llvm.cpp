@@ -37,7 +37,12 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_op
     // With loop optimizations on: rebuilding scalar evolution is cheaper than updating it
     // after each unrolled loop (Halide sets this too).
     pto.ForgetAllSCEVInLoopUnroll = true;
-    llvm::PassBuilder pb(&tm, pto);
+    // LLVM's standard instrumentation, for HL_LLVM_ARGS such as -time-passes or
+    // -print-after-all.
+    llvm::PassInstrumentationCallbacks pic;
+    llvm::StandardInstrumentations si(m.getContext(), /*DebugLogging=*/false);
+    si.registerCallbacks(pic, &mam);
+    llvm::PassBuilder pb(&tm, pto, std::nullopt, &pic);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);

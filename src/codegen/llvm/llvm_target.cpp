@@ -4,6 +4,7 @@
 #include "codegen/llvm/llvm_target.h"
 
 #include "support/error.h"
+#include "support/util.h"
 
 #include <mutex>
 #include <vector>
@@ -242,6 +243,17 @@ void initialize_llvm_targets() {
         llvm::InitializeAllTargetMCs();
         llvm::InitializeAllAsmPrinters();
         llvm::InitializeAllAsmParsers();
+        // HL_LLVM_ARGS, as in Halide: options for LLVM itself, space-separated
+        // ("-time-passes" reports where the optimizer and code generator spend their time).
+        std::vector<std::string> args{"loom"};
+        for (const std::string &a : split_string(get_env("HL_LLVM_ARGS"), " ")) {
+            if (!a.empty()) args.push_back(a);
+        }
+        if (args.size() > 1) {
+            std::vector<const char *> argv;
+            for (const std::string &a : args) argv.push_back(a.c_str());
+            llvm::cl::ParseCommandLineOptions((int)argv.size(), argv.data(), "Loom\n");
+        }
     });
 }
 

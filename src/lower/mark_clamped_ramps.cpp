@@ -28,7 +28,7 @@ class MarkClampedRamps : public IRMutator {
     }
 
     /// A ramp, or a ramp clamped or offset by a broadcast: max(min(ramp, w) + -1, 0), the
-    /// phase of an upsampling's clamp(x / 2 - 1, 0, w - 1) once rewrite_interleavings split x.
+    /// phase of an upsampling's clamp(x / 2 - 1, 0, w - 1) once deinterleave_vector_phases split x.
     static bool ramp_like(const Expr &e) {
         if (e.as<Ramp>()) return true;
         if (const Add *a = e.as<Add>()) {

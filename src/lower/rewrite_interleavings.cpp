@@ -361,9 +361,9 @@ Expr deinterleave_phases(const Expr &value, const std::map<std::string, ModulusR
 /// With `phases`, only deinterleave_phases (before loop partitioning: the phases' clamps are
 /// clamps of dense ramps, which mark_clamped_ramps tags); otherwise only the load and store
 /// grouping (after it: the steady state's strided loads have no clamps left).
-class InterleaveStores : public IRMutator {
+class RewriteInterleavings : public IRMutator {
 public:
-    explicit InterleaveStores(bool phases) : phases_(phases) {}
+    explicit RewriteInterleavings(bool phases) : phases_(phases) {}
 
 private:
     using IRMutator::visit;
@@ -484,9 +484,9 @@ private:
 
 } // namespace
 
-Stmt deinterleave_vector_phases(const Stmt &s) { return InterleaveStores(true).mutate(s); }
+Stmt deinterleave_vector_phases(const Stmt &s) { return RewriteInterleavings(true).mutate(s); }
 
-Stmt rewrite_interleavings(const Stmt &s) { return InterleaveStores(false).mutate(s); }
+Stmt rewrite_interleavings(const Stmt &s) { return RewriteInterleavings(false).mutate(s); }
 
 } // namespace internal
 } // namespace loom

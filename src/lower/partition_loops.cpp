@@ -178,8 +178,11 @@ struct Candidate {
 /// the variables defined outside the loop (lets inside the body are substituted).
 class FindSimplifications : public IRVisitor {
 public:
-    FindSimplifications(const std::string &var, bool innermost)
-        : var(var), innermost(innermost), depends_on_var{var} {}
+    /// `hoisted_clamps_count`: whether a clamp invariant in the innermost loop around it
+    /// (see note()) still counts here.
+    FindSimplifications(const std::string &var, bool innermost, bool hoisted_clamps_count)
+        : var(var), innermost(innermost),
+          hoisted_clamps_count(hoisted_clamps_count), depends_on_var{var} {}
 
     std::vector<Candidate> candidates;
 
@@ -189,12 +192,18 @@ protected:
     void visit(const Min *op) override {
         IRVisitor::visit(op);
         bool la = has_likely_tag(op->a, innermost), lb = has_likely_tag(op->b, innermost);
-        if (la != lb) note(op, la ? 0 : 1, la ? LE::make(op->a, op->b) : LE::make(op->b, op->a));
+        if (la != lb) {
+            note(op, la ? 0 : 1, la ? LE::make(op->a, op->b) : LE::make(op->b, op->a),
+                 op->type.is_scalar());
+        }
     }
     void visit(const Max *op) override {
         IRVisitor::visit(op);
         bool la = has_likely_tag(op->a, innermost), lb = has_likely_tag(op->b, innermost);
-        if (la != lb) note(op, la ? 0 : 1, la ? GE::make(op->a, op->b) : GE::make(op->b, op->a));
+        if (la != lb) {
+            note(op, la ? 0 : 1, la ? GE::make(op->a, op->b) : GE::make(op->b, op->a),
+                 op->type.is_scalar());
+        }
     }
     void visit(const Select *op) override {
         IRVisitor::visit(op);
@@ -242,6 +251,7 @@ protected:
 private:
     const std::string &var;
     bool innermost;
+    bool hoisted_clamps_count;
     /// Lets bound inside the loop so far, with their values expanded in terms of names
     /// defined outside the loop (and inner loop variables).
     std::map<std::string, Expr> lets;
@@ -278,8 +288,10 @@ private:
         if (lt != lf) note(node, lt ? 0 : 1, lt ? c : Not::make(c));
     }
 
-    /// Records that `node`'s `side` holds where `cond` does (in this occurrence).
-    void note(const IRNode *node, int side, const Expr &cond_in) {
+    /// Records that `node`'s `side` holds where `cond` does (in this occurrence). `clamp`: the
+    /// node is a scalar min or max, whose other side costs only the min or max itself (a
+    /// vector clamp of an index makes its load a gather).
+    void note(const IRNode *node, int side, const Expr &cond_in, bool clamp = false) {
         auto it = index.emplace(node, candidates.size()).first;
         if (it->second == candidates.size()) candidates.push_back({node, side, {}, false});
         Candidate &c = candidates[it->second];
@@ -305,6 +317,15 @@ private:
         // or an inner loop whose range does: without either it is skipped at once (most
         // clamps of an inner loop over a whole row, seen from the loops around it).
         if (!expr_uses_vars(cond, depends_on_var)) {
+            c.unusable = true;
+            return;
+        }
+        // A clamp invariant in the innermost loop around it (a row coordinate's, in a loop
+        // over the row) runs once per row once hoisted: a partition for it would copy the
+        // whole row loop (as many times as the loops it is nested in are partitioned) to
+        // save a min per row. (Halide partitions for these too; LLVM hoists them anyway.)
+        if (clamp && !hoisted_clamps_count && !inner_loops.empty() &&
+            !expr_uses_var(cond, inner_loops.back().first)) {
             c.unusable = true;
             return;
         }
@@ -414,7 +435,8 @@ protected:
             return rebuild(op, mutate(body));
         }
 
-        FindSimplifications find(op->name, !contains_loop(body));
+        const bool innermost = !contains_loop(body);
+        FindSimplifications find(op->name, innermost, op->partition_policy == Partition::Always);
         find.dispatch(body);
 
         // A node is used when the condition of each of its occurrences solves; the steady
@@ -526,7 +548,7 @@ protected:
         // there: in a loop over a whole row the edges are a few vectors of many, and the JIT
         // time grows with the code (interpolate's rows: +45%).
         auto edge = [&](const Expr &from, const Expr &to) {
-            bool again = edge_depth == 0 && is_const(op->extent) && !contains_loop(body) &&
+            bool again = edge_depth == 0 && is_const(op->extent) &&
                          op->partition_policy == Partition::Auto && has_gather(edge_body);
             edge_depth++;
             if (again) {
@@ -544,10 +566,12 @@ protected:
             edge_depth--;
         };
         Stmt result;
-        if (op->for_type == ForType::Parallel) {
-            // One parallel loop whose body picks its partition, as in Halide: the edge
-            // iterations (a tile row or two) then run beside the steady ones instead of as
-            // parallel loops of their own, each with one busy thread and a join.
+        if (op->for_type == ForType::Parallel || !innermost) {
+            // One loop whose body picks its partition. A parallel loop's edge iterations (a
+            // tile row or two) then run beside the steady ones instead of as parallel loops of
+            // their own, each with one busy thread and a join. Where the body holds loops, one
+            // test per iteration costs nothing beside them, and the prologue and epilogue
+            // share one copy of the edge code (a tile loop's edge tiles: half the code).
             edge_depth++;
             Stmt edge_code = mutate(edge_body);
             edge_depth--;

@@ -206,35 +206,48 @@ TEST(PartitionLoops, LoopsWithoutUsableLikelyAreUnchanged) {
     EXPECT_EQ(loops_named(partition_loops(vec), "x").size(), 1u);
 }
 
-TEST(PartitionLoops, NestedClampsPartitionBothLoops) {
+TEST(PartitionLoops, RowClampsStayHoistedUnlessTheRowLoopMustPartition) {
     // for y: for x: out[y * 100 + x] = clamp(likely(x + 1), lo, hi) + 1000 * clamp(likely(y - 1),
-    // lo, hi). y partitions on the y clamps, and x inside the steady rows on the x clamps.
+    // lo, hi). The y clamp is one min and max per row once hoisted out of the x loop: the rows
+    // are not copied for it, and x is partitioned in every row.
     Expr v = clamp_(likely_(x + 1), lo, hi) + clamp_(likely_(y - 1), lo, hi) * 1000;
     Stmt s = loop("y", m, n, loop("x", lo, hi - lo + 3, store("out", v, y * 100 + x)));
     Stmt p = partition_loops(s);
-    std::vector<const For *> ys = loops_named(p, "y"), xs = loops_named(p, "x");
-    ASSERT_EQ(ys.size(), 3u) << p;
-    // Prologue and epilogue rows keep one whole x loop; the steady rows hold three.
-    ASSERT_EQ(xs.size(), 5u) << p;
-    EXPECT_EQ(loops_named(ys[1]->body, "x").size(), 3u) << p;
-    std::vector<const For *> steady_xs = loops_named(ys[1]->body, "x");
-    EXPECT_EQ(census(steady_xs[1]->body).min_max, 0) << p;
-    // Only the steady loops may be partitioned (or vectorized by LLVM) further; every edge loop,
-    // including the whole x loops of the edge rows, is marked Never.
-    EXPECT_EQ(ys[1]->partition_policy, internal::Partition::Auto);
-    EXPECT_EQ(steady_xs[1]->partition_policy, internal::Partition::Auto);
-    for (const For *edge : {ys[0], ys[2], steady_xs[0], steady_xs[2]}) {
+    ASSERT_EQ(loops_named(p, "y").size(), 1u) << p;
+    std::vector<const For *> xs = loops_named(p, "x");
+    ASSERT_EQ(xs.size(), 3u) << p;
+    EXPECT_EQ(census(xs[1]->body).min_max, 2) << p; // the y clamp's min and max only
+    EXPECT_EQ(xs[1]->partition_policy, internal::Partition::Auto);
+    for (const For *edge : {xs[0], xs[2]}) {
         EXPECT_EQ(edge->partition_policy, internal::Partition::Never) << p;
     }
-    for (const For *row : {ys[0], ys[2]}) {
-        EXPECT_EQ(loops_named(row->body, "x")[0]->partition_policy, internal::Partition::Never)
-            << p;
-    }
+
+    // always_partition on y: the rows partition too, in one loop whose body picks the steady
+    // rows (three x loops, no clamp left in the middle one) or the edge rows (one x loop,
+    // final), since the body holds a loop.
+    Stmt always = For::make("y", m, n, ForType::Serial, DeviceAPI::None,
+                            loop("x", lo, hi - lo + 3, store("out", v, y * 100 + x)),
+                            internal::Partition::Always);
+    Stmt q = partition_loops(always);
+    std::vector<const For *> ys = loops_named(q, "y");
+    ASSERT_EQ(ys.size(), 1u) << q;
+    const IfThenElse *pick = ys[0]->body.as<IfThenElse>();
+    ASSERT_NE(pick, nullptr) << q;
+    std::vector<const For *> steady_xs = loops_named(pick->then_case, "x");
+    ASSERT_EQ(steady_xs.size(), 3u) << q;
+    EXPECT_EQ(census(steady_xs[1]->body).min_max, 0) << q;
+    std::vector<const For *> edge_xs = loops_named(pick->else_case, "x");
+    ASSERT_EQ(edge_xs.size(), 1u) << q;
+    EXPECT_EQ(edge_xs[0]->partition_policy, internal::Partition::Never) << q;
+
     for (int64_t mv : {-2, 0, 3}) {
         for (int64_t nv : {0, 1, 2, 5}) {
             for (int64_t lov : {-1, 0, 2}) {
                 for (int64_t hiv : {-2, 1, 4}) {
-                    expect_same_stores(s, p, {{"m", mv}, {"n", nv}, {"lo", lov}, {"hi", hiv}});
+                    std::map<std::string, int64_t> env{
+                        {"m", mv}, {"n", nv}, {"lo", lov}, {"hi", hiv}};
+                    expect_same_stores(s, p, env);
+                    expect_same_stores(s, q, env);
                 }
             }
         }
@@ -247,14 +260,19 @@ TEST(PartitionLoops, InnerConditionsPartitionOuterLoopsWhereTheyHoldThroughout) 
     // condition over the inner loop's range). The other rows run the original x loop, whole.
     Stmt s =
         loop("y", 0, n, loop("x", 0, m, store("out", Min::make(likely_(x + y), hi), y * 50 + x)));
+    // (The y loop holds a loop: one loop whose body picks steady or edge rows.)
     Stmt p = partition_loops(s);
     std::vector<const For *> ys = loops_named(p, "y");
-    ASSERT_EQ(ys.size(), 2u) << p; // no lower bound: no prologue
+    ASSERT_EQ(ys.size(), 1u) << p;
+    const IfThenElse *pick = ys[0]->body.as<IfThenElse>();
+    ASSERT_NE(pick, nullptr) << p;
     std::vector<const For *> xs = loops_named(p, "x");
     ASSERT_EQ(xs.size(), 2u) << p;
-    EXPECT_EQ(count_nodes<Min>(ys[0]->body), 0) << p;
-    EXPECT_EQ(ys[1]->partition_policy, internal::Partition::Never) << p;
-    EXPECT_EQ(count_nodes<Min>(ys[1]->body), 1) << p;
+    EXPECT_EQ(count_nodes<Min>(pick->then_case), 0) << p;
+    std::vector<const For *> edge_xs = loops_named(pick->else_case, "x");
+    ASSERT_EQ(edge_xs.size(), 1u) << p;
+    EXPECT_EQ(edge_xs[0]->partition_policy, internal::Partition::Never) << p;
+    EXPECT_EQ(count_nodes<Min>(pick->else_case), 1) << p;
     for (int64_t nv : {0, 1, 3, 6}) {
         for (int64_t mv : {0, 1, 4, 9}) {
             for (int64_t hiv : {-1, 0, 3, 8}) {
@@ -549,26 +567,24 @@ TEST(PartitionLoops, BlurSteadyStateHasNoClamps) {
     blur_y(vx, vy) = (blur_x(vx, vy - 1) + blur_x(vx, vy) + blur_x(vx, vy + 1)) / 3;
     LoweredFunc f = lower({blur_y.function()}, "blur", get_host_target());
 
-    // Three row loops; the steady rows hold three column loops, the edge rows one each.
-    std::vector<const For *> ys = loops_named(f.body, "blur_y.s0.y");
-    ASSERT_EQ(ys.size(), 3u) << f.body;
-    std::vector<const For *> steady_xs = loops_named(ys[1]->body, "blur_y.s0.x");
-    ASSERT_EQ(steady_xs.size(), 3u) << f.body;
-    EXPECT_EQ(loops_named(ys[0]->body, "blur_y.s0.x").size(), 1u);
-    EXPECT_EQ(loops_named(ys[2]->body, "blur_y.s0.x").size(), 1u);
-    // The steady state: nine loads and not one min, max, select or let of a clamp.
-    Census steady = census(steady_xs[1]->body);
-    EXPECT_EQ(steady.min_max, 0) << steady_xs[1]->body;
-    EXPECT_EQ(steady.select, 0);
-    // (CSE may bind shared subexpressions to lets; none holds a clamp, as census shows.)
-    int loads = 0;
-    visit_exprs(steady_xs[1]->body, [&](const Expr &e) {
+    // One row loop: its clamps are one min and max per row each, hoisted out of the column
+    // loop, not worth copying the rows for. The columns partition in three.
+    ASSERT_EQ(loops_named(f.body, "blur_y.s0.y").size(), 1u) << f.body;
+    std::vector<const For *> xs = loops_named(f.body, "blur_y.s0.x");
+    ASSERT_EQ(xs.size(), 3u) << f.body;
+    // The steady columns: nine loads, no select, and no min or max of a column coordinate.
+    const std::string column = xs[1]->name;
+    int column_clamps = 0, loads = 0;
+    visit_exprs(xs[1]->body, [&](const Expr &e) {
+        column_clamps += (e.as<Min>() || e.as<Max>()) && expr_uses_var(e, column);
         loads += e.as<Load>() != nullptr;
         return true;
     });
+    EXPECT_EQ(column_clamps, 0) << xs[1]->body;
+    EXPECT_EQ(census(xs[1]->body).select, 0);
+    // (CSE may bind shared subexpressions to lets; the visit above sees their values.)
     EXPECT_EQ(loads, 9);
-    // Edge columns and rows keep their clamps.
-    EXPECT_GT(census(steady_xs[0]->body).min_max, 0);
-    EXPECT_GT(census(ys[0]->body).min_max, 0);
+    // The edge columns keep their clamps.
+    EXPECT_GT(census(xs[0]->body).min_max, census(xs[1]->body).min_max);
     EXPECT_EQ(census(f.body).likely, 0);
 }

@@ -256,7 +256,9 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
             const std::string fused = old_n, inner = prefix + s.inner, outer = prefix + s.outer;
             if (rvars.count(s.inner) && rvars.count(s.outer)) rvars.insert(s.old_var);
             Expr inner_extent = var(inner + ".loop_extent");
-            Expr fused_extent = inner_extent * var(outer + ".loop_extent");
+            // An empty loop's extent may be negative (a box [v, min(v, max)] in a guarded
+            // tail): the product of two of them would not be empty (fuzz seed 7714).
+            Expr fused_extent = max(inner_extent, 0) * max(var(outer + ".loop_extent"), 0);
             bound_lets.emplace_back(fused + ".loop_min", 0);
             bound_lets.emplace_back(fused + ".loop_max", fused_extent - 1);
             bound_lets.emplace_back(fused + ".loop_extent", fused_extent);

@@ -385,3 +385,19 @@ TEST(FuzzRegressions, VectorCapturedByAParallelClosure) {
         }
     }
 }
+
+TEST(FuzzRegressions, FusedLoopOfTwoEmptyLoopsIsEmpty) {
+    // Long-run fuzz seed 7714 (heap corruption found at a later free). f is computed at the
+    // inner loops of a GuardWithIf tile of g over y and c, and fuses its own y and c loops. In
+    // the tile's guarded tail both of f's boxes are empty, their extents negative (y in
+    // [y, min(y, y.max)]): the fused loop's extent, their product, was positive, and f's
+    // stores ran into its empty allocation. A fused loop over an empty loop is now empty.
+    Var x("x"), y("y"), c("c"), yo("yo"), co("co"), yi("yi"), ci("ci"), yc("yc");
+    Func f("f"), g("g");
+    f(x, y, c) = x + 100 * y + 10000 * c;
+    g(x, y, c) = f(x, y, c);
+    g.tile(y, c, yo, co, yi, ci, 6, 6, TailStrategy::GuardWithIf).reorder(yo, x, yi, co);
+    f.compute_at(g, ci).reorder(y, c, x).fuse(y, c, yc).reorder(x, yc);
+    expect_stores_inside_realization(g, f, 13, 1, 1);
+    expect_stores_inside_realization(g, f, 5, 7, 8);
+}

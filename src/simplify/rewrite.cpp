@@ -43,7 +43,24 @@ const int max_wild = 6, max_const = 5;
 struct Bindings {
     Expr wild[max_wild];
     Expr consts[max_const];
+    /// Which slots are bound (wild i: bit i; constant j: bit max_wild + j), so that only those
+    /// are reset before the next rule.
+    uint32_t bound = 0;
+
+    void reset() {
+        for (int i = 0; bound; i++, bound >>= 1) {
+            if (!(bound & 1)) continue;
+            if (i < max_wild) {
+                wild[i] = Expr();
+            } else {
+                consts[i - max_wild] = Expr();
+            }
+        }
+    }
 };
+
+/// Operand requirements of a rule's left side (Rule::operand_needed): a node type, or these.
+const int16_t any_node = -1, constant_node = -2;
 
 bool is_scalar_const(const Expr &e) {
     return e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>();
@@ -69,6 +86,7 @@ bool match(const PatNode *p, const Expr &e, Bindings &b) {
         Expr &slot = b.wild[p->index];
         if (!slot.defined()) {
             slot = e;
+            b.bound |= 1u << p->index;
             return true;
         }
         return slot.same_as(e) || equal(slot, e);
@@ -80,6 +98,7 @@ bool match(const PatNode *p, const Expr &e, Bindings &b) {
         Expr &slot = b.consts[p->index];
         if (!slot.defined()) {
             slot = e;
+            b.bound |= 1u << (max_wild + p->index);
             return true;
         }
         return equal(slot, e);
@@ -135,11 +154,19 @@ bool match(const PatNode *p, const Expr &e, Bindings &b) {
     return false;
 }
 
-/// Folds a tree of constants bottom-up; undefined if some node is not constant or an Int(32)
-/// fold overflows.
+bool is_nan_const(const Expr &e) {
+    const FloatImm *f = e.as<FloatImm>();
+    return f && std::isnan(f->value);
+}
+
+/// Folds a tree of constants bottom-up; undefined if some node is not constant, an Int(32)
+/// fold overflows, or a constant is a NaN: the rules reason with a total order
+/// (x <= c0 || x <= c1 is x <= max(c0, c1)), which NaN breaks.
 Expr fold_tree(const Expr &e) {
+    if (is_nan_const(e)) return Expr();
     if (is_scalar_const(e)) return e;
     if (const Broadcast *bc = e.as<Broadcast>()) {
+        if (is_nan_const(bc->value)) return Expr();
         if (is_scalar_const(bc->value)) return e;
         Expr v = fold_tree(bc->value);
         return v.defined() ? Broadcast::make(v, bc->lanes) : Expr();
@@ -310,7 +337,93 @@ Expr build(const PatNode *p, const Bindings &b, Type hint, bool has_hint) {
     return Expr();
 }
 
+/// The node type a pattern node matches (any_node for a wildcard, constant_node for a
+/// constant or literal).
+int16_t node_needed(const PatNode *p) {
+    switch (p->kind) {
+    case PatKind::Wild:
+        return any_node;
+    case PatKind::Const:
+    case PatKind::Literal:
+        return constant_node;
+    case PatKind::Binary:
+        return (int16_t)p->op;
+    case PatKind::Not:
+        return (int16_t)IRNodeType::Not;
+    case PatKind::Select:
+        return (int16_t)IRNodeType::Select;
+    case PatKind::Broadcast:
+        return (int16_t)IRNodeType::Broadcast;
+    case PatKind::Ramp:
+        return (int16_t)IRNodeType::Ramp;
+    case PatKind::Fold:
+    case PatKind::IsConst:
+        break;
+    }
+    internal_error << "fold() or is_constant() in the left side of a rewrite rule\n";
+    return any_node;
+}
+
+/// The operands of e that patterns look into, in pattern order; returns how many.
+int operands_of(const Expr &e, const Expr *out[3]) {
+    switch (e.node_type()) {
+#define LOOM_OPERANDS_CASE(N)                                                                      \
+    case IRNodeType::N:                                                                            \
+        out[0] = &e.as<N>()->a;                                                                    \
+        out[1] = &e.as<N>()->b;                                                                    \
+        return 2;
+        LOOM_OPERANDS_CASE(Add)
+        LOOM_OPERANDS_CASE(Sub)
+        LOOM_OPERANDS_CASE(Mul)
+        LOOM_OPERANDS_CASE(Div)
+        LOOM_OPERANDS_CASE(Mod)
+        LOOM_OPERANDS_CASE(Min)
+        LOOM_OPERANDS_CASE(Max)
+        LOOM_OPERANDS_CASE(EQ)
+        LOOM_OPERANDS_CASE(NE)
+        LOOM_OPERANDS_CASE(LT)
+        LOOM_OPERANDS_CASE(LE)
+        LOOM_OPERANDS_CASE(GT)
+        LOOM_OPERANDS_CASE(GE)
+        LOOM_OPERANDS_CASE(And)
+        LOOM_OPERANDS_CASE(Or)
+#undef LOOM_OPERANDS_CASE
+    case IRNodeType::Not:
+        out[0] = &e.as<Not>()->a;
+        return 1;
+    case IRNodeType::Select:
+        out[0] = &e.as<Select>()->condition;
+        out[1] = &e.as<Select>()->true_value;
+        out[2] = &e.as<Select>()->false_value;
+        return 3;
+    case IRNodeType::Broadcast:
+        out[0] = &e.as<Broadcast>()->value;
+        return 1;
+    case IRNodeType::Ramp:
+        out[0] = &e.as<Ramp>()->base;
+        out[1] = &e.as<Ramp>()->stride;
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+bool is_constant_operand(const Expr &e) {
+    const Broadcast *bc = e.as<Broadcast>();
+    return is_scalar_const(bc ? bc->value : e);
+}
+
 } // namespace
+
+Rule::Rule(uint8_t types, Pat lhs_in, Pat rhs_in, Pat pred_in)
+    : types(types), lhs(std::move(lhs_in)), rhs(std::move(rhs_in)), pred(std::move(pred_in)) {
+    const PatNode *p = lhs.node.get();
+    node_needed = rewrite::node_needed(p);
+    const PatNode *operands[3] = {p->a.get(), p->b.get(), p->c.get()};
+    for (int i = 0; i < 3; i++) {
+        operand_needed[i] = operands[i] ? rewrite::node_needed(operands[i]) : any_node;
+    }
+}
 
 Pat::Pat(int64_t literal) {
     auto n = std::make_shared<PatNode>();
@@ -368,11 +481,36 @@ Pat operator-(const Pat &a) { return Pat(0) - a; }
 Expr apply_rules(const RuleList &rules, const Expr &e, Type operand_type) {
     uint8_t cls = type_class(operand_type);
     if (!cls) return Expr();
+    // The node types of e and its operands, against which each rule is screened first.
+    const int16_t node = (int16_t)e.node_type();
+    const Expr *operands[3] = {nullptr, nullptr, nullptr};
+    const int count = operands_of(e, operands);
+    int16_t operand_node[3] = {any_node, any_node, any_node};
+    bool operand_constant[3] = {false, false, false};
+    for (int i = 0; i < count; i++) {
+        operand_node[i] = (int16_t)operands[i]->node_type();
+        operand_constant[i] = is_constant_operand(*operands[i]);
+    }
+    const bool constant = is_constant_operand(e);
+    auto admits = [&](const Rule &r) {
+        if (r.node_needed == constant_node ? !constant
+                                           : r.node_needed != node && r.node_needed != any_node) {
+            return false;
+        }
+        for (int i = 0; i < 3; i++) {
+            int16_t need = r.operand_needed[i];
+            if (need == any_node) continue;
+            if (i >= count) return false;
+            if (need == constant_node ? !operand_constant[i] : need != operand_node[i]) {
+                return false;
+            }
+        }
+        return true;
+    };
     Bindings b;
     for (const Rule &r : rules) {
-        if (!(r.types & cls)) continue;
-        for (Expr &x : b.wild) x = Expr();
-        for (Expr &x : b.consts) x = Expr();
+        if (!(r.types & cls) || !admits(r)) continue;
+        b.reset();
         if (!match(r.lhs.node.get(), e, b)) continue;
         if (r.pred.defined()) {
             Expr p = build(r.pred.node.get(), b, Bool(), true);

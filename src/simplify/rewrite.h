@@ -111,8 +111,15 @@ Pat operator-(const Pat &a);
 /// One rewrite rule: lhs -> rhs when the predicate (if any) folds to true and the operand
 /// type is in `types`.
 struct Rule {
+    Rule(uint8_t types, Pat lhs, Pat rhs, Pat pred = Pat());
+
     uint8_t types;
     Pat lhs, rhs, pred;
+    /// What the left side needs of the expression's node type and of its operands' (a node
+    /// type, any, or a constant), checked before matching: most rules fail right there, and
+    /// the check costs no binding.
+    int16_t node_needed;
+    int16_t operand_needed[3];
 };
 using RuleList = std::vector<Rule>;
 

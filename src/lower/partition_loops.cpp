@@ -575,7 +575,6 @@ protected:
             edge_depth++;
             Stmt edge_code = mutate(edge_body);
             edge_depth--;
-            // (The prologue and epilogue share one copy of the edge code.)
             Expr v = Variable::make(op->min.type(), op->name);
             Expr in_steady;
             if (has_prologue) in_steady = LE::make(steady_min, v);

@@ -66,6 +66,41 @@ bool is_scalar_const(const Expr &e) {
     return e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>();
 }
 
+/// A scalar constant or a broadcast of one: what a constant wildcard or a literal matches.
+bool is_constant_operand(const Expr &e) {
+    const Broadcast *bc = e.as<Broadcast>();
+    return is_scalar_const(bc ? bc->value : e);
+}
+
+/// The operands of e if it is one of the binary nodes patterns are written with.
+bool binary_operands(const Expr &e, const Expr **a, const Expr **b) {
+    switch (e.node_type()) {
+#define LOOM_BINARY_CASE(N)                                                                        \
+    case IRNodeType::N:                                                                            \
+        *a = &e.as<N>()->a;                                                                        \
+        *b = &e.as<N>()->b;                                                                        \
+        return true;
+        LOOM_BINARY_CASE(Add)
+        LOOM_BINARY_CASE(Sub)
+        LOOM_BINARY_CASE(Mul)
+        LOOM_BINARY_CASE(Div)
+        LOOM_BINARY_CASE(Mod)
+        LOOM_BINARY_CASE(Min)
+        LOOM_BINARY_CASE(Max)
+        LOOM_BINARY_CASE(EQ)
+        LOOM_BINARY_CASE(NE)
+        LOOM_BINARY_CASE(LT)
+        LOOM_BINARY_CASE(LE)
+        LOOM_BINARY_CASE(GT)
+        LOOM_BINARY_CASE(GE)
+        LOOM_BINARY_CASE(And)
+        LOOM_BINARY_CASE(Or)
+#undef LOOM_BINARY_CASE
+    default:
+        return false;
+    }
+}
+
 bool matches_literal(const Expr &e, int64_t v) {
     const Expr *s = &e;
     if (const Broadcast *b = e.as<Broadcast>()) s = &b->value;
@@ -92,9 +127,7 @@ bool match(const PatNode *p, const Expr &e, Bindings &b) {
         return slot.same_as(e) || equal(slot, e);
     }
     case PatKind::Const: {
-        const Expr *s = &e;
-        if (const Broadcast *bc = e.as<Broadcast>()) s = &bc->value;
-        if (!is_scalar_const(*s)) return false;
+        if (!is_constant_operand(e)) return false;
         Expr &slot = b.consts[p->index];
         if (!slot.defined()) {
             slot = e;
@@ -105,31 +138,11 @@ bool match(const PatNode *p, const Expr &e, Bindings &b) {
     }
     case PatKind::Literal:
         return matches_literal(e, p->value);
-    case PatKind::Binary:
-        if (e.node_type() != p->op) return false;
-        switch (p->op) {
-#define LOOM_MATCH_CASE(N)                                                                         \
-    case IRNodeType::N:                                                                            \
-        return match(p->a.get(), e.as<N>()->a, b) && match(p->b.get(), e.as<N>()->b, b);
-            LOOM_MATCH_CASE(Add)
-            LOOM_MATCH_CASE(Sub)
-            LOOM_MATCH_CASE(Mul)
-            LOOM_MATCH_CASE(Div)
-            LOOM_MATCH_CASE(Mod)
-            LOOM_MATCH_CASE(Min)
-            LOOM_MATCH_CASE(Max)
-            LOOM_MATCH_CASE(EQ)
-            LOOM_MATCH_CASE(NE)
-            LOOM_MATCH_CASE(LT)
-            LOOM_MATCH_CASE(LE)
-            LOOM_MATCH_CASE(GT)
-            LOOM_MATCH_CASE(GE)
-            LOOM_MATCH_CASE(And)
-            LOOM_MATCH_CASE(Or)
-#undef LOOM_MATCH_CASE
-        default:
-            return false;
-        }
+    case PatKind::Binary: {
+        const Expr *a, *b2;
+        return e.node_type() == p->op && binary_operands(e, &a, &b2) && match(p->a.get(), *a, b) &&
+               match(p->b.get(), *b2, b);
+    }
     case PatKind::Not: {
         const Not *n = e.as<Not>();
         return n && match(p->a.get(), n->a, b);
@@ -175,35 +188,11 @@ Expr fold_tree(const Expr &e) {
         Expr a = fold_tree(n->a);
         return a.defined() ? fold_not(a) : Expr();
     }
-    Expr a, b;
-    switch (e.node_type()) {
-#define LOOM_FOLD_CASE(N)                                                                          \
-    case IRNodeType::N:                                                                            \
-        a = e.as<N>()->a;                                                                          \
-        b = e.as<N>()->b;                                                                          \
-        break;
-        LOOM_FOLD_CASE(Add)
-        LOOM_FOLD_CASE(Sub)
-        LOOM_FOLD_CASE(Mul)
-        LOOM_FOLD_CASE(Div)
-        LOOM_FOLD_CASE(Mod)
-        LOOM_FOLD_CASE(Min)
-        LOOM_FOLD_CASE(Max)
-        LOOM_FOLD_CASE(EQ)
-        LOOM_FOLD_CASE(NE)
-        LOOM_FOLD_CASE(LT)
-        LOOM_FOLD_CASE(LE)
-        LOOM_FOLD_CASE(GT)
-        LOOM_FOLD_CASE(GE)
-        LOOM_FOLD_CASE(And)
-        LOOM_FOLD_CASE(Or)
-#undef LOOM_FOLD_CASE
-    default:
-        return Expr();
-    }
-    a = fold_tree(a);
+    const Expr *ea, *eb;
+    if (!binary_operands(e, &ea, &eb)) return Expr();
+    Expr a = fold_tree(*ea);
     if (!a.defined()) return Expr();
-    b = fold_tree(b);
+    Expr b = fold_tree(*eb);
     if (!b.defined()) return Expr();
     bool overflow = false;
     Expr r = fold_binary(e.node_type(), a, b, &overflow);
@@ -366,28 +355,8 @@ int16_t node_needed(const PatNode *p) {
 
 /// The operands of e that patterns look into, in pattern order; returns how many.
 int operands_of(const Expr &e, const Expr *out[3]) {
+    if (binary_operands(e, &out[0], &out[1])) return 2;
     switch (e.node_type()) {
-#define LOOM_OPERANDS_CASE(N)                                                                      \
-    case IRNodeType::N:                                                                            \
-        out[0] = &e.as<N>()->a;                                                                    \
-        out[1] = &e.as<N>()->b;                                                                    \
-        return 2;
-        LOOM_OPERANDS_CASE(Add)
-        LOOM_OPERANDS_CASE(Sub)
-        LOOM_OPERANDS_CASE(Mul)
-        LOOM_OPERANDS_CASE(Div)
-        LOOM_OPERANDS_CASE(Mod)
-        LOOM_OPERANDS_CASE(Min)
-        LOOM_OPERANDS_CASE(Max)
-        LOOM_OPERANDS_CASE(EQ)
-        LOOM_OPERANDS_CASE(NE)
-        LOOM_OPERANDS_CASE(LT)
-        LOOM_OPERANDS_CASE(LE)
-        LOOM_OPERANDS_CASE(GT)
-        LOOM_OPERANDS_CASE(GE)
-        LOOM_OPERANDS_CASE(And)
-        LOOM_OPERANDS_CASE(Or)
-#undef LOOM_OPERANDS_CASE
     case IRNodeType::Not:
         out[0] = &e.as<Not>()->a;
         return 1;
@@ -406,11 +375,6 @@ int operands_of(const Expr &e, const Expr *out[3]) {
     default:
         return 0;
     }
-}
-
-bool is_constant_operand(const Expr &e) {
-    const Broadcast *bc = e.as<Broadcast>();
-    return is_scalar_const(bc ? bc->value : e);
 }
 
 } // namespace

@@ -40,7 +40,7 @@ public:
                std::to_string(ci_) + "->" + std::to_string(co_) + " filter, fixed-seed LCG";
     }
     void compile() override {
-        p_.schedule_cpu(co_, w_);
+        p_.schedule_cpu(ci_, co_, w_);
         p_.input.set(in_);
         p_.filter.set(filter_);
         p_.bias.set(bias_);

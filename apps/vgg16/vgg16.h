@@ -61,7 +61,7 @@ struct Vgg16Pipeline {
             bf(a) = bias(a);
             convs_.push_back(std::make_unique<ConvReluLayer>(current, ff, bf, Expr(channels),
                                                              Expr(side), Expr(side), name));
-            conv_widths_.push_back({width, side});
+            conv_shapes_.push_back({channels, width, side});
             current = convs_.back()->relu;
             channels = width;
             l++;
@@ -125,7 +125,8 @@ struct Vgg16Pipeline {
     void schedule_cpu() {
         for (size_t i = 0; i < convs_.size(); i++) {
             convs_[i]->relu.compute_root();
-            convs_[i]->schedule_cpu(conv_widths_[i].first, conv_widths_[i].second);
+            const ConvShape &shape = conv_shapes_[i];
+            convs_[i]->schedule_cpu(shape.channels_in, shape.channels_out, shape.side);
         }
         for (const PoolInfo &p : pool_funcs_) {
             Halide::Func pool = p.pool;
@@ -165,7 +166,10 @@ private:
     Halide::Var c_{"c"}, x_{"x"}, y_{"y"}, n_{"n"}, o_{"o"};
     std::vector<Halide::Buffer<float>> buffers_;
     std::vector<std::unique_ptr<ConvReluLayer>> convs_;
-    std::vector<std::pair<int, int>> conv_widths_; ///< (output channels, width) per conv
+    struct ConvShape {
+        int channels_in, channels_out, side;
+    };
+    std::vector<ConvShape> conv_shapes_; ///< one per conv, in order
     std::vector<PoolInfo> pool_funcs_;
     std::vector<Dense> dense_;
     Halide::Func largest_{"softmax_max"}, exps_{"softmax_exp"}, total_{"softmax_sum"};

@@ -65,7 +65,7 @@ TEST(ConvLayerApp, UnscheduledMatchesReference) {
 TEST(ConvLayerApp, CpuScheduleMatchesReference) {
     // Two vectors of 16 output channels per block, rows of 16 pixels (two blocks of 8).
     ConvLayerPipeline p;
-    p.schedule_cpu(32, 16);
+    p.schedule_cpu(8, 32, 16);
     check_against_reference(p, 8, 32, 16, 6, 2);
 }
 
@@ -73,27 +73,30 @@ TEST(ConvLayerApp, CpuScheduleRaggedSizes) {
     // An odd number of input channels, 48 output channels (the last 32-channel block shifts
     // inwards), a width of 19 (so does the last block of 8 pixels).
     ConvLayerPipeline p;
-    p.schedule_cpu(48, 19);
+    p.schedule_cpu(3, 48, 19);
     check_against_reference(p, 3, 48, 19, 5, 1);
 }
 
 TEST(ConvLayerApp, CpuScheduleFewChannels) {
     // Fewer than 16 output channels: one vector of 4 lanes per block (VGG-16's scaled-down test).
     ConvLayerPipeline p;
-    p.schedule_cpu(4, 8);
+    p.schedule_cpu(4, 4, 8);
     check_against_reference(p, 4, 4, 8, 8, 2);
 }
 
 TEST(ConvLayerApp, CpuScheduleLoopNest) {
     ConvLayerPipeline p;
-    p.schedule_cpu(64, 128);
+    p.schedule_cpu(64, 64, 128);
     std::string nest = loop_nest_of(p.output);
-    // Rows of all images in parallel, the padded rows they read copied per row; per block of
+    // Rows of all images in parallel, the padded rows they read copied per row (in vectors of
+    // 16 input channels); per block of
     // 2 x 16 channels by 8 pixels, the sums start from the bias, then the reduction (input
     // channel innermost) runs outside the block's unrolled pixels and vectors.
     std::vector<std::string> in_order = {"produce conv_layer:",
                                          "parallel y.yn:",
                                          "produce conv_layer_padded:",
+                                         "vectorized c.",
+                                         "in [0, 15]:",
                                          "for x.xo:",
                                          "for c.co:",
                                          "produce conv_layer_conv:",

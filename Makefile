@@ -49,6 +49,7 @@ bench: build
 	LOOM_BUILD=$(BUILD) bash bench/apps.sh
 	LOOM_BUILD=$(BUILD) bash bench/simd_kernels.sh
 	LOOM_BUILD=$(BUILD) bash bench/same_process.sh
+	LOOM_BUILD=$(BUILD) bash bench/race.sh
 
 format:
 	@git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format -i

@@ -444,11 +444,15 @@ TEST(SimplifyRandom, DeepInt32) {
 } // namespace
 
 namespace {
-// Extra seeds for local soak runs: LOOM_SIMPLIFY_SOAK=<n> runs n more seeds of each kind.
+// Extra seeds for local soak runs: LOOM_SIMPLIFY_SOAK=<n> runs n more seeds of each kind, from
+// seed LOOM_SIMPLIFY_SOAK_FROM (default 1000; a failure names its seed, and the deep Int(32)
+// run of soak seed s is seed s + 90000).
 TEST(SimplifyRandom, Soak) {
     const char *n = getenv("LOOM_SIMPLIFY_SOAK");
     if (!n) GTEST_SKIP() << "set LOOM_SIMPLIFY_SOAK=<seeds> to run";
-    for (uint32_t seed = 1000; seed < 1000 + (uint32_t)atoi(n); seed++) {
+    const char *from_env = getenv("LOOM_SIMPLIFY_SOAK_FROM");
+    const uint32_t from = from_env ? (uint32_t)atoi(from_env) : 1000;
+    for (uint32_t seed = from; seed < from + (uint32_t)atoi(n); seed++) {
         run(seed, 3000, 5, false);
         run(seed + 50000, 2000, 4, true);
         run_deep_int32(seed + 90000, 2000);

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The same-process race of Loom and Halide 21 (bench/race.cpp) for every app, or the apps named:
+# both JIT-compile the app in one process and run it alternately, round by round, with all
+# threads and with one. A round's Loom/Halide ratio is immune to the machine's drift between
+# processes, which moves bench/apps.sh's ratios by 10-30% on a noisy VM; the table gives the
+# median and quartiles of the rounds' ratios. Writes bench/results/<date>-<host>-race.md (every
+# app) or <LOOM_BUILD>/bench/results/ (some apps). Not part of CI.
+#
+# Usage: bench/race.sh [app...]
+# Environment: BENCH_RUNS (rounds per app, 15), BENCH_WARMUP (1), BENCH_SINGLE=0 skips the
+# single-threaded race, BENCH_JOBS (ninja -j, 2), LOOM_BUILD (build).
+source "$(dirname "$0")/halide_env.sh"
+RUNS=${BENCH_RUNS:-15}
+WARMUP=${BENCH_WARMUP:-1}
+SINGLE=${BENCH_SINGLE:-1}
+
+[ -f "$LOOM_BUILD/build.ninja" ] ||
+  cmake -S . -B "$LOOM_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+ninja -C "$LOOM_BUILD" -j "${BENCH_JOBS:-2}" race race_app_loom app_bench_loom > /dev/null ||
+  { echo "error: building the race (ninja -C $LOOM_BUILD race race_app_loom) failed" >&2; exit 1; }
+RACE=$LOOM_BUILD/bench/race
+LOOM_SIDE=$LOOM_BUILD/bench/race_app_loom.so
+
+# Halide's side, rebuilt when a source under apps/ or the side's source is newer than it.
+HALIDE_SIDE=$OUT/race_app_halide.so
+if [ ! -f "$HALIDE_SIDE" ] ||
+  [ -n "$(find apps bench/race_app.cpp \( -name '*.h' -o -name '*.cpp' \) -newer "$HALIDE_SIDE" | head -1)" ]; then
+  echo "building $HALIDE_SIDE against Halide 21 ($HALIDE_DIR)" >&2
+  $CXX $FLAGS -fPIC -shared -fvisibility=hidden -I "$HALIDE_DIR/include" \
+    -I "$HALIDE_DIR/share/tools" bench/race_app.cpp -o "$HALIDE_SIDE" -L "$HALIDE_DIR/lib64" \
+    -lHalide -Wl,-rpath,"$HALIDE_DIR/lib64" -lpthread -ldl -lpng -ljpeg
+fi
+
+if [ $# -gt 0 ]; then
+  apps=("$@")
+else
+  mapfile -t apps < <("$LOOM_BUILD/bench/app_bench_loom" --list)
+fi
+
+settings=(all)
+[ "$SINGLE" = 1 ] && settings+=(1)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+if commit=$(git rev-parse --short HEAD 2>/dev/null); then
+  [ -n "$(git status --porcelain --untracked-files=no)" ] && commit="$commit + local changes"
+else
+  commit=unknown
+fi
+rows=()
+for threads in "${settings[@]}"; do
+  for app in "${apps[@]}"; do
+    echo "$app: threads $threads" >&2
+    envs=()
+    [ "$threads" = all ] || envs=(LOOM_NUM_THREADS="$threads" HL_NUM_THREADS="$threads")
+    if out=$(env "${envs[@]}" "$RACE" "$LOOM_SIDE" "$HALIDE_SIDE" "$app" --runs "$RUNS" --warmup "$WARMUP" 2>&1); then
+      field() { echo "$out" | awk -v k="$1" '$1 == k {print $2}'; }
+      rows+=("| $app | $threads | $(field loom_ms) | $(field halide_ms) | $(field ratio) | $(field ratio_low) - $(field ratio_high) |")
+    else
+      echo "warning: the race of $app failed (threads $threads):" >&2
+      echo "$out" | tail -3 >&2
+      rows+=("| $app | $threads | failed | | | |")
+    fi
+  done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+host=$(hostname -s 2>/dev/null || hostname)
+if [ $# -gt 0 ]; then
+  mkdir -p "$OUT/results"
+  report=${BENCH_RESULTS:-$OUT/results/$(date +%Y-%m-%d-%H%M%S)-$host-race.md}
+else
+  report=${BENCH_RESULTS:-bench/results/$(date +%Y-%m-%d-%H%M%S)-$host-race.md}
+fi
+{
+  echo "# Same-process race: Loom against Halide 21 ($(date '+%Y-%m-%d %H:%M'), $host)"
+  echo
+  echo "Command: \`bench/race.sh${*:+ $*}\` (BENCH_RUNS=$RUNS rounds, BENCH_WARMUP=$WARMUP; Loom from" \
+    "$LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
+  echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;"
+  echo "load average (1, 5, 15 min) before: $load_before, after: $load_after."
+  echo "Loom commit $commit."
+  echo
+  echo "Each round runs Loom's and Halide's JIT-compiled app once, back to back in one process"
+  echo "(the first alternates); ms are the medians of the rounds, the ratio the median of the"
+  echo "rounds' Loom/Halide ratios, and its spread their quartiles."
+  echo
+  echo "| app | threads | Loom ms | Halide ms | Loom/Halide | quartiles |"
+  echo "| --- | --- | ---: | ---: | ---: | --- |"
+  printf '%s\n' "${rows[@]}"
+  echo
+  for threads in "${settings[@]}"; do
+    printf '%s\n' "${rows[@]}" | awk -F'|' -v t="$threads" '{f = $3; gsub(/ /, "", f)}
+      f == t && $6 + 0 > 0 {s += log($6); n++}
+      END {if (n) printf "Geometric mean of the ratios, threads %s: %.2f over %d apps.\n\n", t, exp(s / n), n}'
+  done
+} > "$report"
+cat "$report"
+echo "(written to $report)"
+# A race of every app in bench/results/ also rewrites README.md's race table (between
+# `<!-- race-table:begin -->` and `<!-- race-table:end -->`): one row per app, both settings.
+case $report in
+  bench/results/*) [ $# -eq 0 ] && python3 - "$report" << 'PY'
+import re, sys
+report = sys.argv[1]
+text = open(report).read()
+ratios = {}
+for app, threads, ratio, spread in re.findall(
+        r"^\| (\S+) \| (\S+) \| [^|]* \| [^|]* \| ([0-9.]+) \| ([0-9.]+ - [0-9.]+) \|$", text, re.M):
+    low, high = (float(v) for v in spread.split(" - "))
+    ratios.setdefault(app, {})[threads] = f"{float(ratio):.2f} ({low:.2f}-{high:.2f})"
+means = dict(re.findall(r"^Geometric mean of the ratios, threads (\S+): ([0-9.]+)", text, re.M))
+head = text.splitlines()[0]
+when = head[head.index("(") + 1:head.rindex(")")]
+commit = re.search(r"^Loom commit (.*)\.$", text, re.M).group(1)
+load = re.search(r"before: (\S+)", text).group(1)
+lines = ["<!-- race-table:begin -->",
+         "<!-- Written by bench/race.sh from the results file named below. -->",
+         f"From [{report}]({report}) ({when}, Loom commit {commit}, load average {load} before).",
+         f"Geometric mean of the rounds' median ratios: **{means.get('all', '?')}** with all threads"
+         f" and **{means.get('1', '?')}** single-threaded.", "",
+         "| app | Loom/Halide, all threads (quartiles) | 1 thread (quartiles) |",
+         "| --- | ---: | ---: |"]
+for app, r in ratios.items():
+    lines.append(f"| {app} | {r.get('all', 'n/a')} | {r.get('1', 'n/a')} |")
+lines.append("<!-- race-table:end -->")
+readme = open("README.md").read()
+begin, end = readme.find("<!-- race-table:begin -->"), readme.find("<!-- race-table:end -->")
+if begin >= 0 and end > begin:
+    readme = readme[:begin] + "\n".join(lines) + readme[end + len("<!-- race-table:end -->"):]
+    open("README.md", "w").write(readme)
+PY
+  ;;
+esac

@@ -1,0 +1,67 @@
+// One side of the same-process race (bench/race.cpp): the applications of apps/common/all_apps.h
+// behind a C interface, built as a shared library once against Loom (race_app_loom.so) and once
+// against Halide 21 (race_app_halide.so). The driver loads each into its own link-map namespace
+// (dlmopen), so the two libraries, their LLVMs and their runtimes coexist in one process.
+#include "Halide.h"
+
+#include "common/all_apps.h"
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+
+namespace {
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void set_error(char *err, int err_size, const std::string &message) {
+    if (err && err_size > 0) std::snprintf(err, (size_t)err_size, "%s", message.c_str());
+}
+
+} // namespace
+
+extern "C" {
+
+/// Builds the app's input and JIT-compiles it; null (and a message in err) on failure.
+__attribute__((visibility("default"))) void *
+race_app_open(const char *name, int paper_size, const char *images_dir, char *err, int err_size) {
+    try {
+        AppOptions opt;
+        opt.paper_size = paper_size != 0;
+        opt.images_dir = images_dir;
+        for (const AppEntry &e : all_apps()) {
+            if (name != std::string(e.name)) continue;
+            std::unique_ptr<AppInstance> app = e.make(opt);
+            app->compile();
+            return app.release();
+        }
+        set_error(err, err_size, std::string("no app named ") + name);
+    } catch (const std::exception &e) {
+        set_error(err, err_size, e.what());
+    }
+    return nullptr;
+}
+
+/// Runs the app once; returns the milliseconds it took, or a negative number on failure.
+__attribute__((visibility("default"))) double race_app_run(void *handle) {
+    try {
+        double t0 = now_ms();
+        static_cast<AppInstance *>(handle)->run();
+        return now_ms() - t0;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "race_app_run: %s\n", e.what());
+        return -1;
+    }
+}
+
+__attribute__((visibility("default"))) void race_app_close(void *handle) {
+    delete static_cast<AppInstance *>(handle);
+}
+
+} // extern "C"

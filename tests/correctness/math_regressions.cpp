@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -269,5 +270,105 @@ TEST(CodegenRegressions, SharedRampIndexIsNotGathered) {
         float want = 0.0f;
         for (int k = 0; k < 3; k++) want += input(i) * 2.0f * input(i + k);
         ASSERT_EQ(got(i), want) << "at " << i;
+    }
+}
+
+// The bodies of f's innermost loops (for `target`): from a label to the last jump back to it,
+// holding no other such loop.
+std::vector<std::string> innermost_loop_bodies(Func f, const std::vector<Argument> &args,
+                                               const Target &target) {
+    std::vector<std::string> lines;
+    std::istringstream text(assembly(f, args, target));
+    for (std::string line; std::getline(text, line);) lines.push_back(line);
+    std::vector<std::pair<size_t, size_t>> loops;
+    for (size_t i = 0; i < lines.size(); i++) {
+        const std::string &l = lines[i];
+        if (l.empty() || l[0] == '\t' || l.back() != ':') continue;
+        const std::string target_of_jump = "\t" + l.substr(0, l.size() - 1);
+        size_t end = i;
+        for (size_t j = i + 1; j < lines.size(); j++) {
+            const std::string &m = lines[j];
+            if (m.compare(0, 2, "\tj") == 0 && m.size() >= target_of_jump.size() &&
+                m.compare(m.size() - target_of_jump.size(), target_of_jump.size(),
+                          target_of_jump) == 0) {
+                end = j;
+            }
+        }
+        if (end > i) loops.push_back({i, end});
+    }
+    std::vector<std::string> bodies;
+    for (const auto &outer : loops) {
+        bool nested = false;
+        for (const auto &inner : loops) {
+            nested |= inner != outer && inner.first >= outer.first && inner.second <= outer.second;
+        }
+        if (nested) continue;
+        std::string body;
+        for (size_t j = outer.first; j <= outer.second; j++) body += lines[j] + "\n";
+        bodies.push_back(body);
+    }
+    return bodies;
+}
+
+// nl_means: a load's Int(32) index, the inner loop's ramp base plus a sum of loop invariants,
+// was computed in 32 bits and sign-extended at the end. LLVM reassociates the sum to hoist its
+// invariant part and drops the no-signed-wrap flags doing so, so the sign extension stayed in
+// the loop: a lea and a movslq per load, where an index computed in 64 bits leaves one pointer
+// bump. The loop of the differences must have no sign extension; the values must not change.
+TEST(CodegenRegressions, LoadIndicesAreNotSignExtendedInTheLoop) {
+    ImageParam in(Float(32), 3, "in");
+    Param<int> dx("dx"), dy("dy");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func diff("diff"), out("out");
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    // As nl_means: the squared difference of two pixels over 3 channels, per tile, vectorized.
+    Expr sum = 0.0f;
+    for (int c = 0; c < 3; c++) {
+        Expr d = clamped(x, y, c) - clamped(x + dx, y + dy, c);
+        sum += d * d;
+    }
+    diff(x, y) = sum;
+    out(x, y) = diff(x, y) + diff(x + 1, y + 1);
+    out.tile(x, y, xo, yo, xi, yi, 64, 16).vectorize(xi, 8);
+    diff.compute_at(out, xo).vectorize(x, 8);
+    int loops = 0;
+    for (const std::string &body :
+         innermost_loop_bodies(out, {in, dx, dy}, Target("x86-64-linux-sse41-avx-avx2-fma"))) {
+        // The steady loops of the differences (the edges' loops clamp vectors of coordinates,
+        // vpminsd, and load lane by lane).
+        if (body.find("vsubps") == std::string::npos || body.find("vpminsd") != std::string::npos) {
+            continue;
+        }
+        loops++;
+        EXPECT_EQ(body.find("movslq"), std::string::npos) << body;
+    }
+    EXPECT_GT(loops, 0);
+
+    const int w = 128, h = 32;
+    Buffer<float> input(w, h, 3);
+    input.for_each_element([&](int i, int j, int c) {
+        input(i, j, c) = 0.25f * (float)((i * 7 + j * 3 + c * 5) % 11);
+    });
+    in.set(input);
+    dx.set(3);
+    dy.set(-2);
+    Buffer<float> got = out.realize({w, h});
+    auto at = [&](int i, int j, int c) {
+        return input(std::min(std::max(i, 0), w - 1), std::min(std::max(j, 0), h - 1), c);
+    };
+    // Exact: every difference, square and sum is a small multiple of 1/16.
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++) {
+            float want = 0.0f;
+            for (int k = 0; k <= 1; k++) {
+                float s = 0.0f;
+                for (int c = 0; c < 3; c++) {
+                    float d = at(i + k, j + k, c) - at(i + k + 3, j + k - 2, c);
+                    s += d * d;
+                }
+                want += s;
+            }
+            ASSERT_EQ(got(i, j), want) << "at " << i << ", " << j;
+        }
     }
 }

@@ -108,7 +108,7 @@ private:
     /// f[i] = f[i] op y as one atomicrmw when op has a hardware form, else a CAS loop.
     void emit_store(const Store *st) {
         Type t = st->value.type();
-        Value *ptr = cg.element_address(st->name, t, cg.codegen(st->index));
+        Value *ptr = cg.element_address(st->name, t, st->index);
         llvm::Align align(std::max(1, t.bytes()));
         Expr self = Load::make(t, st->name, st->index, const_true());
         Expr y;

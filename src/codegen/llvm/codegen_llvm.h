@@ -117,8 +117,13 @@ protected:
     llvm::Value *
     scalarize(const std::vector<llvm::Value *> &args, Type result,
               const std::function<llvm::Value *(const std::vector<llvm::Value *> &)> &scalar_fn);
-    /// The address of element `index` (scalar i32) of buffer `name` of element type t.
+    /// The address of element `index` (an integer, or a vector of them for a gather or a
+    /// scatter) of buffer `name` of element type t.
     llvm::Value *element_address(const std::string &name, Type t, llvm::Value *index);
+    /// The address of element `index` + `offset` (a scalar Expr): an Int(32) index is computed
+    /// in 64-bit arithmetic (see codegen_vector.cpp).
+    llvm::Value *element_address(const std::string &name, Type t, const Expr &index,
+                                 int64_t offset = 0);
     /// Emits calls to halide_free for every heap allocation live at this point (for early
     /// returns from failed assertions).
     void free_live_allocations();

@@ -16,7 +16,7 @@ Value *CodeGenLLVM::codegen_prefetch(const Call *op) {
     const Load *l = op->args[0].as<Load>();
     internal_assert(l && l->type.is_scalar())
         << "prefetch's first argument must be a scalar load after storage flattening\n";
-    Value *base = element_address(l->name, l->type, codegen(l->index));
+    Value *base = element_address(l->name, l->type, l->index);
     Value *bytes = codegen(op->args[1]);
     llvm::Type *i8 = llvm::Type::getInt8Ty(context_);
     llvm::Type *i32 = llvm::Type::getInt32Ty(context_);

@@ -21,6 +21,27 @@ const int heap_alignment = 16;
 // Stack allocations are over-aligned (create_entry_alloca below) for any vector width.
 const int stack_alignment = 64;
 
+/// An Int(32) index in Int(64) arithmetic, as Halide computes addresses: the sign extension
+/// moves from the whole sum to its leaves. Int(32) adds, subtractions and multiplications are
+/// emitted no-signed-wrap (overflow in index math is assumed away), so doing each in 64 bits
+/// gives the same value. It matters once LLVM reassociates a sum to hoist its loop-invariant
+/// part: reassociation drops the nsw flags, and the sign extension of a 32-bit sum that may now
+/// wrap stays in the loop (nl_means' patch differences: a lea and a movslq per load, where
+/// Halide's loop only bumps a pointer).
+Expr promote_index_to_64(const Expr &e) {
+    if (const Add *a = e.as<Add>()) {
+        return Add::make(promote_index_to_64(a->a), promote_index_to_64(a->b));
+    }
+    if (const Sub *s = e.as<Sub>()) {
+        return Sub::make(promote_index_to_64(s->a), promote_index_to_64(s->b));
+    }
+    if (const Mul *m = e.as<Mul>()) {
+        return Mul::make(promote_index_to_64(m->a), promote_index_to_64(m->b));
+    }
+    if (const IntImm *i = e.as<IntImm>()) return make_const(Int(64), i->value);
+    return Cast::make(Int(64), e);
+}
+
 /// The largest power of two dividing v (v > 0), capped at 2^30.
 int64_t pow2_factor(int64_t v) {
     int64_t p = 1;
@@ -58,6 +79,14 @@ Value *CodeGenLLVM::element_address(const std::string &name, Type t, Value *inde
                          i64_t, llvm::cast<llvm::VectorType>(index->getType())->getElementCount())
                    : i64_t);
     return builder_->CreateInBoundsGEP(llvm_storage_type_of(t.element_of()), base, idx);
+}
+
+Value *CodeGenLLVM::element_address(const std::string &name, Type t, const Expr &index,
+                                    int64_t offset) {
+    internal_assert(index.type().is_scalar()) << "element_address of a vector index " << index;
+    Expr i = index.type() == Int(32) ? promote_index_to_64(index) : index;
+    if (offset != 0) i = Add::make(i, make_const(i.type(), offset));
+    return element_address(name, t, codegen(i));
 }
 
 Value *CodeGenLLVM::scalarize(const std::vector<Value *> &args, Type result,
@@ -100,7 +129,7 @@ void CodeGenLLVM::visit(const Load *op) {
 
     if (t.is_scalar()) {
         if (unpredicated) {
-            Value *p = element_address(op->name, et, codegen(op->index));
+            Value *p = element_address(op->name, et, op->index);
             value_ =
                 from_storage(add_tbaa(builder_->CreateAlignedLoad(st, p, align), op->name), et);
             return;
@@ -112,7 +141,7 @@ void CodeGenLLVM::visit(const Load *op) {
         llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "after pred load", function_);
         builder_->CreateCondBr(pred, do_load, after);
         builder_->SetInsertPoint(do_load);
-        Value *p = element_address(op->name, et, codegen(op->index));
+        Value *p = element_address(op->name, et, op->index);
         Value *v = add_tbaa(builder_->CreateAlignedLoad(st, p, align), op->name);
         llvm::BasicBlock *load_end = builder_->GetInsertBlock();
         builder_->CreateBr(after);
@@ -135,7 +164,7 @@ void CodeGenLLVM::visit(const Load *op) {
                                  op->alignment, et.bytes());
     }
     if (const_stride && stride == 1) {
-        Value *p = element_address(op->name, et, codegen(ramp->base));
+        Value *p = element_address(op->name, et, ramp->base);
         Value *v;
         if (unpredicated) {
             v = add_tbaa(builder_->CreateAlignedLoad(vt, p, align), op->name);
@@ -152,13 +181,7 @@ void CodeGenLLVM::visit(const Load *op) {
         // Load exactly the span the lanes cover (never past the first or last lane) and pick
         // the lanes out with a shuffle: cheaper than a gather for interleaved data.
         int64_t span = (lanes - 1) * std::abs(stride) + 1;
-        Value *base = codegen(ramp->base);
-        if (stride < 0) {
-            base = builder_->CreateAdd(
-                base,
-                llvm::ConstantInt::get(base->getType(), (uint64_t)((lanes - 1) * stride), true));
-        }
-        Value *p = element_address(op->name, et, base);
+        Value *p = element_address(op->name, et, ramp->base, stride < 0 ? (lanes - 1) * stride : 0);
         std::vector<int> idx;
         for (int i = 0; i < lanes; i++) {
             idx.push_back(stride > 0 ? (int)(i * stride) : (int)(span - 1 + i * stride));
@@ -193,7 +216,7 @@ void CodeGenLLVM::visit(const Load *op) {
     }
     if (const Broadcast *b = op->index.as<Broadcast>()) {
         if (unpredicated && b->value.type().is_scalar()) {
-            Value *p = element_address(op->name, et, codegen(b->value));
+            Value *p = element_address(op->name, et, b->value);
             value_ = from_storage(
                 splat(add_tbaa(builder_->CreateAlignedLoad(st, p, align), op->name), lanes), t);
             return;
@@ -233,9 +256,9 @@ void CodeGenLLVM::visit(const Store *op) {
 
     if (t.is_scalar()) {
         if (unpredicated) {
-            add_tbaa(builder_->CreateAlignedStore(
-                         v, element_address(op->name, et, codegen(op->index)), align),
-                     op->name);
+            add_tbaa(
+                builder_->CreateAlignedStore(v, element_address(op->name, et, op->index), align),
+                op->name);
             return;
         }
         Value *pred = codegen(op->predicate);
@@ -243,8 +266,7 @@ void CodeGenLLVM::visit(const Store *op) {
         llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "after pred store", function_);
         builder_->CreateCondBr(pred, do_store, after);
         builder_->SetInsertPoint(do_store);
-        add_tbaa(builder_->CreateAlignedStore(v, element_address(op->name, et, codegen(op->index)),
-                                              align),
+        add_tbaa(builder_->CreateAlignedStore(v, element_address(op->name, et, op->index), align),
                  op->name);
         builder_->CreateBr(after);
         builder_->SetInsertPoint(after);
@@ -256,7 +278,7 @@ void CodeGenLLVM::visit(const Store *op) {
     bool const_stride =
         ramp && ramp->base.type().is_scalar() && constant_int_value(ramp->stride, &stride);
     if (const_stride && stride == 1) {
-        Value *p = element_address(op->name, et, codegen(ramp->base));
+        Value *p = element_address(op->name, et, ramp->base);
         align = access_alignment(base_alignment(allocation_alignment_, op->name, op->param),
                                  op->alignment, et.bytes());
         if (unpredicated) {
@@ -267,13 +289,11 @@ void CodeGenLLVM::visit(const Store *op) {
         return;
     }
     if (const_stride && stride == -1 && unpredicated) {
-        Value *base = codegen(ramp->base);
-        base = builder_->CreateAdd(
-            base, llvm::ConstantInt::get(base->getType(), (uint64_t)(1 - lanes), true));
         std::vector<int> idx;
         for (int i = 0; i < lanes; i++) idx.push_back(lanes - 1 - i);
         add_tbaa(builder_->CreateAlignedStore(builder_->CreateShuffleVector(v, idx),
-                                              element_address(op->name, et, base), align),
+                                              element_address(op->name, et, ramp->base, 1 - lanes),
+                                              align),
                  op->name);
         return;
     }

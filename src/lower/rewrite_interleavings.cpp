@@ -1,9 +1,11 @@
 #include "lower/rewrite_interleavings.h"
 
 #include "arith/modulus_remainder.h"
+#include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
 #include "simplify/simplify.h"
 
 #include <algorithm>
@@ -44,25 +46,79 @@ bool loads_from(const Expr &e, const std::string &name) {
     return found;
 }
 
-/// A load that may take part in a deinterleaving: unpredicated, of a vector, at a ramp with a
-/// constant stride in 2..max_load_stride and a scalar base.
-const Ramp *strided_load(const Load *l) {
+/// A load that may take part in a deinterleaving: unpredicated, of a vector, at a ramp (its
+/// index, or `index` when given: the index seen through the enclosing lets) with a constant
+/// stride in 2..max_load_stride and a scalar base.
+const Ramp *strided_load(const Load *l, const Expr &index = Expr()) {
     if (!is_const_one(l->predicate)) return nullptr;
-    const Ramp *r = l->index.as<Ramp>();
+    const Ramp *r = (index.defined() ? index : l->index).as<Ramp>();
     if (!r || !r->base.type().is_scalar()) return nullptr;
     const int64_t *k = as_const_int(r->stride);
     return k && *k >= 2 && *k <= max_load_stride ? r : nullptr;
 }
+
+/// The strided loads of an expression, each with its index seen through the Lets of the
+/// expression that enclose it (their values substituted in): a boundary condition's
+/// coordinates are such lets (let y' = clamp(y) in input[... y' ...]), a different one around
+/// each tap, and the taps' bases are a constant apart only once they are substituted. Sets
+/// `conditional` when a load may not run whenever the others do (under an if_then_else or a
+/// require).
+class CollectStridedLoads : public IRVisitor {
+public:
+    struct Found {
+        const Load *load;
+        Expr index;
+    };
+    std::vector<Found> found;
+    bool conditional = false;
+    /// The names the expression's Lets bind.
+    std::set<std::string> let_names;
+
+private:
+    using IRVisitor::visit;
+    std::map<std::string, Expr> lets_;
+
+    void visit(const Let *op) override {
+        let_names.insert(op->name);
+        dispatch(op->value);
+        Expr value = lets_.empty() ? op->value : substitute(lets_, op->value);
+        auto old = lets_.find(op->name);
+        Expr shadowed = old == lets_.end() ? Expr() : old->second;
+        lets_[op->name] = value;
+        dispatch(op->body);
+        if (shadowed.defined()) {
+            lets_[op->name] = shadowed;
+        } else {
+            lets_.erase(op->name);
+        }
+    }
+
+    void visit(const Load *op) override {
+        IRVisitor::visit(op);
+        Expr index = lets_.empty() ? op->index : substitute(lets_, op->index);
+        if (strided_load(op, index)) found.push_back({op, index});
+    }
+
+    void visit(const Call *op) override {
+        conditional =
+            conditional || op->is_intrinsic(Call::if_then_else) || op->is_intrinsic(Call::require);
+        IRVisitor::visit(op);
+    }
+};
 
 /// Replaces, in one expression, each complete group of strided loads (offsets 0..s-1 from one
 /// base) by slices of the group's dense load.
 class DeinterleaveLoads : public IRMutator {
     using IRMutator::visit;
 
-    /// The loads in the expression that may be grouped, in visiting order.
+    /// The loads in the expression that may be grouped, in visiting order, and their indices
+    /// seen through the expression's lets (strided ramps).
     std::vector<const Load *> candidates_;
+    std::vector<Expr> indices_;
     /// For each load in a complete group: the dense load and its lane offset.
     std::map<const Load *, std::pair<Expr, int>> replacement_;
+
+    const Ramp *ramp_of(size_t i) const { return indices_[i].as<Ramp>(); }
 
     Expr visit(const Load *op) override {
         auto it = replacement_.find(op);
@@ -82,7 +138,7 @@ class DeinterleaveLoads : public IRMutator {
         for (size_t i = 0; i < candidates_.size(); i++) {
             if (used[i]) continue;
             const Load *l0 = candidates_[i];
-            const Ramp *r0 = strided_load(l0);
+            const Ramp *r0 = ramp_of(i);
             const int64_t stride = *as_const_int(r0->stride);
             const int64_t lanes = l0->type.lanes();
             // The furthest another load reads past l0's last element, and before its first
@@ -90,7 +146,7 @@ class DeinterleaveLoads : public IRMutator {
             int64_t after = 0, before = 0;
             for (size_t j = 0; j < candidates_.size(); j++) {
                 const Load *l = candidates_[j];
-                const Ramp *r = strided_load(l);
+                const Ramp *r = ramp_of(j);
                 if (j == i || l->name != l0->name ||
                     l->type.element_of() != l0->type.element_of()) {
                     continue;
@@ -125,38 +181,40 @@ public:
     Expr run(const Expr &e) {
         // A load under a lazily evaluated condition may not run; a dense load in its partner's
         // place would read its elements anyway. Such expressions are left alone.
-        // A load inside a Let of the expression may use the Let's variable, which is unbound
-        // where its partners are: such loads are not grouped.
-        bool conditional = false;
-        std::set<std::string> inner_lets;
-        std::vector<const Load *> loads;
-        visit_exprs(e, [&](const Expr &x) {
-            if (const Load *l = x.as<Load>()) {
-                if (strided_load(l)) loads.push_back(l);
-            } else if (const Call *c = x.as<Call>()) {
-                conditional = conditional || c->is_intrinsic(Call::if_then_else) ||
-                              c->is_intrinsic(Call::require);
-            } else if (const Let *let = x.as<Let>()) {
-                inner_lets.insert(let->name);
+        CollectStridedLoads collect;
+        collect.dispatch(e);
+        if (collect.conditional) return e;
+        // A dense load stands where each load of its group stood, under that load's lets: its
+        // index must not use a name any Let of the expression binds (a Let that rebinds a
+        // variable of the index, let b = b + 7 in in[ramp(b + 1, 2, n)], would change it
+        // there). A load node met twice (a shared subexpression) under lets that give its
+        // index two meanings cannot be replaced by one dense load either: both are left out.
+        std::map<const Load *, Expr> seen;
+        std::set<const Load *> ambiguous;
+        for (const auto &f : collect.found) {
+            auto it = seen.emplace(f.load, f.index).first;
+            if (!equal(it->second, f.index) || expr_uses_vars(f.index, collect.let_names)) {
+                ambiguous.insert(f.load);
             }
-            return true;
-        });
-        if (conditional) return e;
-        for (const Load *l : loads) {
-            if (!expr_uses_vars(l->index, inner_lets)) candidates_.push_back(l);
+        }
+        std::set<const Load *> added;
+        for (const auto &f : collect.found) {
+            if (ambiguous.count(f.load) || !added.insert(f.load).second) continue;
+            candidates_.push_back(f.load);
+            indices_.push_back(f.index);
         }
         if (candidates_.size() < 2) return e;
         std::vector<bool> used(candidates_.size(), false);
         for (size_t i = 0; i < candidates_.size(); i++) {
             if (used[i]) continue;
             const Load *l0 = candidates_[i];
-            const Ramp *r0 = strided_load(l0);
+            const Ramp *r0 = ramp_of(i);
             int stride = (int)*as_const_int(r0->stride);
             // The members of l0's group: same buffer, type and stride, bases a constant apart.
             std::vector<std::pair<int64_t, size_t>> members;
             for (size_t j = i; j < candidates_.size(); j++) {
                 const Load *l = candidates_[j];
-                const Ramp *r = strided_load(l);
+                const Ramp *r = ramp_of(j);
                 if (used[j] || l->name != l0->name || l->type != l0->type ||
                     !is_const(r->stride, stride)) {
                     continue;

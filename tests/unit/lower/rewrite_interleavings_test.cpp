@@ -118,6 +118,20 @@ TEST(RewriteInterleavings, EvenAndOddLoadsShareOneDenseLoad) {
     Expr odd_in_let = Let::make("b", b + 7, load(1));
     Stmt shadow = store("out", load(0) + odd_in_let, 0, 1);
     EXPECT_TRUE(rewrite_interleavings(shadow).same_as(shadow));
+    // A boundary condition's taps each bind the clamped row in a Let of their own: seen
+    // through the lets, their bases are a constant apart, so they group (interpolate's 2x
+    // downsampling of a bordered input).
+    Expr y = Variable::make(Int(32), "y");
+    auto bordered_tap = [&](int offset, const std::string &row) {
+        Expr index =
+            Ramp::make(simplify(b + offset) + Variable::make(Int(32), row) * 1000, 2, lanes);
+        return Let::make(row, max(min(y, 99), 0),
+                         Load::make(UInt(8, lanes), "in", index, const_true(lanes)));
+    };
+    Stmt taps = store("out", bordered_tap(0, "row0") + bordered_tap(1, "row1"), 0, 1);
+    std::string grouped = text(rewrite_interleavings(taps));
+    EXPECT_EQ(grouped.find(", 2, 8)]"), std::string::npos) << grouped;
+    EXPECT_NE(grouped.find(", 1, 16)]"), std::string::npos) << grouped;
     // Under a lazy condition: left alone.
     Expr lazy = Call::make(UInt(8, lanes), Call::if_then_else,
                            {Variable::make(Bool(), "c"), load(0), load(1)}, Call::PureIntrinsic);

@@ -95,6 +95,10 @@ private:
 
     void visit(const Load *op) override {
         IRVisitor::visit(op);
+        // Only a strided ramp, or a variable a let binds, can be a strided ramp once the lets
+        // are substituted: the others are not worth the substitution.
+        const Variable *var = op->index.as<Variable>();
+        if (!strided_load(op) && !(var && lets_.count(var->name))) return;
         Expr index = lets_.empty() ? op->index : substitute(lets_, op->index);
         if (strided_load(op, index)) found.push_back({op, index});
     }

@@ -61,12 +61,7 @@ RAW=$OUT/apps_raw
 rm -rf "$RAW"
 mkdir -p "$RAW"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-# The commit measured: read before the runs (others may commit while they last).
-if commit=$(git rev-parse --short HEAD 2>/dev/null); then
-  [ -n "$(git status --porcelain --untracked-files=no)" ] && commit="$commit + local changes"
-else
-  commit=unknown
-fi
+commit=$(bench_commit)
 settings=(all)
 [ "$SINGLE" = 1 ] && settings+=(1)
 common=(--warmup "$WARMUP" --runs "$RUNS" "${size_flag[@]}")
@@ -106,22 +101,15 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 host=$(hostname -s 2>/dev/null || hostname)
-# A run of every app goes to bench/results/ (the README cites the latest); a run of some apps to
-# the build folder, unless BENCH_RESULTS names the file.
-if [ $# -gt 0 ] || [ ${#size_flag[@]} -gt 0 ]; then
-  mkdir -p "$OUT/results"
-  report=${BENCH_RESULTS:-$OUT/results/$(date +%Y-%m-%d-%H%M%S)-$host-apps.md}
-else
-  report=${BENCH_RESULTS:-bench/results/$(date +%Y-%m-%d-%H%M%S)-$host-apps.md}
-fi
+partial=0
+{ [ $# -gt 0 ] || [ ${#size_flag[@]} -gt 0 ]; } && partial=1
+report=$(bench_report_path apps "$partial")
 {
   echo "# Applications: Loom against Halide 21 ($(date '+%Y-%m-%d %H:%M'), $host)"
   echo
   echo "Command: \`bench/apps.sh${size_flag[*]:+ ${size_flag[*]}}${*:+ $*}\` (${*:-every app}; BENCH_ROUNDS=$ROUNDS, BENCH_RUNS=$RUNS," \
     "BENCH_WARMUP=$WARMUP; Loom from $LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
-  echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;"
-  echo "load average (1, 5, 15 min) before: $load_before, after: $load_after."
-  echo "Loom commit $commit."
+  bench_header_lines "$load_before" "$load_after" "$commit"
   echo
   python3 bench/apps_report.py "$RAW" "${apps[@]}"
 } > "$report"

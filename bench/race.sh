@@ -40,11 +40,7 @@ fi
 settings=(all)
 [ "$SINGLE" = 1 ] && settings+=(1)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-if commit=$(git rev-parse --short HEAD 2>/dev/null); then
-  [ -n "$(git status --porcelain --untracked-files=no)" ] && commit="$commit + local changes"
-else
-  commit=unknown
-fi
+commit=$(bench_commit)
 rows=()
 for threads in "${settings[@]}"; do
   for app in "${apps[@]}"; do
@@ -64,20 +60,15 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 host=$(hostname -s 2>/dev/null || hostname)
-if [ $# -gt 0 ]; then
-  mkdir -p "$OUT/results"
-  report=${BENCH_RESULTS:-$OUT/results/$(date +%Y-%m-%d-%H%M%S)-$host-race.md}
-else
-  report=${BENCH_RESULTS:-bench/results/$(date +%Y-%m-%d-%H%M%S)-$host-race.md}
-fi
+partial=0
+[ $# -gt 0 ] && partial=1
+report=$(bench_report_path race "$partial")
 {
   echo "# Same-process race: Loom against Halide 21 ($(date '+%Y-%m-%d %H:%M'), $host)"
   echo
   echo "Command: \`bench/race.sh${*:+ $*}\` (BENCH_RUNS=$RUNS rounds, BENCH_WARMUP=$WARMUP; Loom from" \
     "$LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
-  echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs;"
-  echo "load average (1, 5, 15 min) before: $load_before, after: $load_after."
-  echo "Loom commit $commit."
+  bench_header_lines "$load_before" "$load_after" "$commit"
   echo
   echo "Each round runs Loom's and Halide's JIT-compiled app once, back to back in one process"
   echo "(the first alternates); ms are the medians of the rounds, the ratio the median of the"

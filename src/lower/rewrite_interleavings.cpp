@@ -127,7 +127,9 @@ class DeinterleaveLoads : public IRMutator {
     Expr visit(const Load *op) override {
         auto it = replacement_.find(op);
         if (it == replacement_.end()) return IRMutator::visit(op);
-        int stride = (int)*as_const_int(op->index.as<Ramp>()->stride);
+        // The dense load covers stride * lanes elements (the load's own index may be a variable
+        // bound to its ramp).
+        int stride = it->second.first.type().lanes() / op->type.lanes();
         return Shuffle::make_slice(it->second.first, it->second.second, stride, op->type.lanes());
     }
 

@@ -132,6 +132,15 @@ TEST(RewriteInterleavings, EvenAndOddLoadsShareOneDenseLoad) {
     std::string grouped = text(rewrite_interleavings(taps));
     EXPECT_EQ(grouped.find(", 2, 8)]"), std::string::npos) << grouped;
     EXPECT_NE(grouped.find(", 1, 16)]"), std::string::npos) << grouped;
+    // A load whose index is a variable bound to its ramp groups too.
+    Expr ramp_var = Variable::make(Int(32, lanes), "odd");
+    Expr odd_by_name = Let::make("odd", Ramp::make(simplify(b + 1), 2, lanes),
+                                 Load::make(UInt(8, lanes), "in", ramp_var, const_true(lanes)));
+    Stmt named = store("out", load(0) + odd_by_name, 0, 1);
+    Stmt rn = rewrite_interleavings(named);
+    const Store *stn = rn.as<Store>();
+    ASSERT_TRUE(stn);
+    EXPECT_NE(text(stn->value).find("in[ramp(b, 1, 16)]"), std::string::npos) << text(rn);
     // Under a lazy condition: left alone.
     Expr lazy = Call::make(UInt(8, lanes), Call::if_then_else,
                            {Variable::make(Bool(), "c"), load(0), load(1)}, Call::PureIntrinsic);

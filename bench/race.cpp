@@ -3,15 +3,16 @@
 // machine's speed drift between them; here each round runs both back to back (which goes first
 // alternates), so drift over seconds cancels in the round's ratio. The two libraries cannot be
 // linked into one program (Loom implements Halide's API under the same names), so each side is
-// bench/race_app.cpp built as a shared library against one of them, loaded with dlmopen into
-// its own link-map namespace. bench/race.sh builds both sides and runs this for every app.
+// bench/race_app.cpp built as a shared library against one of them, and Halide's side is loaded
+// with dlmopen into a link-map namespace of its own (see load()). bench/race.sh builds both sides
+// and runs this for every app.
 //
 //     race <loom side .so> <halide side .so> <app> [--small] [--images DIR] [--warmup N]
 //          [--runs N] [--pause-ms N]
 //
-// Output, one "key value" line each: app, loom_ms and halide_ms (medians
-// of the runs), ratio (the median of the rounds' Loom/Halide ratios), ratio_low and ratio_high
-// (the rounds' quartiles), rounds. The thread count comes from the usual variables
+// Output, one "key value" line each: app, loom_ms and halide_ms (medians of the runs), ratio
+// (the median of the rounds' Loom/Halide ratios), ratio_low and ratio_high (the rounds'
+// quartiles), rounds. The thread count comes from the usual variables
 // (LOOM_NUM_THREADS, HL_NUM_THREADS), read by each library.
 #include <dlfcn.h>
 #include <unistd.h>

@@ -1,7 +1,8 @@
 // One side of the same-process race (bench/race.cpp): the applications of apps/common/all_apps.h
 // behind a C interface, built as a shared library once against Loom (race_app_loom.so) and once
-// against Halide 21 (race_app_halide.so). The driver loads each into its own link-map namespace
-// (dlmopen), so the two libraries, their LLVMs and their runtimes coexist in one process.
+// against Halide 21 (race_app_halide.so). The driver loads Halide's side into a link-map
+// namespace of its own (dlmopen), so the two libraries, their LLVMs and their runtimes coexist
+// in one process.
 #include "Halide.h"
 
 #include "common/all_apps.h"

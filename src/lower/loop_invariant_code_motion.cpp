@@ -7,7 +7,7 @@
 #include "ir/ir_visitor.h"
 
 #include <algorithm>
-
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -178,18 +178,29 @@ private:
         std::vector<Term> terms;
         flatten(op, false, terms);
         type = saved;
+        // Constants go last, outside the invariant part: the taps of a stencil, f(x - 1), f(x)
+        // and f(x + 1), then share one invariant and differ by a constant that folds into the
+        // address (harris' 3x3 sums: 18 pointers, and spills, against Halide's 6).
+        auto key = [](const Term &t) {
+            return is_const(t.e) ? std::numeric_limits<int>::max() : t.level;
+        };
         std::vector<Term> sorted = terms;
         std::stable_sort(sorted.begin(), sorted.end(),
-                         [](const Term &a, const Term &b) { return a.level < b.level; });
+                         [&](const Term &a, const Term &b) { return key(a) < key(b); });
+        int innermost = 0;
+        for (const Term &t : terms) {
+            if (!is_const(t.e)) innermost = std::max(innermost, t.level);
+        }
         // Worth it where two or more terms vary less than the rest (they become one
-        // invariant), and they are not already grouped in front.
-        bool reordered = false;
+        // invariant), or a constant is not last, and they are not already in that order.
+        bool reordered = false, constant_inside = false;
         int below_innermost = 0;
         for (size_t i = 0; i < terms.size(); i++) {
             reordered = reordered || !terms[i].e.same_as(sorted[i].e);
-            below_innermost += sorted[i].level < sorted.back().level;
+            below_innermost += !is_const(terms[i].e) && terms[i].level < innermost;
+            constant_inside = constant_inside || (is_const(terms[i].e) && i + 1 < terms.size());
         }
-        if (!reordered || below_innermost < 2) {
+        if (!reordered || (below_innermost < 2 && !constant_inside)) {
             size_t next = 0;
             return same_shape(op, terms, next);
         }

@@ -109,6 +109,28 @@ TEST(LICM, IndexTermsGroupedByLoopLevelAndLifted) {
     EXPECT_IR_EQ(st->index, Variable::make(Int(32), inner->name) + x * 16);
 }
 
+TEST(LICM, ConstantsStayOutsideTheInvariantPartOfAnIndex) {
+    Expr x = ivar("x"), n = ivar("n"), m = ivar("m"), w = ivar("w");
+    // for (x) { f[x] = g[(m + -1) + x * w] + g[m + x * w] + g[(m + 1) + x * w] }, as a stencil's
+    // taps reach the loop: the three indices share one invariant, m, lifted as one let, and
+    // differ by constants, which stay outermost (they fold into the address).
+    auto tap = [&](int k) {
+        Expr index = k == 0 ? m + x * w : (m + k) + x * w;
+        return Load::make(Int(32), "g", index, const_true());
+    };
+    Stmt s = serial("x", 0, n, store("f", tap(-1) + tap(0) + tap(1), x));
+    Stmt r = loop_invariant_code_motion(s);
+    std::vector<Expr> indices;
+    visit_exprs(r, [&](const Expr &e) {
+        if (const Load *l = e.as<Load>()) indices.push_back(l->index);
+        return true;
+    });
+    ASSERT_EQ(indices.size(), 3u) << r;
+    EXPECT_IR_EQ(indices[0], (m + x * w) + -1) << r;
+    EXPECT_IR_EQ(indices[1], m + x * w) << r;
+    EXPECT_IR_EQ(indices[2], (m + x * w) + 1) << r;
+}
+
 TEST(LICM, LoadsAndLoneNamesStay) {
     Expr x = ivar("x"), n = ivar("n"), m = ivar("m");
     // The load stays in the loop (expressions that read memory are not lifted), its invariant

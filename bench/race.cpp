@@ -8,7 +8,7 @@
 // and runs this for every app.
 //
 //     race <loom side .so> <halide side .so> <app> [--small] [--images DIR] [--warmup N]
-//          [--runs N] [--pause-ms N]
+//          [--runs N]
 //
 // Output, one "key value" line each: app, loom_ms and halide_ms (medians of the runs), ratio
 // (the median of the rounds' Loom/Halide ratios), ratio_low and ratio_high (the rounds'
@@ -18,11 +18,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -67,7 +65,7 @@ double quantile(std::vector<double> v, double q) {
 
 int usage() {
     std::fprintf(stderr, "usage: race <loom .so> <halide .so> <app> [--small] [--images DIR]\n"
-                         "            [--warmup N] [--runs N] [--pause-ms N]\n");
+                         "            [--warmup N] [--runs N]\n");
     return 2;
 }
 
@@ -76,7 +74,7 @@ int usage() {
 int main(int argc, char **argv) {
     if (argc < 4) return usage();
     std::string images = "../shared/images";
-    int paper_size = 1, warmup = 1, runs = 9, pause_ms = 0;
+    int paper_size = 1, warmup = 1, runs = 9;
     for (int i = 4; i < argc; i++) {
         std::string a = argv[i];
         bool has_value = i + 1 < argc;
@@ -88,8 +86,6 @@ int main(int argc, char **argv) {
             warmup = std::atoi(argv[++i]);
         else if (a == "--runs" && has_value)
             runs = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--pause-ms" && has_value)
-            pause_ms = std::max(0, std::atoi(argv[++i]));
         else
             return usage();
     }
@@ -125,7 +121,6 @@ int main(int argc, char **argv) {
         double t[2];
         for (int k = 0; k < 2; k++) {
             int side = (round + k) % 2; // Loom first in even rounds, Halide first in odd ones
-            if (pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
             t[side] = sides[side].run(sides[side].app);
             if (t[side] < 0) return 1;
             times[side].push_back(t[side]);

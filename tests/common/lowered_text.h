@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 /// What `write` writes to a temporary file, read back.
@@ -49,6 +50,44 @@ inline int count_in_assembly(loom::Func f, const std::vector<loom::Argument> &ar
     int n = 0;
     while (std::getline(text, line)) n += line.find("\t" + mnemonic) != std::string::npos;
     return n;
+}
+
+/// The bodies of f's innermost loops in its assembly for `target`: from a label to the last jump
+/// back to it, holding no other such loop.
+inline std::vector<std::string> innermost_loop_bodies(loom::Func f,
+                                                      const std::vector<loom::Argument> &args,
+                                                      const loom::Target &target) {
+    std::vector<std::string> lines;
+    std::istringstream text(assembly(f, args, target));
+    for (std::string line; std::getline(text, line);) lines.push_back(line);
+    std::vector<std::pair<size_t, size_t>> loops;
+    for (size_t i = 0; i < lines.size(); i++) {
+        const std::string &l = lines[i];
+        if (l.empty() || l[0] == '\t' || l.back() != ':') continue;
+        const std::string target_of_jump = "\t" + l.substr(0, l.size() - 1);
+        size_t end = i;
+        for (size_t j = i + 1; j < lines.size(); j++) {
+            const std::string &m = lines[j];
+            if (m.compare(0, 2, "\tj") == 0 && m.size() >= target_of_jump.size() &&
+                m.compare(m.size() - target_of_jump.size(), target_of_jump.size(),
+                          target_of_jump) == 0) {
+                end = j;
+            }
+        }
+        if (end > i) loops.push_back({i, end});
+    }
+    std::vector<std::string> bodies;
+    for (const auto &outer : loops) {
+        bool nested = false;
+        for (const auto &inner : loops) {
+            nested |= inner != outer && inner.first >= outer.first && inner.second <= outer.second;
+        }
+        if (nested) continue;
+        std::string body;
+        for (size_t j = outer.first; j <= outer.second; j++) body += lines[j] + "\n";
+        bodies.push_back(body);
+    }
+    return bodies;
 }
 
 #endif

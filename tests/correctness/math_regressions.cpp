@@ -1,6 +1,8 @@
 // Regressions of the math functions' code generation (src/codegen/llvm/codegen_intrinsics.cpp):
 // the inline vector sin/cos that replaced LLVM's per-lane sinf/cosf calls (apps/snake), checked
-// against double-precision libm over a dense sweep, large arguments and the special values.
+// against double-precision libm over a dense sweep, large arguments and the special values; and
+// of the code of the apps' loops (CodegenRegressions: the instructions a loop must or must not
+// contain, and its values against plain loops).
 #include <loom/loom.h>
 
 #include "common/lowered_text.h"
@@ -271,43 +273,6 @@ TEST(CodegenRegressions, SharedRampIndexIsNotGathered) {
         for (int k = 0; k < 3; k++) want += input(i) * 2.0f * input(i + k);
         ASSERT_EQ(got(i), want) << "at " << i;
     }
-}
-
-// The bodies of f's innermost loops (for `target`): from a label to the last jump back to it,
-// holding no other such loop.
-std::vector<std::string> innermost_loop_bodies(Func f, const std::vector<Argument> &args,
-                                               const Target &target) {
-    std::vector<std::string> lines;
-    std::istringstream text(assembly(f, args, target));
-    for (std::string line; std::getline(text, line);) lines.push_back(line);
-    std::vector<std::pair<size_t, size_t>> loops;
-    for (size_t i = 0; i < lines.size(); i++) {
-        const std::string &l = lines[i];
-        if (l.empty() || l[0] == '\t' || l.back() != ':') continue;
-        const std::string target_of_jump = "\t" + l.substr(0, l.size() - 1);
-        size_t end = i;
-        for (size_t j = i + 1; j < lines.size(); j++) {
-            const std::string &m = lines[j];
-            if (m.compare(0, 2, "\tj") == 0 && m.size() >= target_of_jump.size() &&
-                m.compare(m.size() - target_of_jump.size(), target_of_jump.size(),
-                          target_of_jump) == 0) {
-                end = j;
-            }
-        }
-        if (end > i) loops.push_back({i, end});
-    }
-    std::vector<std::string> bodies;
-    for (const auto &outer : loops) {
-        bool nested = false;
-        for (const auto &inner : loops) {
-            nested |= inner != outer && inner.first >= outer.first && inner.second <= outer.second;
-        }
-        if (nested) continue;
-        std::string body;
-        for (size_t j = outer.first; j <= outer.second; j++) body += lines[j] + "\n";
-        bodies.push_back(body);
-    }
-    return bodies;
 }
 
 // nl_means: a load's Int(32) index, the inner loop's ramp base plus a sum of loop invariants,

@@ -20,7 +20,17 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# The Halide 21 wheel (PyPI): the compatibility tests also build against Halide itself, and the
+# benchmarks race it. Optional: without it those builds are skipped.
+install_halide_wheel() {
+  if ! python3 -c "import halide" 2>/dev/null; then
+    echo "setup: installing the halide==21.0.0 wheel"
+    python3 -m pip install --quiet halide==21.0.0 || echo "setup: no Halide wheel (optional)"
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+  install_halide_wheel
   exit 0
 fi
 
@@ -30,3 +40,4 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_halide_wheel

@@ -4,19 +4,60 @@
 /// \file Halide source compatibility: a program written against Halide's C++ API builds
 /// against Loom by including this header instead of Halide's.
 
+#include "HalideBuffer.h"
+#include "HalideRuntime.h"
+#include "halide_namespace.h"
+
 #include <loom/loom.h>
 
-/// The version of Halide whose API and semantics Loom follows.
-#define HALIDE_VERSION_MAJOR 21
-#define HALIDE_VERSION_MINOR 0
-#define HALIDE_VERSION_PATCH 0
+/// Loom reports compile and JIT errors by throwing (loom::CompileError, loom::RuntimeError, all
+/// loom::Error), as Halide does when built with exceptions; programs test for this macro before
+/// catching them.
+#ifndef HALIDE_WITH_EXCEPTIONS
+#define HALIDE_WITH_EXCEPTIONS
+#endif
 
-namespace loom {
-/// Halide::Internal names Loom's internal namespace.
-namespace Internal = internal;
-} // namespace loom
+#ifndef HALIDE_EXPORT
+#define HALIDE_EXPORT HALIDE_EXPORT_SYMBOL
+#endif
+#ifndef HALIDE_NO_USER_CODE_INLINE
+#define HALIDE_NO_USER_CODE_INLINE HALIDE_NEVER_INLINE
+#endif
 
-/// Every Halide:: name is the Loom name.
-namespace Halide = loom;
+// The standard headers Halide.h brings in; Halide programs use them without including them.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bitset>
+#include <cassert>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <iostream>
+#include <istream>
+#include <iterator>
+#include <limits>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stack>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #endif

@@ -1,11 +1,11 @@
 #ifndef LOOM_COMPAT_HALIDE_IMAGE_IO_H
 #define LOOM_COMPAT_HALIDE_IMAGE_IO_H
 
-/// \file Image file I/O with the API of Halide 21's tools/halide_image_io.h (Halide::Tools is
-/// loom::Tools): load_image, load_and_convert_image, save_image, convert_and_save_image, the
-/// lower-level load / save / save_query, and ImageTypeConversion::convert_image (also available
-/// as the free function convert_image). Works with loom::Buffer (Halide::Buffer) and
-/// loom::Runtime::Buffer (Halide::Runtime::Buffer), so AOT programs use it without libloom.
+/// \file Image file I/O with the API of Halide 21's tools/halide_image_io.h, in Halide::Tools:
+/// load_image, load_and_convert_image, save_image, convert_and_save_image, the lower-level load /
+/// save / save_query, and ImageTypeConversion::convert_image (also available as the free function
+/// convert_image). Works with loom::Buffer (Halide::Buffer) and loom::Runtime::Buffer
+/// (Halide::Runtime::Buffer), so AOT programs use it without libloom.
 ///
 /// Formats, by file extension: PNG (libpng; 8/16-bit gray, gray+alpha, RGB, RGBA), JPEG (libjpeg;
 /// 8-bit gray and RGB, saved at quality 99 as Halide does) and binary PGM/PPM (P5/P6, 8/16 bit).
@@ -41,7 +41,7 @@
 #include <string>
 #include <type_traits>
 
-namespace loom {
+namespace Halide {
 namespace Tools {
 
 namespace Internal {
@@ -373,6 +373,6 @@ void convert_and_save_image(const ImageType &im, const std::string &filename) {
 }
 
 } // namespace Tools
-} // namespace loom
+} // namespace Halide
 
 #endif

@@ -6,6 +6,8 @@
 /// Every codec reads into, or writes from, a Runtime::Buffer<void> of uint8 or uint16 samples,
 /// planar: (x, y) for one channel, (x, y, c) otherwise.
 
+#include "halide_namespace.h"
+
 #include <loom/error.h>
 #include <loom/runtime/loom_buffer.h>
 
@@ -29,7 +31,7 @@
 #include <jerror.h>
 #endif
 
-namespace loom {
+namespace Halide {
 namespace Tools {
 
 /// An element type and dimension count a file format can store (Halide's FormatInfo).
@@ -637,6 +639,6 @@ bool save_any(const Runtime::Buffer<const void> &im, const std::string &filename
 
 } // namespace Internal
 } // namespace Tools
-} // namespace loom
+} // namespace Halide
 
 #endif

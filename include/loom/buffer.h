@@ -12,6 +12,7 @@
 #include <loom/expr.h>
 #include <loom/intrusive_ptr.h>
 #include <loom/runtime/loom_buffer.h>
+#include <loom/target.h>
 #include <loom/type.h>
 
 #include <string>
@@ -372,6 +373,24 @@ public:
     }
 
     // ---- Devices (none on Loom's CPU runtime: harmless no-ops) ----
+
+    /// Copy to (allocate on, wrap a native handle of) device d of target t. Loom has no device
+    /// runtime yet: each is the CompileError Halide gives for a device the target cannot use
+    /// (get_device_interface_for_device_api).
+    int copy_to_device(const DeviceAPI &d, const Target &t = get_jit_target_from_environment()) {
+        return copy_to_device(get_device_interface_for_device_api(d, t, "Buffer::copy_to_device"));
+    }
+    int device_malloc(const DeviceAPI &d, const Target &t = get_jit_target_from_environment()) {
+        get_device_interface_for_device_api(d, t, "Buffer::device_malloc");
+        return halide_error_code_no_device_interface;
+    }
+    int device_wrap_native(const DeviceAPI &d, uint64_t handle,
+                           const Target &t = get_jit_target_from_environment()) {
+        get_device_interface_for_device_api(d, t, "Buffer::device_wrap_native");
+        return halide_error_code_no_device_interface;
+    }
+    /// Forget a device handle wrapped with device_wrap_native (there is none without a device).
+    int device_detach_native(void *ctx = nullptr) { return 0; }
 
     int copy_to_host(void *ctx = nullptr) { return c().buf.copy_to_host(ctx); }
     int copy_to_device(const halide_device_interface_t *iface = nullptr, void *ctx = nullptr) {

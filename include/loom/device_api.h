@@ -3,7 +3,7 @@
 
 /// \file DeviceAPI: where a loop or an extern stage runs (Halide's DeviceAPI). Loom compiles for
 /// the host CPU; the GPU values are declared so Halide programs that mention them compile, and
-/// using them is a CompileError.
+/// using them is a CompileError. Numbered as Halide's.
 
 #include <cstdint>
 
@@ -18,9 +18,10 @@ enum class DeviceAPI : uint8_t {
     OpenCL,
     Metal,
     Hexagon,
+    HexagonDma,
+    D3D12Compute,
     Vulkan,
-    WebGPU,
-    D3D12Compute
+    WebGPU
 };
 
 } // namespace loom

@@ -11,6 +11,7 @@
 
 #include <loom/argument.h>
 #include <loom/buffer_fwd.h>
+#include <loom/device_api.h>
 #include <loom/expr.h>
 #include <loom/extern.h>
 #include <loom/intrusive_ptr.h>
@@ -129,6 +130,73 @@ public:
     Stage &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
     /// Give the loop over `old_name` a new name.
     Stage &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
+    /// tile of any number of loops: split previous[i] into outers[i] and inners[i] by
+    /// factors[i] (with tails[i]), then put the inner loops innermost, in order.
+    Stage &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                const std::vector<TailStrategy> &tails);
+    /// tile of any number of loops with one tail strategy.
+    Stage &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                TailStrategy tail = TailStrategy::Auto);
+    /// tile of any number of loops keeping the names of `previous` for the outer loops.
+    Stage &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+                const std::vector<Expr> &factors, TailStrategy tail = TailStrategy::Auto);
+
+    // Device placement (src/lang/loop_directives.cpp). Recorded as GPU loop types and device
+    // APIs; Loom generates no GPU code yet, so lowering refuses them with Halide's message
+    // unless the target has a matching device feature.
+
+    /// Run the loop(s) as GPU threads of a block.
+    Stage &gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                       DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                       const VarOrRVar &thread_z, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /// Run the loop as the lanes of a GPU warp.
+    Stage &gpu_lanes(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /// Run the whole stage on the GPU in a single thread.
+    Stage &gpu_single_thread(DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /// Run the loop(s) as GPU blocks.
+    Stage &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /// gpu_blocks over the block loops and gpu_threads over the thread loops.
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x,
+               DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+               const VarOrRVar &thread_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+               const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+               DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /// Split x by x_size into blocks bx and threads tx (the tile's loops as GPU loops).
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx,
+                    const Expr &x_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size,
+                    TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx,
+                    const VarOrRVar &by, const VarOrRVar &tx, const VarOrRVar &ty,
+                    const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx,
+                    const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                    TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                    const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx,
+                    const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size,
+                    const Expr &y_size, const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                    const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size,
+                    const Expr &y_size, const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /// Offload the loops from `x` inwards to a Hexagon DSP.
+    Stage &hexagon(const VarOrRVar &x = Var::outermost());
 
     // Reductions (src/lang/rfactor.cpp, src/lang/atomic.cpp).
 
@@ -477,6 +545,62 @@ public:
                const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
     Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
     Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
+    Func &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+               const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+               const std::vector<TailStrategy> &tails);
+    Func &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+               const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+               TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+               const std::vector<Expr> &factors, TailStrategy tail = TailStrategy::Auto);
+    /// The device directives of the pure definition (see Stage for each).
+    Func &gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                      const VarOrRVar &thread_z, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_lanes(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_single_thread(DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y,
+                     DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                     DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x,
+              DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+              const VarOrRVar &thread_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+              const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+              DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
+                   TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size,
+                   TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by,
+                   const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                   TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty,
+                   const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                   const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx,
+                   const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                   const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                   const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                   const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &hexagon(const VarOrRVar &x = Var::outermost());
+    /// Make this Func, a pure copy of another Func or buffer (f(x, y) = g(x, y)), a copy of
+    /// its input into memory of the given device. Host is copy_to_host().
+    Func copy_to_device(DeviceAPI d = DeviceAPI::Default_GPU);
+    /// Make this Func, a pure copy of another Func or buffer, a copy into host memory.
+    Func copy_to_host();
 
     /// Stage::specialize / specialize_fail / unscheduled / compute_with on the pure definition.
     Stage specialize(const Expr &condition);

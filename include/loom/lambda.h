@@ -87,31 +87,65 @@ inline Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const
     return f;
 }
 
+namespace internal {
+/// As Halide's schedule_scalar: a scalar Func runs in one GPU thread when the JIT target has a
+/// GPU, and on Hexagon when it has HVX.
+inline void schedule_scalar(Func f) {
+    Target t = get_jit_target_from_environment();
+    if (t.has_gpu_feature()) f.gpu_single_thread();
+    if (t.has_feature(Target::HVX)) f.hexagon();
+}
+
+template <typename T>
+T evaluate_scalar(const Expr &e, const char *caller, bool may_gpu) {
+    check_evaluate_type(e, type_of<T>(), (std::string("expression passed to ") + caller).c_str());
+    Func f(lambda_name());
+    f() = e;
+    if (may_gpu) schedule_scalar(f);
+    Buffer<T> b = f.realize();
+    return b();
+}
+
+template <typename First, typename... Rest>
+void evaluate_tuple(const char *caller, bool may_gpu, const Tuple &t, First *first, Rest *...rest) {
+    if (t.size() != 1 + sizeof...(Rest)) {
+        throw CompileError(std::string(caller) + " was given a Tuple of " +
+                           std::to_string(t.size()) + " elements and " +
+                           std::to_string(1 + sizeof...(Rest)) + " pointers to store them in");
+    }
+    check_tuple_types(t, 0, first, rest...);
+    Func f(lambda_name());
+    f() = t;
+    if (may_gpu) schedule_scalar(f);
+    Realization r = f.realize();
+    assign_results(r, 0, first, rest...);
+}
+} // namespace internal
+
 /// The value of a scalar Expr (without free variables), computed by JIT-compiling f() = e.
 /// T must be e's type exactly (CompileError otherwise): evaluate<float>(x * 0.5f).
 template <typename T>
 T evaluate(const Expr &e) {
-    internal::check_evaluate_type(e, type_of<T>(), "expression passed to evaluate");
-    Func f(internal::lambda_name());
-    f() = e;
-    Buffer<T> b = f.realize();
-    return b();
+    return internal::evaluate_scalar<T>(e, "evaluate", false);
 }
 
 /// Evaluates the Tuple `t` and stores element i in the i-th pointer, whose type must be the
 /// element's: evaluate(Tuple(a, b), &x, &y).
 template <typename First, typename... Rest>
 void evaluate(const Tuple &t, First *first, Rest *...rest) {
-    if (t.size() != 1 + sizeof...(Rest)) {
-        throw CompileError("evaluate was given a Tuple of " + std::to_string(t.size()) +
-                           " elements and " + std::to_string(1 + sizeof...(Rest)) +
-                           " pointers to store them in");
-    }
-    internal::check_tuple_types(t, 0, first, rest...);
-    Func f(internal::lambda_name());
-    f() = t;
-    Realization r = f.realize();
-    internal::assign_results(r, 0, first, rest...);
+    internal::evaluate_tuple("evaluate", false, t, first, rest...);
+}
+
+/// evaluate, in one GPU thread when the JIT target has a GPU (Halide's evaluate_may_gpu).
+template <typename T>
+T evaluate_may_gpu(const Expr &e) {
+    return internal::evaluate_scalar<T>(e, "evaluate_may_gpu", true);
+}
+
+/// evaluate of a Tuple, in one GPU thread when the JIT target has a GPU.
+template <typename First, typename... Rest>
+void evaluate_may_gpu(const Tuple &t, First *first, Rest *...rest) {
+    internal::evaluate_tuple("evaluate_may_gpu", true, t, first, rest...);
 }
 
 } // namespace loom

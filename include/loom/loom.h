@@ -14,6 +14,7 @@
 #include <loom/func.h>
 #include <loom/image_param.h>
 #include <loom/inline_reductions.h>
+#include <loom/integer_ops.h>
 #include <loom/ir_operator.h>
 #include <loom/jit_handlers.h>
 #include <loom/lambda.h>

@@ -4,12 +4,15 @@
 /// \file Target: the machine and options code is compiled for (Halide's Target). A target is
 /// written "arch-bits-os-feature1-feature2..." (e.g. "x86-64-linux-avx2-fma"), or "host".
 
+#include <loom/device_api.h>
 #include <loom/type.h>
 
 #include <bitset>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+struct halide_device_interface_t;
 
 namespace loom {
 
@@ -211,6 +214,19 @@ struct Target {
     bool has_gpu_feature() const;
     /// Whether code for this target can use values of type t.
     bool supports_type(const Type &t) const;
+    /// Whether code for `device` (Default_GPU: the target's default GPU API) can use type t.
+    bool supports_type(const Type &t, DeviceAPI device) const;
+    /// Whether loops and buffers may be placed on `api` with this target: None and Host
+    /// always; a GPU or DSP API when its feature is set (Default_GPU: any GPU feature).
+    bool supports_device_api(DeviceAPI api) const;
+    /// The device API this target's features require (CUDA for the cuda feature, ...), or
+    /// DeviceAPI::None.
+    DeviceAPI get_required_device_api() const;
+    /// The target of a runtime shared by code for this target and `other` (Halide's rules): the
+    /// same OS, architecture and bits, the device APIs either has, the instruction sets both
+    /// have, and the same sanitizer, debug and ABI features (false, leaving `result` alone, when
+    /// any of those differ); features that only affect generated code are dropped.
+    bool get_runtime_compatible_target(const Target &other, Target &result) const;
 
     /// The number of lanes of type t that fit the widest natural vector register: 64 bytes
     /// with AVX-512, 32 with AVX2 (or AVX for floats), else 16.
@@ -238,6 +254,20 @@ Target get_target_from_environment();
 /// The target for JIT compilation: HL_JIT_TARGET (which must match the host's OS,
 /// architecture and bits), or the host; the JIT feature is always set.
 Target get_jit_target_from_environment();
+
+/// The DeviceAPI Default_GPU stands for on target t (CUDA before OpenCL, Metal, ...), or Host
+/// when t has no GPU feature.
+DeviceAPI get_default_device_api_for_target(const Target &t);
+/// Whether the host can run code using t's device API. Loom has no device runtime yet, so this
+/// is true only for targets that need no device.
+bool host_supports_target_device(const Target &t);
+/// The runtime's interface to device `d` on target t. Loom has no device back end yet: with
+/// `error_site` (the caller's name) an unusable device is a CompileError naming the site, the
+/// API and the target, as in Halide; without, the result is nullptr.
+const halide_device_interface_t *
+get_device_interface_for_device_api(DeviceAPI d,
+                                    const Target &t = get_jit_target_from_environment(),
+                                    const char *error_site = nullptr);
 
 } // namespace loom
 

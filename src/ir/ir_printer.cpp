@@ -63,6 +63,8 @@ const char *device_api_name(DeviceAPI d) {
         return "Metal";
     case DeviceAPI::Hexagon:
         return "Hexagon";
+    case DeviceAPI::HexagonDma:
+        return "HexagonDma";
     case DeviceAPI::Vulkan:
         return "Vulkan";
     case DeviceAPI::WebGPU:

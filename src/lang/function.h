@@ -111,6 +111,10 @@ struct FuncSchedule {
     std::vector<Bound> bounds;
     std::vector<StorageDim> storage_dims;
     MemoryType memory_type = MemoryType::Auto;
+    /// Func::copy_to_device / copy_to_host: this Func, a pure copy of one input, is a copy into
+    /// that device's memory (None: not a copy). Host copies are plain copies on CPUs; lowering
+    /// refuses the others while Loom has no device back end (check_device_apis).
+    DeviceAPI device_copy = DeviceAPI::None;
     bool memoized = false;
     /// memoize(EvictionKey): stored with the cache entries (undefined when none).
     Expr memoize_eviction_key;

@@ -1,7 +1,7 @@
 // The loop directives of the scheduling language (split, tile, reorder, fuse, rename, vectorize,
-// parallel, unroll, serial) on Stage, and Func's forwards to its pure stage. They only record
-// decisions in the stage's StageSchedule (splits and dims); build_provide_loop_nest turns them into
-// loops.
+// parallel, unroll, serial, and the device loops: gpu_*, hexagon) on Stage, and Func's forwards
+// to its pure stage. They only record decisions in the stage's StageSchedule (splits and dims);
+// build_provide_loop_nest turns them into loops.
 #include <loom/func.h>
 #include <loom/ir_operator.h>
 
@@ -27,6 +27,12 @@ const char *for_type_verb(ForType t) {
         return "vectorize";
     case ForType::Unrolled:
         return "unroll";
+    case ForType::GPUBlock:
+        return "make GPU blocks of";
+    case ForType::GPUThread:
+        return "make GPU threads of";
+    case ForType::GPULane:
+        return "make GPU lanes of";
     default:
         return "serialize";
     }
@@ -320,6 +326,157 @@ Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, 
     return tile(x, y, x, y, xi, yi, xfactor, yfactor, tail);
 }
 
+Stage &Stage::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                   const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                   const std::vector<TailStrategy> &tails) {
+    user_assert(previous.size() == outers.size() && previous.size() == inners.size() &&
+                previous.size() == factors.size() && previous.size() == tails.size())
+        << "In schedule for " << name() << ": tile needs as many outer loops, inner loops, "
+        << "factors and tail strategies as loops to tile (" << previous.size() << "), not "
+        << outers.size() << ", " << inners.size() << ", " << factors.size() << " and "
+        << tails.size() << ".\n";
+    for (size_t i = 0; i < previous.size(); i++) {
+        split(previous[i], outers[i], inners[i], factors[i], tails[i]);
+    }
+    std::vector<VarOrRVar> order = inners;
+    order.insert(order.end(), outers.begin(), outers.end());
+    return reorder(order);
+}
+
+Stage &Stage::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                   const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                   TailStrategy tail) {
+    return tile(previous, outers, inners, factors,
+                std::vector<TailStrategy>(previous.size(), tail));
+}
+
+Stage &Stage::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+                   const std::vector<Expr> &factors, TailStrategy tail) {
+    return tile(previous, previous, inners, factors, tail);
+}
+
+namespace {
+
+/// Gives the loop `var` names the GPU loop type t on device_api.
+void set_gpu_loop(Stage &stage, const VarOrRVar &var, ForType t, DeviceAPI device_api) {
+    set_for_type(stage, var, t);
+    stage.definition().schedule.dims[find_dim(stage, var.name(), for_type_verb(t))].device_api =
+        device_api;
+}
+
+} // namespace
+
+Stage &Stage::gpu_threads(const VarOrRVar &tx, DeviceAPI device_api) {
+    set_gpu_loop(*this, tx, ForType::GPUThread, device_api);
+    return *this;
+}
+
+Stage &Stage::gpu_threads(const VarOrRVar &tx, const VarOrRVar &ty, DeviceAPI device_api) {
+    gpu_threads(tx, device_api);
+    return gpu_threads(ty, device_api);
+}
+
+Stage &Stage::gpu_threads(const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                          DeviceAPI device_api) {
+    gpu_threads(tx, ty, device_api);
+    return gpu_threads(tz, device_api);
+}
+
+Stage &Stage::gpu_lanes(const VarOrRVar &tx, DeviceAPI device_api) {
+    set_gpu_loop(*this, tx, ForType::GPULane, device_api);
+    return *this;
+}
+
+Stage &Stage::gpu_single_thread(DeviceAPI device_api) {
+    // One block of one thread: a loop of extent 1 split off the outermost loop.
+    Var block(unique_name('b'));
+    split(Var::outermost(), Var::outermost(), block, 1);
+    set_gpu_loop(*this, block, ForType::GPUBlock, device_api);
+    return *this;
+}
+
+Stage &Stage::gpu_blocks(const VarOrRVar &bx, DeviceAPI device_api) {
+    set_gpu_loop(*this, bx, ForType::GPUBlock, device_api);
+    return *this;
+}
+
+Stage &Stage::gpu_blocks(const VarOrRVar &bx, const VarOrRVar &by, DeviceAPI device_api) {
+    gpu_blocks(bx, device_api);
+    return gpu_blocks(by, device_api);
+}
+
+Stage &Stage::gpu_blocks(const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &bz,
+                         DeviceAPI device_api) {
+    gpu_blocks(bx, by, device_api);
+    return gpu_blocks(bz, device_api);
+}
+
+Stage &Stage::gpu(const VarOrRVar &bx, const VarOrRVar &tx, DeviceAPI device_api) {
+    gpu_blocks(bx, device_api);
+    return gpu_threads(tx, device_api);
+}
+
+Stage &Stage::gpu(const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &tx,
+                  const VarOrRVar &ty, DeviceAPI device_api) {
+    gpu_blocks(bx, by, device_api);
+    return gpu_threads(tx, ty, device_api);
+}
+
+Stage &Stage::gpu(const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &bz,
+                  const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                  DeviceAPI device_api) {
+    gpu_blocks(bx, by, bz, device_api);
+    return gpu_threads(tx, ty, tz, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx,
+                       const Expr &x_size, TailStrategy tail, DeviceAPI device_api) {
+    split(x, bx, tx, x_size, tail);
+    return gpu(bx, tx, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile(x, x, tx, x_size, tail, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx,
+                       const VarOrRVar &by, const VarOrRVar &tx, const VarOrRVar &ty,
+                       const Expr &x_size, const Expr &y_size, TailStrategy tail,
+                       DeviceAPI device_api) {
+    tile(x, y, bx, by, tx, ty, x_size, y_size, tail);
+    return gpu(bx, by, tx, ty, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx,
+                       const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile(x, y, x, y, tx, ty, x_size, y_size, tail, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z,
+                       const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &bz,
+                       const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                       const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    tile({x, y, z}, {bx, by, bz}, {tx, ty, tz}, {x_size, y_size, z_size}, tail);
+    return gpu(bx, by, bz, tx, ty, tz, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z,
+                       const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                       const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile(x, y, z, x, y, z, tx, ty, tz, x_size, y_size, z_size, tail, device_api);
+}
+
+Stage &Stage::hexagon(const VarOrRVar &x) {
+    definition().schedule.dims[find_dim(*this, x.name(), "offload to Hexagon")].device_api =
+        DeviceAPI::Hexagon;
+    mark_touched(*this);
+    return *this;
+}
+
 Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
     const std::string where = "In schedule for " + name() + ": ";
     user_assert(inner.is_rvar == outer.is_rvar && inner.is_rvar == fused.is_rvar)
@@ -447,6 +604,132 @@ Func &Func::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar
 
 Func &Func::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
     Stage(function(), 0).rename(old_name, new_name);
+    return *this;
+}
+
+Func &Func::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                 const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                 const std::vector<TailStrategy> &tails) {
+    Stage(function(), 0).tile(previous, outers, inners, factors, tails);
+    return *this;
+}
+
+Func &Func::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                 const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                 TailStrategy tail) {
+    Stage(function(), 0).tile(previous, outers, inners, factors, tail);
+    return *this;
+}
+
+Func &Func::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+                 const std::vector<Expr> &factors, TailStrategy tail) {
+    Stage(function(), 0).tile(previous, inners, factors, tail);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &tx, DeviceAPI d) {
+    Stage(function(), 0).gpu_threads(tx, d);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &tx, const VarOrRVar &ty, DeviceAPI d) {
+    Stage(function(), 0).gpu_threads(tx, ty, d);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                        DeviceAPI d) {
+    Stage(function(), 0).gpu_threads(tx, ty, tz, d);
+    return *this;
+}
+
+Func &Func::gpu_lanes(const VarOrRVar &tx, DeviceAPI d) {
+    Stage(function(), 0).gpu_lanes(tx, d);
+    return *this;
+}
+
+Func &Func::gpu_single_thread(DeviceAPI d) {
+    Stage(function(), 0).gpu_single_thread(d);
+    return *this;
+}
+
+Func &Func::gpu_blocks(const VarOrRVar &bx, DeviceAPI d) {
+    Stage(function(), 0).gpu_blocks(bx, d);
+    return *this;
+}
+
+Func &Func::gpu_blocks(const VarOrRVar &bx, const VarOrRVar &by, DeviceAPI d) {
+    Stage(function(), 0).gpu_blocks(bx, by, d);
+    return *this;
+}
+
+Func &Func::gpu_blocks(const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &bz, DeviceAPI d) {
+    Stage(function(), 0).gpu_blocks(bx, by, bz, d);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &bx, const VarOrRVar &tx, DeviceAPI d) {
+    Stage(function(), 0).gpu(bx, tx, d);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &tx, const VarOrRVar &ty,
+                DeviceAPI d) {
+    Stage(function(), 0).gpu(bx, by, tx, ty, d);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx,
+                const VarOrRVar &ty, const VarOrRVar &tz, DeviceAPI d) {
+    Stage(function(), 0).gpu(bx, by, bz, tx, ty, tz, d);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx,
+                     const Expr &x_size, TailStrategy tail, DeviceAPI d) {
+    Stage(function(), 0).gpu_tile(x, bx, tx, x_size, tail, d);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size, TailStrategy tail,
+                     DeviceAPI d) {
+    Stage(function(), 0).gpu_tile(x, tx, x_size, tail, d);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx,
+                     const VarOrRVar &by, const VarOrRVar &tx, const VarOrRVar &ty,
+                     const Expr &x_size, const Expr &y_size, TailStrategy tail, DeviceAPI d) {
+    Stage(function(), 0).gpu_tile(x, y, bx, by, tx, ty, x_size, y_size, tail, d);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx,
+                     const VarOrRVar &ty, const Expr &x_size, const Expr &y_size, TailStrategy tail,
+                     DeviceAPI d) {
+    Stage(function(), 0).gpu_tile(x, y, tx, ty, x_size, y_size, tail, d);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z,
+                     const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &bz,
+                     const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                     const Expr &x_size, const Expr &y_size, const Expr &z_size, TailStrategy tail,
+                     DeviceAPI d) {
+    Stage(function(), 0).gpu_tile(x, y, z, bx, by, bz, tx, ty, tz, x_size, y_size, z_size, tail, d);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z,
+                     const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                     const Expr &x_size, const Expr &y_size, const Expr &z_size, TailStrategy tail,
+                     DeviceAPI d) {
+    Stage(function(), 0).gpu_tile(x, y, z, tx, ty, tz, x_size, y_size, z_size, tail, d);
+    return *this;
+}
+
+Func &Func::hexagon(const VarOrRVar &x) {
+    Stage(function(), 0).hexagon(x);
     return *this;
 }
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 namespace loom {
 
@@ -85,15 +86,43 @@ Func &Func::reorder_storage(const Var &x, const Var &y) {
 }
 
 Func &Func::store_in(MemoryType memory_type) {
-    user_assert(memory_type == MemoryType::Auto || memory_type == MemoryType::Heap ||
-                memory_type == MemoryType::Stack || memory_type == MemoryType::Register)
-        << "Func " << name() << " can't be stored in MemoryType::" << memory_type_name(memory_type)
-        << ": Loom compiles for CPUs, where the memory types are Auto, Heap, Stack and "
-           "Register.\n";
+    // The GPU and DSP memories mean nothing to code running on the host: as in Halide, a Func
+    // stored there by a schedule compiled for a CPU target lives in ordinary memory.
+    user_assert(memory_type != MemoryType::AMXTile)
+        << "Func " << name() << " can't be stored in MemoryType::AMXTile: Loom does not "
+        << "generate AMX code. Use Auto, Heap, Stack or Register.\n";
     Function f = function();
     f.schedule().memory_type = memory_type;
     f.touch();
     return *this;
 }
+
+Func Func::copy_to_device(DeviceAPI d) {
+    Function f = function();
+    const Definition &def = f.definition();
+    const Call *call = def.values.size() == 1 ? def.values[0].as<Call>() : nullptr;
+    bool plain_copy = call && (call->call_type == Call::Halide || call->call_type == Call::Image) &&
+                      call->args.size() == f.args().size();
+    for (size_t i = 0; plain_copy && i < call->args.size(); i++) {
+        const Variable *v = call->args[i].as<Variable>();
+        plain_copy = v && v->name == f.args()[i];
+    }
+    std::ostringstream value;
+    if (def.values.size() == 1) {
+        value << def.values[0];
+    } else {
+        value << "a Tuple";
+    }
+    user_assert(f.has_pure_definition() && f.updates().empty() && plain_copy)
+        << "Func " << name()
+        << " is scheduled as copy_to_host/device, but has value: " << value.str() << "\n"
+        << "Expected a single call to another Func with matching dimensionality and argument "
+           "order.\n";
+    f.schedule().device_copy = d;
+    f.touch();
+    return *this;
+}
+
+Func Func::copy_to_host() { return copy_to_device(DeviceAPI::Host); }
 
 } // namespace loom

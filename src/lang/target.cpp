@@ -489,6 +489,205 @@ bool Target::supports_type(const Type &t) const {
     return true;
 }
 
+namespace {
+
+/// The feature that enables device API d (FeatureEnd for None, Host and Default_GPU).
+Target::Feature feature_for_device_api(DeviceAPI d) {
+    switch (d) {
+    case DeviceAPI::CUDA:
+        return Target::CUDA;
+    case DeviceAPI::OpenCL:
+        return Target::OpenCL;
+    case DeviceAPI::Metal:
+        return Target::Metal;
+    case DeviceAPI::Hexagon:
+        return Target::HVX;
+    case DeviceAPI::HexagonDma:
+        return Target::HexagonDma;
+    case DeviceAPI::D3D12Compute:
+        return Target::D3D12Compute;
+    case DeviceAPI::Vulkan:
+        return Target::Vulkan;
+    case DeviceAPI::WebGPU:
+        return Target::WebGPU;
+    default:
+        return Target::FeatureEnd;
+    }
+}
+
+/// The lower-case name Halide's device-interface errors use ("cuda").
+std::string device_api_feature_name(DeviceAPI d) {
+    Target::Feature f = feature_for_device_api(d);
+    return f == Target::FeatureEnd ? std::string("host") : Target::feature_to_name(f);
+}
+
+} // namespace
+
+bool Target::supports_type(const Type &t, DeviceAPI device) const {
+    if (device == DeviceAPI::Default_GPU) device = get_default_device_api_for_target(*this);
+    if (t.bits() == 64) {
+        switch (device) {
+        case DeviceAPI::Metal:
+        case DeviceAPI::D3D12Compute:
+        case DeviceAPI::WebGPU:
+            return false;
+        case DeviceAPI::OpenCL:
+            return !t.is_float() || has_feature(CLDoubles);
+        case DeviceAPI::Vulkan:
+            return has_feature(t.is_float() ? VulkanFloat64 : VulkanInt64);
+        default:
+            return true;
+        }
+    }
+    if (t.is_float() && t.bits() == 16) {
+        if (device == DeviceAPI::OpenCL) return has_feature(CLHalf);
+        if (device == DeviceAPI::Vulkan) return has_feature(VulkanFloat16);
+    }
+    return true;
+}
+
+bool Target::supports_device_api(DeviceAPI api) const {
+    switch (api) {
+    case DeviceAPI::None:
+    case DeviceAPI::Host:
+        return true;
+    case DeviceAPI::Default_GPU:
+        return has_gpu_feature();
+    default:
+        return has_feature(feature_for_device_api(api));
+    }
+}
+
+DeviceAPI Target::get_required_device_api() const {
+    for (DeviceAPI d :
+         {DeviceAPI::CUDA, DeviceAPI::OpenCL, DeviceAPI::Metal, DeviceAPI::Hexagon,
+          DeviceAPI::HexagonDma, DeviceAPI::D3D12Compute, DeviceAPI::Vulkan, DeviceAPI::WebGPU}) {
+        if (has_feature(feature_for_device_api(d))) return d;
+    }
+    return DeviceAPI::None;
+}
+
+bool Target::get_runtime_compatible_target(const Target &other, Target &result) const {
+    if (os != other.os || arch != other.arch || bits != other.bits) return false;
+    // As Halide: a runtime carries the device APIs either side uses, only the instruction sets
+    // both have, and must agree on the features that change its ABI (sanitizers, debug, soft
+    // float); the features that affect only generated code are dropped.
+    static const std::vector<Feature> union_features = {CUDA,
+                                                        D3D12Compute,
+                                                        Metal,
+                                                        NoNEON,
+                                                        OpenCL,
+                                                        Vulkan,
+                                                        WebGPU,
+                                                        CUDACapability30,
+                                                        CUDACapability32,
+                                                        CUDACapability35,
+                                                        CUDACapability50,
+                                                        CUDACapability61,
+                                                        CUDACapability70,
+                                                        CUDACapability75,
+                                                        CUDACapability80,
+                                                        CUDACapability86,
+                                                        HVX_v62,
+                                                        HVX_v65,
+                                                        HVX_v66,
+                                                        HVX_v68,
+                                                        VulkanInt8,
+                                                        VulkanInt16,
+                                                        VulkanInt64,
+                                                        VulkanFloat16,
+                                                        VulkanFloat64,
+                                                        VulkanV10,
+                                                        VulkanV12,
+                                                        VulkanV13};
+    static const std::vector<Feature> intersection_features = {SSE41,
+                                                               AVX,
+                                                               AVX2,
+                                                               AVXVNNI,
+                                                               FMA,
+                                                               FMA4,
+                                                               F16C,
+                                                               ARMv7s,
+                                                               VSX,
+                                                               POWER_ARCH_2_07,
+                                                               AVX512,
+                                                               AVX512_KNL,
+                                                               AVX512_Skylake,
+                                                               AVX512_Cannonlake,
+                                                               AVX512_Zen4,
+                                                               AVX512_Zen5,
+                                                               AVX512_SapphireRapids,
+                                                               AVX10_1,
+                                                               X86APX,
+                                                               SVE,
+                                                               SVE2,
+                                                               ARMDotProd,
+                                                               ARMFp16,
+                                                               RVV,
+                                                               ARMv8a,
+                                                               ARMv81a,
+                                                               ARMv82a,
+                                                               ARMv83a,
+                                                               ARMv84a,
+                                                               ARMv85a,
+                                                               ARMv86a,
+                                                               ARMv87a,
+                                                               ARMv88a,
+                                                               ARMv89a,
+                                                               WasmSimd128,
+                                                               WasmBulkMemory};
+    static const std::vector<Feature> matching_features = {
+        ASAN, Debug, HexagonDma, HVX, MSAN, SoftFloatABI, TSAN, WasmThreads, SanitizerCoverage};
+    for (Feature f : matching_features) {
+        if (has_feature(f) != other.has_feature(f)) return false;
+    }
+    Target t(os, arch, bits);
+    t.vector_bits = std::min(vector_bits, other.vector_bits);
+    t.processor_tune = processor_tune != ProcessorGeneric ? processor_tune : other.processor_tune;
+    for (Feature f : union_features) t.set_feature(f, has_feature(f) || other.has_feature(f));
+    for (Feature f : intersection_features) {
+        t.set_feature(f, has_feature(f) && other.has_feature(f));
+    }
+    for (Feature f : matching_features) t.set_feature(f, has_feature(f));
+    result = t;
+    return true;
+}
+
+DeviceAPI get_default_device_api_for_target(const Target &t) {
+    for (DeviceAPI d : {DeviceAPI::CUDA, DeviceAPI::OpenCL, DeviceAPI::Metal,
+                        DeviceAPI::D3D12Compute, DeviceAPI::Vulkan, DeviceAPI::WebGPU}) {
+        if (t.supports_device_api(d)) return d;
+    }
+    return DeviceAPI::Host;
+}
+
+bool host_supports_target_device(const Target &t) {
+    return t.get_required_device_api() == DeviceAPI::None;
+}
+
+const halide_device_interface_t *get_device_interface_for_device_api(DeviceAPI d, const Target &t,
+                                                                     const char *error_site) {
+    if (!error_site) return nullptr;
+    const std::string where =
+        std::string("get_device_interface_for_device_api called from ") + error_site;
+    if (d == DeviceAPI::Default_GPU) {
+        DeviceAPI chosen = get_default_device_api_for_target(t);
+        user_assert(chosen != DeviceAPI::Host)
+            << where << " requested a default GPU but no GPU feature is specified in target ("
+            << t.to_string() << ").\n";
+        d = chosen;
+    }
+    user_assert(d != DeviceAPI::None && d != DeviceAPI::Host)
+        << where << " requested unknown DeviceAPI (" << (int)d << ").\n";
+    user_assert(t.supports_device_api(d))
+        << where << " DeviceAPI (" << device_api_feature_name(d) << ") is not supported by target ("
+        << t.to_string() << ").\n";
+    user_error << where << ": Loom has no " << device_api_feature_name(d)
+               << " device runtime yet; compute on the host (a target without the "
+               << device_api_feature_name(d) << " feature).\n";
+    return nullptr;
+}
+
 int Target::natural_vector_size(const Type &t) const {
     int bytes = std::max(1, t.bytes());
     bool is_integer = t.is_int() || t.is_uint();

@@ -7,6 +7,7 @@
 #include "lower/alias_bound_lets.h"
 #include "lower/bound_small_allocations.h"
 #include "lower/bounds_inference.h"
+#include "lower/check_device_apis.h"
 #include "lower/default_schedule.h"
 #include "lower/extern_stages.h"
 #include "lower/find_intrinsics.h"
@@ -162,6 +163,8 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // The environment: every Func reachable from the outputs, and the order to realize them
     // (producers before consumers; recursion is a CompileError).
     std::vector<std::string> order = realization_order(outputs, env);
+    // GPU loops and device copies need a device the target enables (and a back end for it).
+    check_device_apis(env, target);
 
     // Where each Func is computed: the user's schedule plus the defaults (outputs at the root,
     // pure Funcs inlined, unscheduled reductions inside their consumers' innermost loops).

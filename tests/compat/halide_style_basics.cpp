@@ -103,13 +103,14 @@ TEST(HalideStyle, EvaluateAndLambda) {
     EXPECT_EQ(out(3, 4), 13);
 }
 
-TEST(HalideStyle, BufferMinsFromABracedList) {
-    // Halide code writes b.set_min({...}); the realization then covers the shifted box.
+TEST(HalideStyle, BufferMinsFromAList) {
+    // Halide code writes b.set_min(x_min, y_min) (Halide::Buffer does not take a braced list,
+    // Loom's does too); the realization then covers the shifted box.
     Var x("x"), y("y");
     Func f("f");
     f(x, y) = x + 100 * y;
     Buffer<int> out(4, 3);
-    out.set_min({9, -6});
+    out.set_min(9, -6);
     EXPECT_EQ(out.dim(0).min(), 9);
     EXPECT_EQ(out.dim(1).min(), -6);
     f.realize(out);

@@ -42,8 +42,8 @@ TEST(MemoryErrors, UnsupportedMemoryType) {
     Func f("f");
     Var x("x");
     f(x) = x;
-    expect_error([&] { f.store_in(MemoryType::GPUShared); },
-                 {"Func f", "GPUShared", "Auto, Heap, Stack and Register"});
+    expect_error([&] { f.store_in(MemoryType::AMXTile); },
+                 {"Func f", "AMXTile", "Auto, Heap, Stack or Register"});
 }
 
 TEST(MemoryErrors, ReorderStorageOfMissingVar) {

@@ -182,24 +182,6 @@ Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) 
     return realize(nullptr, std::move(sizes), target);
 }
 
-Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> sizes,
-                              const Target &target) {
-    PipelineContents &c = pipeline_contents(contents);
-    check_outputs_defined(c);
-    std::vector<Buffer<void>> buffers;
-    std::vector<int> shape(sizes.begin(), sizes.end());
-    for (const Function &f : c.outputs) {
-        user_assert((int)sizes.size() == f.dimensions())
-            << "Func " << f.name() << " has " << f.dimensions() << " dimension"
-            << (f.dimensions() == 1 ? "" : "s") << ", but realize was given " << sizes.size()
-            << " size" << (sizes.size() == 1 ? "" : "s") << ". Pass one size per dimension.\n";
-        for (const Type &t : f.output_types()) buffers.emplace_back(t, shape);
-    }
-    Realization r(buffers);
-    realize(context, RealizationArg(r), target);
-    return r;
-}
-
 namespace {
 
 /// argv for the compiled code. `outputs` are the output buffers; `queries` (may be null)
@@ -242,6 +224,61 @@ std::vector<void *> build_argv(const PipelineContents::Compiled &compiled,
 }
 
 } // namespace
+
+Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> sizes,
+                              const Target &target) {
+    PipelineContents &c = pipeline_contents(contents);
+    check_outputs_defined(c);
+    std::vector<int> shape(sizes.begin(), sizes.end());
+    // As Halide: a bounds query first, since the schedule may compute (and store) more than the
+    // requested region (an update vectorized with TailStrategy::RoundUp writes whole vectors);
+    // the outputs are allocated with the queried shape and cropped back to the request.
+    std::vector<std::unique_ptr<QueryBuffer>> queries;
+    std::vector<halide_buffer_t *> raw;
+    for (const Function &f : c.outputs) {
+        user_assert((int)sizes.size() == f.dimensions())
+            << "Func " << f.name() << " has " << f.dimensions() << " dimension"
+            << (f.dimensions() == 1 ? "" : "s") << ", but realize was given " << sizes.size()
+            << " size" << (sizes.size() == 1 ? "" : "s") << ". Pass one size per dimension.\n";
+        for (const Type &t : f.output_types()) {
+            queries.emplace_back(new QueryBuffer(t, f.dimensions()));
+            int stride = 1;
+            for (int d = 0; d < f.dimensions(); d++) {
+                queries.back()->dims[d] = halide_dimension_t(0, sizes[d], stride);
+                stride *= sizes[d];
+            }
+            raw.push_back(&queries.back()->buf);
+        }
+    }
+    compile_jit(target);
+    if (!target.has_feature(Target::NoBoundsQuery)) {
+        std::vector<Buffer<void>> keep_alive;
+        std::vector<void *> argv = build_argv(*c.compiled, raw, nullptr, keep_alive);
+        JITCallContext ctx(context, c.jit_handlers);
+        call(*c.compiled, argv, ctx);
+    }
+    std::vector<Buffer<void>> buffers;
+    bool needs_crop = false;
+    for (const std::unique_ptr<QueryBuffer> &q : queries) {
+        std::vector<int> extents, mins;
+        for (const halide_dimension_t &d : q->dims) {
+            extents.push_back(d.extent);
+            mins.push_back(d.min);
+        }
+        buffers.emplace_back(q->buf.type, extents);
+        if (!mins.empty()) buffers.back().set_min(mins);
+        needs_crop = needs_crop || extents != shape || mins != std::vector<int>(shape.size(), 0);
+    }
+    Realization r(buffers);
+    realize(context, RealizationArg(r), target);
+    if (needs_crop) {
+        std::vector<std::pair<int, int>> requested;
+        for (int extent : shape) requested.emplace_back(0, extent);
+        for (Buffer<void> &b : buffers) b.crop(requested);
+        return Realization(buffers);
+    }
+    return r;
+}
 
 void Pipeline::realize(RealizationArg outputs, const Target &target) {
     realize(nullptr, std::move(outputs), target);

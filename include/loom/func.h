@@ -26,6 +26,7 @@
 #include <loom/var.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -325,6 +326,16 @@ private:
     int implicit_placeholder_pos = -1;
     int implicit_count = 0;
 };
+
+/// select of two calls: an Expr (a call converts to both an Expr and a Tuple, so this overload
+/// decides; select Tuple(f(x)) and Tuple(g(x)) for Tuple-valued Funcs).
+Expr select(const Expr &condition, const FuncRef &true_value, const FuncRef &false_value);
+template <typename... Args>
+Expr select(const Expr &c0, const FuncRef &v0, const Expr &c1, const FuncRef &v1, Args &&...rest) {
+    return select(c0, v0, select(c1, v1, std::forward<Args>(rest)...));
+}
+/// mux over calls, as Exprs.
+Expr mux(const Expr &index, const std::initializer_list<FuncRef> &values);
 
 /// One value of a call to a Tuple-valued Func, `f(x)[i]`: converts to the Expr reading that
 /// element, and as a definition site updates only that element (the others are left as they

@@ -6,6 +6,7 @@
 #include <loom/expr.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,27 @@ public:
 private:
     std::vector<Expr> exprs;
 };
+
+/// Element-wise select of Tuples of one size: element i is select(condition[i], true_value[i],
+/// false_value[i]).
+Tuple select(const Tuple &condition, const Tuple &true_value, const Tuple &false_value);
+/// Element-wise select of Tuples under one condition.
+Tuple select(const Expr &condition, const Tuple &true_value, const Tuple &false_value);
+/// Multiway Tuple select: the value of the first true condition, else the last value.
+template <typename... Args>
+Tuple select(const Tuple &c0, const Tuple &v0, const Tuple &c1, const Tuple &v1, Args &&...rest) {
+    return select(c0, v0, select(c1, v1, std::forward<Args>(rest)...));
+}
+template <typename... Args>
+Tuple select(const Expr &c0, const Tuple &v0, const Expr &c1, const Tuple &v1, Args &&...rest) {
+    return select(c0, v0, select(c1, v1, std::forward<Args>(rest)...));
+}
+
+/// mux over the elements of a Tuple: values[index], the last element when out of range.
+Expr mux(const Expr &index, const Tuple &values);
+/// Element-wise mux of Tuples of one size.
+Tuple mux(const Expr &index, const std::initializer_list<Tuple> &values);
+Tuple mux(const Expr &index, const std::vector<Tuple> &values);
 
 } // namespace loom
 

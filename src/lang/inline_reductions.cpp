@@ -1,5 +1,6 @@
 #include <loom/func.h>
 #include <loom/inline_reductions.h>
+#include <loom/ir_operator.h>
 #include <loom/rdom.h>
 #include <loom/tuple.h>
 #include <loom/var.h>
@@ -103,8 +104,9 @@ struct InlineReduction {
     ReductionDomain rdom;
 };
 
+/// `given` (may be null) is the Func the user asked to hold the reduction; it must be undefined.
 InlineReduction start(const ReductionDomain &explicit_rdom, const Expr &e, const std::string &name,
-                      const char *what) {
+                      const char *what, const Func *given) {
     user_assert(e.defined()) << "The Expr passed to " << what << " is undefined.\n";
     FindFreeVars finder(explicit_rdom, name);
     InlineReduction r;
@@ -119,8 +121,15 @@ InlineReduction start(const ReductionDomain &explicit_rdom, const Expr &e, const
                                   << "it reduces over, so the reduction would not loop over it: "
                                   << e << "\n";
     r.rdom = finder.rdom;
-    // A pipeline can't hold two Funcs of one name, and "sum" is used often.
-    r.f = Func(unique_name(name));
+    if (given) {
+        user_assert(!given->defined())
+            << "The Func " << given->name() << " passed to " << what
+            << " already has a definition; pass an undefined Func for the reduction to define.\n";
+        r.f = *given;
+    } else {
+        // A pipeline can't hold two Funcs of one name, and "sum" is used often.
+        r.f = Func(unique_name(name));
+    }
     for (const std::string &v : finder.free_vars) {
         r.args.push_back(Var(v));
         r.arg_exprs.push_back(r.args.back());
@@ -131,8 +140,9 @@ InlineReduction start(const ReductionDomain &explicit_rdom, const Expr &e, const
 
 /// f(args) = identity; f(args) = combine(f(args), e); returns f(call_args).
 Expr fold(const ReductionDomain &explicit_rdom, const Expr &e, const std::string &name,
-          const char *what, Expr (*identity)(Type), Expr (*combine)(const Expr &, const Expr &)) {
-    InlineReduction r = start(explicit_rdom, e, name, what);
+          const char *what, Expr (*identity)(Type), Expr (*combine)(const Expr &, const Expr &),
+          const Func *given = nullptr) {
+    InlineReduction r = start(explicit_rdom, e, name, what, given);
     r.f(r.args) = identity(r.e.type());
     r.f(r.args) = combine(r.f(r.arg_exprs), r.e);
     return r.f(r.call_args);
@@ -141,8 +151,8 @@ Expr fold(const ReductionDomain &explicit_rdom, const Expr &e, const std::string
 /// The coordinates and value of the first extreme point; `better(new, old)` says when a new
 /// value replaces the old one (strictly, so ties keep the first point).
 Tuple arg_extreme(const ReductionDomain &explicit_rdom, const Expr &e, const std::string &name,
-                  const char *what, bool is_max) {
-    InlineReduction r = start(explicit_rdom, e, name, what);
+                  const char *what, bool is_max, const Func *given = nullptr) {
+    InlineReduction r = start(explicit_rdom, e, name, what, given);
     Type t = r.e.type();
     std::vector<Expr> initial, candidate;
     for (const ReductionVariable &rv : r.rdom.domain()) {
@@ -171,6 +181,7 @@ Expr one(Type t) { return make_one(t); }
 Expr lowest(Type t) { return t.min(); }
 Expr highest(Type t) { return t.max(); }
 Expr add(const Expr &a, const Expr &b) { return Add::make(a, b); }
+Expr add_saturating(const Expr &a, const Expr &b) { return saturating_add(a, b); }
 Expr mul(const Expr &a, const Expr &b) { return Mul::make(a, b); }
 Expr max_of(const Expr &a, const Expr &b) { return Max::make(a, b); }
 Expr min_of(const Expr &a, const Expr &b) { return Min::make(a, b); }
@@ -180,32 +191,47 @@ Expr min_of(const Expr &a, const Expr &b) { return Min::make(a, b); }
 
 using internal::ReductionDomain;
 
-Expr sum(Expr e, const std::string &name) {
-    return internal::fold(ReductionDomain(), e, name, "sum", internal::zero, internal::add);
-}
-Expr product(Expr e, const std::string &name) {
-    return internal::fold(ReductionDomain(), e, name, "product", internal::one, internal::mul);
-}
-Expr maximum(Expr e, const std::string &name) {
-    return internal::fold(ReductionDomain(), e, name, "maximum", internal::lowest,
-                          internal::max_of);
-}
-Expr minimum(Expr e, const std::string &name) {
-    return internal::fold(ReductionDomain(), e, name, "minimum", internal::highest,
-                          internal::min_of);
+namespace {
+
+/// The folds by name: what the reduction starts from and how it combines a new value.
+struct FoldKind {
+    const char *name;
+    Expr (*identity)(Type);
+    Expr (*combine)(const Expr &, const Expr &);
+};
+const FoldKind kSum{"sum", internal::zero, internal::add};
+const FoldKind kSaturatingSum{"saturating_sum", internal::zero, internal::add_saturating};
+const FoldKind kProduct{"product", internal::one, internal::mul};
+const FoldKind kMaximum{"maximum", internal::lowest, internal::max_of};
+const FoldKind kMinimum{"minimum", internal::highest, internal::min_of};
+
+Expr fold(const FoldKind &k, const ReductionDomain &r, const Expr &e, const std::string &name,
+          const Func *given = nullptr) {
+    return internal::fold(r, e, given ? given->name() : name, k.name, k.identity, k.combine, given);
 }
 
-Expr sum(const RDom &r, Expr e, const std::string &name) {
-    return internal::fold(r.domain(), e, name, "sum", internal::zero, internal::add);
+} // namespace
+
+Expr sum(Expr e, const std::string &name) { return fold(kSum, ReductionDomain(), e, name); }
+Expr saturating_sum(Expr e, const std::string &name) {
+    return fold(kSaturatingSum, ReductionDomain(), e, name);
+}
+Expr product(Expr e, const std::string &name) { return fold(kProduct, ReductionDomain(), e, name); }
+Expr maximum(Expr e, const std::string &name) { return fold(kMaximum, ReductionDomain(), e, name); }
+Expr minimum(Expr e, const std::string &name) { return fold(kMinimum, ReductionDomain(), e, name); }
+
+Expr sum(const RDom &r, Expr e, const std::string &name) { return fold(kSum, r.domain(), e, name); }
+Expr saturating_sum(const RDom &r, Expr e, const std::string &name) {
+    return fold(kSaturatingSum, r.domain(), e, name);
 }
 Expr product(const RDom &r, Expr e, const std::string &name) {
-    return internal::fold(r.domain(), e, name, "product", internal::one, internal::mul);
+    return fold(kProduct, r.domain(), e, name);
 }
 Expr maximum(const RDom &r, Expr e, const std::string &name) {
-    return internal::fold(r.domain(), e, name, "maximum", internal::lowest, internal::max_of);
+    return fold(kMaximum, r.domain(), e, name);
 }
 Expr minimum(const RDom &r, Expr e, const std::string &name) {
-    return internal::fold(r.domain(), e, name, "minimum", internal::highest, internal::min_of);
+    return fold(kMinimum, r.domain(), e, name);
 }
 
 Tuple argmax(Expr e, const std::string &name) {
@@ -219,6 +245,33 @@ Tuple argmax(const RDom &r, Expr e, const std::string &name) {
 }
 Tuple argmin(const RDom &r, Expr e, const std::string &name) {
     return internal::arg_extreme(r.domain(), e, name, "argmin", false);
+}
+
+Expr sum(Expr e, const Func &f) { return fold(kSum, ReductionDomain(), e, "", &f); }
+Expr saturating_sum(Expr e, const Func &f) {
+    return fold(kSaturatingSum, ReductionDomain(), e, "", &f);
+}
+Expr product(Expr e, const Func &f) { return fold(kProduct, ReductionDomain(), e, "", &f); }
+Expr maximum(Expr e, const Func &f) { return fold(kMaximum, ReductionDomain(), e, "", &f); }
+Expr minimum(Expr e, const Func &f) { return fold(kMinimum, ReductionDomain(), e, "", &f); }
+Expr sum(const RDom &r, Expr e, const Func &f) { return fold(kSum, r.domain(), e, "", &f); }
+Expr saturating_sum(const RDom &r, Expr e, const Func &f) {
+    return fold(kSaturatingSum, r.domain(), e, "", &f);
+}
+Expr product(const RDom &r, Expr e, const Func &f) { return fold(kProduct, r.domain(), e, "", &f); }
+Expr maximum(const RDom &r, Expr e, const Func &f) { return fold(kMaximum, r.domain(), e, "", &f); }
+Expr minimum(const RDom &r, Expr e, const Func &f) { return fold(kMinimum, r.domain(), e, "", &f); }
+Tuple argmax(Expr e, const Func &f) {
+    return internal::arg_extreme(ReductionDomain(), e, f.name(), "argmax", true, &f);
+}
+Tuple argmin(Expr e, const Func &f) {
+    return internal::arg_extreme(ReductionDomain(), e, f.name(), "argmin", false, &f);
+}
+Tuple argmax(const RDom &r, Expr e, const Func &f) {
+    return internal::arg_extreme(r.domain(), e, f.name(), "argmax", true, &f);
+}
+Tuple argmin(const RDom &r, Expr e, const Func &f) {
+    return internal::arg_extreme(r.domain(), e, f.name(), "argmin", false, &f);
 }
 
 } // namespace loom

@@ -131,7 +131,9 @@ void check_undef(const Stmt &s) {
         if (const Call *c = e.as<Call>()) {
             user_assert(!c->is_intrinsic(Call::undef))
                 << "undef() may only be used as a whole value of an update definition "
-                   "(meaning: leave that element unchanged), not inside an expression.\n";
+                   "(meaning: leave that element unchanged), or as a branch of a select that "
+                   "is a whole value (leave it unchanged where that branch is taken), not "
+                   "inside another expression.\n";
         }
         return true;
     });

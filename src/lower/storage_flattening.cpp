@@ -2,7 +2,9 @@
 
 #include <loom/ir_operator.h>
 
+#include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
+#include "ir/ir_printer.h"
 #include "ir/ir_utils.h"
 #include "lower/output_buffers.h"
 #include "support/error.h"
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 namespace loom {
 namespace internal {
@@ -24,6 +27,45 @@ Type storage_type(Type t) { return t.is_bool() ? UInt(8, t.lanes()) : t; }
 bool is_undef(const Expr &e) {
     const Call *c = e.as<Call>();
     return c && c->is_intrinsic(Call::undef);
+}
+
+/// A stored value with the undef branches of its selects taken out: `value` is what to store
+/// (undefined when the whole value is undef) and `where` the condition under which to store it
+/// (undefined: always). select(c, undef, v) stores v where !c, as in Halide.
+struct DefinedPart {
+    Expr value, where;
+};
+
+std::string describe_condition(const Expr &where) {
+    std::ostringstream os;
+    if (where.defined()) {
+        os << where;
+    } else {
+        os << "(always)";
+    }
+    return os.str();
+}
+
+DefinedPart strip_undef_selects(const Expr &e) {
+    if (is_undef(e)) return {Expr(), const_false(e.type().lanes())};
+    const Select *s = e.as<Select>();
+    if (!s) return {e, Expr()};
+    DefinedPart t = strip_undef_selects(s->true_value);
+    DefinedPart f = strip_undef_selects(s->false_value);
+    if (!t.where.defined() && !f.where.defined()) return {e, Expr()};
+    DefinedPart r;
+    if (!t.value.defined()) {
+        r.value = f.value;
+    } else if (!f.value.defined()) {
+        r.value = t.value;
+    } else {
+        r.value = Select::make(s->condition, t.value, f.value);
+    }
+    const int lanes = s->condition.type().lanes();
+    Expr tw = t.where.defined() ? t.where : const_true(lanes);
+    Expr fw = f.where.defined() ? f.where : const_true(lanes);
+    r.where = Select::make(s->condition, tw, fw);
+    return r;
 }
 
 class FlattenStorage : public IRMutator {
@@ -78,11 +120,33 @@ protected:
         std::vector<Expr> args = mutate(op->args);
         std::vector<Stmt> stores;
         std::vector<std::pair<std::string, Expr>> lets;
+        std::vector<DefinedPart> parts;
         int defined_values = 0;
-        for (const Expr &v : values) defined_values += !is_undef(v);
+        const DefinedPart *conditional = nullptr;
+        for (const Expr &v : values) {
+            parts.push_back(strip_undef_selects(v));
+            defined_values += parts.back().value.defined();
+        }
+        // The values stored share one condition (Halide's rule for conditionally-undef Tuple
+        // elements), so the Tuple's stores go under a single if.
+        for (const DefinedPart &p : parts) {
+            if (!p.value.defined()) continue;
+            if (!conditional) {
+                conditional = &p;
+                continue;
+            }
+            bool same = p.where.defined() == conditional->where.defined() &&
+                        (!p.where.defined() || equal(p.where, conditional->where));
+            user_assert(same) << "In the definition of Func " << op->name
+                              << ", conditionally-undef values in a Tuple should have the same "
+                                 "conditions, but one is stored where "
+                              << describe_condition(conditional->where) << " and another where "
+                              << describe_condition(p.where)
+                              << ". Use one select condition for every element.\n";
+        }
         for (size_t i = 0; i < values.size(); i++) {
-            if (is_undef(values[i])) continue;
-            Expr value = values[i];
+            if (!parts[i].value.defined()) continue;
+            Expr value = parts[i].value;
             if (defined_values > 1 && !is_const(value) && !value.as<Variable>()) {
                 // Every value of a Tuple is computed before any is stored: a value may read
                 // an element another one overwrites (f(x) = {f(x)[1], f(x)[0]}).
@@ -99,6 +163,9 @@ protected:
         Stmt s = stores.empty() ? Evaluate::make(0) : Block::make(stores);
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
             s = LetStmt::make(it->first, it->second, s);
+        }
+        if (conditional && conditional->where.defined()) {
+            s = IfThenElse::make(conditional->where, s);
         }
         if (op->predicate.defined() && !is_const_true(op->predicate)) {
             s = IfThenElse::make(mutate(op->predicate), s);

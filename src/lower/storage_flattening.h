@@ -5,7 +5,8 @@
 ///  - `realize f` -> one Allocate per Tuple element ("f", or "f.<i>"), of product(extents)
 ///    elements; outputs get no Allocate: they live in the output buffers.
 ///  - `f(args) = values` -> one Store per element, at the flat index
-///    sum((arg_d - min_d) * stride_d); undef values store nothing (the element keeps its value);
+///    sum((arg_d - min_d) * stride_d); undef values store nothing (the element keeps its value),
+///    and a value select(c, undef, v) stores v only where !c (the store goes under an if);
 ///    the strides follow the storage order (FuncSchedule::storage_dims, set by reorder_storage;
 ///    the argument order by default): its first dimension has stride 1, each next one the
 ///    product of the extents before it, and the Allocate's extents are listed in that order;

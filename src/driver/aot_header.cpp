@@ -2,6 +2,7 @@
 #include "driver/aot_header.h"
 
 #include "support/error.h"
+#include "support/util.h"
 
 #include <cctype>
 #include <sstream>
@@ -13,14 +14,6 @@ namespace internal {
 extern const char runtime_header_text[];
 
 namespace {
-
-std::string c_identifier(const std::string &s) {
-    std::string r = s;
-    for (char &c : r) {
-        if (!isalnum((unsigned char)c) && c != '_') c = '_';
-    }
-    return r;
-}
 
 /// The C type of a scalar argument.
 std::string c_type(Type t) {

@@ -5,6 +5,7 @@
 #include <loom/pipeline.h>
 
 #include "support/error.h"
+#include "support/util.h"
 
 namespace loom {
 
@@ -12,7 +13,8 @@ namespace {
 
 std::string name_or(const Func &f, const std::string &fn_name) {
     user_assert(f.defined()) << "Can't compile Func " << f.name() << ": it has no definition.\n";
-    return fn_name.empty() ? f.name() : fn_name;
+    // Halide's default: the Func's name made a C identifier ("f$1", a reused name, is "f_1").
+    return fn_name.empty() ? internal::c_identifier(f.name()) : fn_name;
 }
 
 } // namespace

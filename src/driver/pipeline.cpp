@@ -43,11 +43,8 @@ namespace {
 
 /// The C name of the compiled function.
 std::string function_name(const PipelineContents &c) {
-    std::string n = "loom_" + (c.outputs.empty() ? std::string("pipeline") : c.outputs[0].name());
-    for (char &ch : n) {
-        if (!isalnum((unsigned char)ch)) ch = '_';
-    }
-    return n;
+    return "loom_" +
+           c_identifier(c.outputs.empty() ? std::string("pipeline") : c.outputs[0].name());
 }
 
 /// The Funcs a compilation depends on, with their versions.

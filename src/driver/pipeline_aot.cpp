@@ -10,6 +10,7 @@
 #include "ir/ir_printer.h"
 #include "lower/lower.h"
 #include "support/error.h"
+#include "support/util.h"
 
 #include <cctype>
 #include <fstream>
@@ -130,7 +131,9 @@ Module Pipeline::compile_to_module(const std::vector<Argument> &args, const std:
                                    const Target &target, LinkageType linkage_type) {
     PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
-    std::string name = fn_name.empty() && !c.outputs.empty() ? c.outputs[0].name() : fn_name;
+    std::string name = fn_name.empty() && !c.outputs.empty()
+                           ? internal::c_identifier(c.outputs[0].name())
+                           : fn_name;
     return make_aot_module(c.outputs, c.requirements, args, name, target, linkage_type);
 }
 
@@ -197,11 +200,8 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename,
     PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     (void)args; // the statement is the same whatever the argument order
-    std::string name =
-        "loom_" + (c.outputs.empty() ? std::string("pipeline") : c.outputs[0].name());
-    for (char &ch : name) {
-        if (!isalnum((unsigned char)ch)) ch = '_';
-    }
+    std::string name = "loom_" + internal::c_identifier(c.outputs.empty() ? std::string("pipeline")
+                                                                          : c.outputs[0].name());
     LoweredFunc f = lower(c.outputs, name, target, c.requirements);
     std::ofstream out(filename);
     user_assert(out.good()) << "compile_to_lowered_stmt: can't open " << filename << "\n";

@@ -306,8 +306,11 @@ FuncTupleElementRef::operator Expr() const {
 
 Func::Func() : func(Function(internal::unique_name('f')).get_contents()) {}
 
+// As in Halide, a name used before gets a suffix ("f", then "f$1"): two Funcs of one name,
+// made by a helper called twice say, must not share their storage and loops in a pipeline.
 Func::Func(const std::string &name)
-    : func(Function(name.empty() ? internal::unique_name('f') : name).get_contents()) {}
+    : func(Function(name.empty() ? internal::unique_name('f') : internal::unique_name(name))
+               .get_contents()) {}
 
 Func::Func(const Type &required_type, int required_dims, const std::string &name)
     : Func(std::vector<Type>{required_type}, required_dims, name) {}

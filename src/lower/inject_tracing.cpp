@@ -367,11 +367,10 @@ Expr type_and_dim_tag(const std::vector<Type> &types, const Box &box) {
 
 std::string trace_pipeline_name(const std::string &fn_name, const std::vector<Function> &outputs) {
     if (outputs.empty()) return fn_name;
-    std::string n = outputs[0].name();
-    for (char &c : n) {
-        if (!isalnum((unsigned char)c)) c = '_';
-    }
-    return fn_name == "loom_" + n ? n : fn_name;
+    // The JIT names its function after the first output; its traces use the Func's own name,
+    // as the realizations' events do ("f$1" for a reused name, not the C identifier "f_1").
+    const std::string &n = outputs[0].name();
+    return fn_name == "loom_" + c_identifier(n) ? n : fn_name;
 }
 
 Stmt inject_tracing(const Stmt &s, const std::string &pipeline_name,

@@ -1,6 +1,7 @@
 #include "support/util.h"
 
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -22,6 +23,14 @@ std::string unique_name(const std::string &base) {
     std::string result = n == 0 ? base : base + "$" + std::to_string(n);
     n++;
     return result;
+}
+
+std::string c_identifier(const std::string &s) {
+    std::string r = s;
+    for (char &c : r) {
+        if (!isalnum((unsigned char)c) && c != '_') c = '_';
+    }
+    return r;
 }
 
 bool starts_with(const std::string &s, const std::string &p) {

@@ -18,6 +18,8 @@ std::string unique_name(char prefix);
 std::string unique_name(const std::string &base);
 
 bool starts_with(const std::string &s, const std::string &prefix);
+/// s with every character that can't appear in a C identifier replaced by '_' ("f$1" -> "f_1").
+std::string c_identifier(const std::string &s);
 bool ends_with(const std::string &s, const std::string &suffix);
 std::vector<std::string> split_string(const std::string &s, const std::string &delim);
 

@@ -5,6 +5,8 @@
 
 #include <loom/loom.h>
 
+#include "common/unique_names.h"
+
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -12,13 +14,13 @@
 #include <string>
 #include <vector>
 
-/// What f.print_loop_nest() prints.
+/// What f.print_loop_nest() prints, without the suffixes of reused Func names.
 inline std::string loop_nest_of(loom::Func f) {
     std::ostringstream captured;
     std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
     f.print_loop_nest();
     std::cout.rdbuf(old);
-    return captured.str();
+    return without_unique_suffixes(captured.str());
 }
 
 /// Whether every entry of `lines` occurs in `text`, each after the end of the previous one.

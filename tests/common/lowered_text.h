@@ -6,6 +6,8 @@
 
 #include <loom/loom.h>
 
+#include "common/unique_names.h"
+
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -28,10 +30,11 @@ inline std::string text_written_by(const std::function<void(const std::string &)
     return ss.str();
 }
 
-/// The text of f's lowered statement, compiled with `args` as its arguments.
+/// The text of f's lowered statement, compiled with `args` as its arguments, without the
+/// suffixes of reused Func names.
 inline std::string lowered(loom::Func f, const std::vector<loom::Argument> &args = {}) {
-    return text_written_by(
-        [&](const std::string &file) { f.compile_to_lowered_stmt(file, args, loom::Text); });
+    return without_unique_suffixes(text_written_by(
+        [&](const std::string &file) { f.compile_to_lowered_stmt(file, args, loom::Text); }));
 }
 
 /// f's assembly for `target`, compiled with `args` as its arguments, as function "f".

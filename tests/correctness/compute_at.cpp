@@ -5,6 +5,8 @@
 
 #include "common/expect_error.h"
 
+#include "common/unique_names.h"
+
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -44,7 +46,7 @@ struct Blur {
         std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
         by.print_loop_nest();
         std::cout.rdbuf(old);
-        return captured.str();
+        return without_unique_suffixes(captured.str());
     }
 };
 

@@ -4,6 +4,8 @@
 // wheel) for the same source.
 #include <loom/loom.h>
 
+#include "common/unique_names.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -23,7 +25,7 @@ std::string captured(const std::function<void()> &print) {
 }
 
 std::string nest_of(Func f) {
-    return captured([&] { f.print_loop_nest(); });
+    return without_unique_suffixes(captured([&] { f.print_loop_nest(); }));
 }
 
 /// f(x, y) = in(x, y) + 1 over the output's region and g(x, y) = 2 * in(x, y) - x over a

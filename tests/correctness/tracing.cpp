@@ -7,6 +7,8 @@
 #include <loom/loom.h>
 #include <loom/runtime/loom_runtime.h>
 
+#include "common/unique_names.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -22,7 +24,8 @@ namespace {
 
 std::string captured;
 
-void capture_print(JITUserContext *, const char *msg) { captured += msg; }
+/// The tracer's text, with Func names compared without the suffixes of reused names.
+void capture_print(JITUserContext *, const char *msg) { captured += without_unique_suffixes(msg); }
 
 /// Realizes `f` over `sizes` with the default tracer printing into `captured`.
 template <typename T>
@@ -397,7 +400,7 @@ int32_t record_trace(JITUserContext *, const halide_trace_event_t *e) {
     Event ev;
     ev.id = (int)events.size() + 1;
     ev.event = e->event;
-    ev.func = e->func;
+    ev.func = without_unique_suffixes(e->func);
     ev.parent_id = e->parent_id;
     ev.value_index = e->value_index;
     ev.type = e->type;

@@ -564,14 +564,19 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     Type t = zero_val.type();
     check_not_handle(zero_val, "lerp");
     if (t.is_float()) {
-        // Float values take a float weight of their own type; constants convert directly.
+        // Float values take a float weight of their own type, or an unsigned integer weight
+        // read as a fraction of its maximum (as Halide: uint8 255 is 1); constants convert
+        // directly.
         if (is_const(weight) && !weight.type().is_float()) {
             weight = cast(t.element_of(), weight);
         }
-        user_assert(weight.type().is_float())
-            << "A lerp weight must be a float when the values are floats, but " << weight
-            << " has type " << weight.type() << ".\n";
-        weight = cast(t.element_of().with_lanes(weight.type().lanes()), weight);
+        user_assert(weight.type().is_float() || weight.type().is_uint())
+            << "A lerp weight must be a float or an unsigned integer when the values are "
+               "floats, but "
+            << weight << " has type " << weight.type() << ".\n";
+        if (weight.type().is_float()) {
+            weight = cast(t.element_of().with_lanes(weight.type().lanes()), weight);
+        }
     } else {
         user_assert(weight.type().is_uint() || weight.type().is_float())
             << "A lerp weight must be an unsigned integer or a float, but " << weight

@@ -2,10 +2,14 @@
 #include "lang/wrappers.h"
 
 #include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
+#include "simplify/simplify.h"
 #include "support/error.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -101,13 +105,11 @@ Expr weaken_self_calls(const Expr &e, FunctionContents *self) {
     });
 }
 
-/// Whether different values of the RVar `v` of update `d` of `func` can never touch the same
-/// element: the left-hand side has `v` itself as some argument i, and every read of `func` in
-/// the update (self-call) has `v` itself as an argument at such a position. Then two
-/// iterations with different v store to different places and read only what they store, so
-/// the loop over v may be reordered or parallelized (Halide's PureRVar). This is a sufficient
-/// syntactic test; anything else stays ImpureRVar.
-bool rvar_is_pure(const std::string &v, const Definition &d, const std::string &func) {
+/// Whether the RVar `v` of update `d` of `func` is pure syntactically: the left-hand side has
+/// `v` itself as some argument i, and every read of `func` in the update (self-call) has `v`
+/// itself as an argument at such a position.
+bool rvar_is_syntactically_pure(const std::string &v, const Definition &d,
+                                const std::string &func) {
     auto is_v = [&](const Expr &e) {
         const Variable *var = e.as<Variable>();
         return var && var->name == v && var->reduction_domain.defined();
@@ -134,6 +136,72 @@ bool rvar_is_pure(const std::string &v, const Definition &d, const std::string &
     for (const Expr &e : d.values) check(e);
     check(d.predicate);
     return pure;
+}
+
+/// Whether two iterations with different values of `v` provably never touch one element
+/// (Halide's can_parallelize_rvar): with every free variable of a second iteration renamed,
+/// "v != v' and (the two stores collide, or the second's store hits a read of func by the
+/// first)" simplifies to false over the domain's bounds. f(2 * r) = r and
+/// f(r + 3) = f(r + 3) + r pass; f(r % 5) = r and f(r) = f(r - 1) do not.
+bool rvar_iterations_are_independent(const std::string &v, const Definition &d,
+                                     const std::string &func) {
+    std::map<std::string, Expr> other;
+    std::map<std::string, ConstantInterval> bounds;
+    Expr mine;
+    auto rename_free_vars = [&](const Expr &root) {
+        visit_exprs(root, [&](const Expr &e) {
+            const Variable *var = e.as<Variable>();
+            if (var && !var->param.defined() && !other.count(var->name)) {
+                other[var->name] = Variable::make(var->type, var->name + "$other");
+                if (var->name == v) mine = var;
+            }
+            return true;
+        });
+    };
+    std::vector<std::vector<Expr>> loads;
+    auto find_loads = [&](const Expr &root) {
+        if (!root.defined()) return;
+        visit_exprs(root, [&](const Expr &e) {
+            const Call *c = e.as<Call>();
+            if (c && c->call_type == Call::Halide && c->name == func) loads.push_back(c->args);
+            return true;
+        });
+    };
+    for (const Expr &a : d.args) {
+        rename_free_vars(a);
+        find_loads(a);
+    }
+    for (const Expr &e : d.values) find_loads(e);
+    find_loads(d.predicate);
+    for (const std::vector<Expr> &l : loads) {
+        if (l.size() != d.args.size()) return false;
+    }
+    if (!mine.defined()) return false; // v is not on the left: every iteration stores there
+    Expr distinct = NE::make(mine, other[v]);
+    auto collides_with_other_store = [&](const std::vector<Expr> &site) {
+        Expr same = const_true();
+        for (size_t i = 0; i < site.size(); i++) {
+            same = And::make(same, EQ::make(site[i], substitute(other, d.args[i])));
+        }
+        return And::make(distinct, same);
+    };
+    Expr hazard = collides_with_other_store(d.args);
+    for (const std::vector<Expr> &l : loads)
+        hazard = Or::make(hazard, collides_with_other_store(l));
+    for (const ReductionVariable &rv : d.schedule.rvars) {
+        const int64_t *mn = as_const_int(rv.min), *ext = as_const_int(rv.extent);
+        if (!mn || !ext) continue;
+        ConstantInterval range(*mn, true, *mn + *ext - 1, true);
+        bounds[rv.var] = range;
+        bounds[rv.var + "$other"] = range;
+    }
+    return can_prove(Not::make(hazard), bounds);
+}
+
+/// Whether the loop over the RVar `v` of update `d` may be reordered or parallelized (Halide's
+/// PureRVar): different iterations of it never touch the same element.
+bool rvar_is_pure(const std::string &v, const Definition &d, const std::string &func) {
+    return rvar_is_syntactically_pure(v, d, func) || rvar_iterations_are_independent(v, d, func);
 }
 
 std::string type_list(const std::vector<Type> &ts) {

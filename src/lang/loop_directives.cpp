@@ -485,11 +485,20 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     StageSchedule &s = definition().schedule;
     size_t i = find_dim(*this, inner.name(), "fuse");
     size_t o = find_dim(*this, outer.name(), "fuse");
-    user_assert(o == i + 1) << where << "can't fuse " << s.dims[i].var << " and " << s.dims[o].var
-                            << ": the loop over " << s.dims[o].var
-                            << " must be directly outside the loop over " << s.dims[i].var
-                            << " (reorder them first). Its loops, outermost first, are: "
-                            << loop_list(definition()) << ".\n";
+    user_assert(i != o) << where << "can't fuse the loop over " << s.dims[i].var
+                        << " with itself.\n";
+    if (o != i + 1) {
+        // As Halide: the fused loop stands where `inner` was, so `outer` first moves directly
+        // outside it (a reorder, refused where it would change a reduction's meaning).
+        std::vector<VarOrRVar> loops;
+        for (const Dim &d : s.dims) {
+            if (&d != &s.dims[o]) loops.emplace_back(d.var, d.is_rvar());
+            if (&d == &s.dims[i]) loops.emplace_back(s.dims[o].var, s.dims[o].is_rvar());
+        }
+        reorder(loops);
+        i = find_dim(*this, inner.name(), "fuse");
+        o = find_dim(*this, outer.name(), "fuse");
+    }
     const std::string fused_name = s.dims[i].var + "." + fused.name();
     for (const Dim &d : s.dims) {
         user_assert(d.var != fused_name)

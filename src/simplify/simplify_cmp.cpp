@@ -111,6 +111,7 @@ const rewrite::RuleList &eq_rules() {
             {RING, x == x - y, y == 0},
             {RING, x - y == z - y, x == z},
             {RING, x - y == x - z, y == z},
+            {INT32, x * c0 == y * c0, x == y, c0 != 0},
             {INT32, x * c0 == c1, x == fold(c1 / c0), c0 != 0 && c1 % c0 == 0},
             {INT32, x * c0 == c1, false, c0 != 0 && c1 % c0 != 0},
             {RING, min(x, c0) == c1, x == c1, c1 < c0},

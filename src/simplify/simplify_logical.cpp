@@ -31,6 +31,8 @@ const rewrite::RuleList &and_rules() {
             {BOOL, (x || y) && x, x},
             {BOOL, (y || x) && x, x},
             {BOOL, x < y && y < x, false},
+            {BOOL, x != y && x == y, false},
+            {BOOL, x == y && x != y, false},
             {BOOL, x < c0 && x < c1, x < fold(min(c0, c1))},
             {BOOL, c0 < x && c1 < x, fold(max(c0, c1)) < x},
             {BOOL, x <= c0 && x <= c1, x <= fold(min(c0, c1))},
@@ -73,6 +75,8 @@ const rewrite::RuleList &or_rules() {
             {BOOL, x <= c0 || x <= c1, x <= fold(max(c0, c1))},
             {BOOL, c0 <= x || c1 <= x, fold(min(c0, c1)) <= x},
             {BOOL, x != c0 || x != c1, true, c0 != c1},
+            {BOOL, x != y || x == y, true},
+            {BOOL, x == y || x != y, true},
         };
     }();
     return rules;

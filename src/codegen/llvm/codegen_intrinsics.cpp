@@ -858,8 +858,12 @@ Value *CodeGenLLVM::codegen_lerp(const Call *op) {
             builder_->CreateZExt(w, llvm_type_of(ut)),
             splat(llvm::ConstantInt::get(llvm_type_of(ut.element_of()), scale), lanes));
     } else {
+        // Narrow by the same ratio, truncating as Halide does: a uint16 weight for uint8 values
+        // is w / 257 (w >> 8 rounds some weights up: lerp(63, 246, 8973) is 87 in Halide).
+        llvm::APInt scale = llvm::APInt::getMaxValue(wt.bits()).udiv(umax.zext(wt.bits()));
         tw = builder_->CreateTrunc(
-            builder_->CreateLShr(w, llvm::ConstantInt::get(w->getType(), wt.bits() - bits)),
+            builder_->CreateUDiv(
+                w, splat(llvm::ConstantInt::get(llvm_type_of(wt.element_of()), scale), lanes)),
             llvm_type_of(ut));
     }
     Value *inv = builder_->CreateSub(maxv, tw);

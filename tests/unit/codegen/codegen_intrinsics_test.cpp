@@ -269,6 +269,31 @@ TEST(CodegenIntrinsics, LerpIntegers) {
                 return ref_lerp_uint<uint16_t>(zo & 65535, zo >> 16, (uint16_t)(w * 257));
             });
     }
+    // u8 with a u16 weight: narrowed by 257, truncating (Halide's rule; w >> 8 differs).
+    {
+        std::vector<uint16_t> ZO, W;
+        int ends[][2] = {{63, 246}, {255, 0}, {119, 238}, {0, 255}};
+        for (auto &e : ends) {
+            for (int w = 0; w < 65536; w += 131) {
+                ZO.push_back((uint16_t)(e[0] | e[1] << 8));
+                W.push_back((uint16_t)w);
+            }
+            ZO.push_back((uint16_t)(e[0] | e[1] << 8));
+            W.push_back(65535);
+        }
+        check_binary<uint16_t, uint16_t, uint8_t>(
+            "lerp_u8_w16", ZO, W,
+            [&](Expr zo, Expr w) {
+                Type t = UInt(8, zo.type().lanes());
+                Expr z = Cast::make(t, zo);
+                Expr o = Cast::make(
+                    t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 8)}));
+                return lerp(z, o, w);
+            },
+            [](uint16_t zo, uint16_t w) {
+                return ref_lerp_uint<uint8_t>(zo & 255, zo >> 8, (uint8_t)(w / 257));
+            });
+    }
     // i8 with a u8 weight: biased to unsigned, so lerp(-128, 127, w) covers the range.
     {
         std::vector<int16_t> ZO;

@@ -1,0 +1,118 @@
+// Which schedules Halide 21 accepts and refuses, beyond the obvious (built against Loom and, as
+// compat_halide_schedule_legality_halide, against Halide): fusing loops that are not adjacent
+// (the fused loop stands where the inner one was), and parallel or vectorized RVars whose
+// iterations provably touch distinct elements (f(2 * r) = r), while races stay refused. Every
+// accepted schedule is checked against naive C++.
+#include "Halide.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace Halide;
+
+namespace {
+
+/// Whether f() throws a CompileError.
+template <typename F>
+bool refused(F f) {
+    try {
+        f();
+    } catch (const CompileError &) {
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+TEST(HalideScheduleLegality, FuseLoopsThatAreNotAdjacent) {
+    Var x("x"), y("y"), z("z"), t("t");
+    Func f("fuse_xz");
+    f(x, y, z) = x + 10 * y + 100 * z;
+    f.fuse(x, z, t).parallel(y);
+    Buffer<int> a = f.realize({3, 4, 5});
+    Func g("fuse_yx");
+    g(x, y) = x + 10 * y;
+    g.fuse(y, x, t).vectorize(t, 4);
+    Buffer<int> b = g.realize({3, 4});
+    for (int k = 0; k < 5; k++) {
+        for (int j = 0; j < 4; j++) {
+            for (int i = 0; i < 3; i++) ASSERT_EQ(a(i, j, k), i + 10 * j + 100 * k);
+        }
+    }
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 3; i++) ASSERT_EQ(b(i, j), i + 10 * j);
+    }
+
+    // RVars of a commutative reduction fuse in any order.
+    Func s("fuse_rvars");
+    RDom r(0, 3, 0, 4, 0, 2, "fr");
+    s(x) = 0;
+    s(x) += r.x + r.y * r.z + x;
+    s.update().fuse(r.x, r.z, RVar("rxz"));
+    Buffer<int> c = s.realize({2});
+    for (int i = 0; i < 2; i++) {
+        int want = 0;
+        for (int k = 0; k < 2; k++) {
+            for (int j = 0; j < 4; j++) {
+                for (int m = 0; m < 3; m++) want += m + j * k + i;
+            }
+        }
+        EXPECT_EQ(c(i), want);
+    }
+}
+
+TEST(HalideScheduleLegality, ParallelRVarsThatWriteDistinctElements) {
+    Var x("x"), y("y");
+    RDom r(0, 10, "pr");
+    Func even("par_even");
+    even(x) = -1;
+    even(2 * r) = r;
+    even.update().parallel(r);
+    Buffer<int> a = even.realize({20});
+    for (int i = 0; i < 20; i++) EXPECT_EQ(a(i), i % 2 ? -1 : i / 2) << i;
+
+    Func shifted("par_shifted");
+    shifted(x) = x;
+    shifted(r + 3) = shifted(r + 3) * 2 + r;
+    shifted.update().parallel(r);
+    Buffer<int> b = shifted.realize({20});
+    for (int i = 0; i < 20; i++) EXPECT_EQ(b(i), i >= 3 && i < 13 ? i * 2 + (i - 3) : i) << i;
+
+    RDom q(0, 4, 0, 4, "pq");
+    Func swapped("par_swapped");
+    swapped(x, y) = 0;
+    swapped(q.y, q.x) = q.x * 10 + q.y;
+    swapped.update().parallel(q.x).vectorize(q.y, 4);
+    Buffer<int> c = swapped.realize({4, 4});
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 4; i++) EXPECT_EQ(c(i, j), j * 10 + i);
+    }
+
+    Func rows("par_rows");
+    rows(x) = 0;
+    rows(q.x) += q.y;
+    rows.update().parallel(q.x);
+    Buffer<int> d = rows.realize({4});
+    for (int i = 0; i < 4; i++) EXPECT_EQ(d(i), 0 + 1 + 2 + 3);
+}
+
+TEST(HalideScheduleLegality, RacingRVarsAreRefused) {
+    Var x("x");
+    RDom r(0, 10, "rr"), r1(1, 9, "rr1");
+    RDom q(0, 4, 0, 4, "rq");
+    Func wraps("race_mod"), scan("race_scan"), total("race_total"), cols("race_cols");
+    wraps(x) = 0;
+    wraps(r % 5) = r;
+    scan(x) = x;
+    scan(r1) = scan(r1 - 1) + 1;
+    total(x) = 0;
+    total(0) += r;
+    cols(x) = 0;
+    cols(q.x) += q.y;
+    EXPECT_TRUE(refused([&] { wraps.update().parallel(r); }));
+    EXPECT_TRUE(refused([&] { scan.update().parallel(r1); }));
+    EXPECT_TRUE(refused([&] { total.update().parallel(r); }));
+    EXPECT_TRUE(refused([&] { cols.update().parallel(q.y); }));
+}

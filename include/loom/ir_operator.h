@@ -257,6 +257,10 @@ Expr unsafe_promise_clamped(const Expr &value, const Expr &min, const Expr &max)
 /// Halide does, except that NaN and infinity are not assumed away: is_nan and is_inf see the
 /// true value). Target::StrictFloat makes the whole pipeline strict.
 Expr strict_float(Expr e);
+/// The user context pointer the pipeline was called with (a handle): the JITUserContext of a
+/// JIT call, the __user_context argument of an AOT one (null without the user_context
+/// feature). Mostly passed to extern functions.
+Expr user_context_value();
 /// An undefined value of type t: in an update definition, leaves the Func's value unchanged.
 Expr undef(Type t);
 template <typename T>

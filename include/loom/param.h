@@ -62,6 +62,9 @@ protected:
     void set_estimate_expr(const Expr &e);
     /// Throws the CompileError of a value that does not fit the parameter's type.
     [[noreturn]] void value_does_not_fit(const std::string &value) const;
+    /// For a Param<T> made from (or assigned) another Param: a CompileError unless `from` has
+    /// type `to` (`verb` is "constructed" or "copied").
+    static void check_conversion(Type to, Type from, const char *verb);
 
     /// The ParameterContents (the `contents` of an internal::Parameter).
     IntrusivePtr<RefCounted> contents;
@@ -159,6 +162,29 @@ public:
     /// Param<void>: a parameter of type `t` named `name`.
     template <typename T2 = T, typename std::enable_if<std::is_void<T2>::value>::type * = nullptr>
     Param(Type t, const std::string &name) : ParamBase(t, name) {}
+
+    /// Param<void> from any Param: the same parameter.
+    template <typename Other, typename T2 = T,
+              typename std::enable_if<std::is_void<T2>::value>::type * = nullptr>
+    Param(const Param<Other> &other) : ParamBase(other) {}
+    /// Param<T> from a Param of another C++ type (a Param<void>) whose type is T's.
+    template <typename Other, typename T2 = T,
+              typename std::enable_if<!std::is_void<T2>::value &&
+                                      !std::is_same<Other, T2>::value>::type * = nullptr>
+    Param(const Param<Other> &other) : ParamBase(other) {
+        check_conversion(type_of<T>(), other.type(), "constructed");
+    }
+    Param(const Param &) = default;
+    /// Assigning another Param makes this one the same parameter (checked as above).
+    template <typename Other>
+    Param &operator=(const Param<Other> &other) {
+        if constexpr (!std::is_void<T>::value) {
+            check_conversion(type_of<T>(), other.type(), "copied");
+        }
+        ParamBase::operator=(other);
+        return *this;
+    }
+    Param &operator=(const Param &) = default;
 
     /// Set the value. A value that does not convert to the parameter's type exactly (e.g. 300
     /// for a Param<uint8_t>) is a CompileError.

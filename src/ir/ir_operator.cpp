@@ -684,6 +684,8 @@ Expr strict_float(Expr e) {
     Type t = e.type();
     return pure_intrinsic(t, Call::strict_float, {std::move(e)});
 }
+Expr user_context_value() { return Variable::make(Handle(), "__user_context"); }
+
 Expr undef(Type t) { return Call::make(t, Call::undef, {}, Call::Intrinsic); }
 
 // ---- Printing and checks ----

@@ -76,5 +76,10 @@ void ParamBase::value_does_not_fit(const std::string &value) const {
     throw CompileError("unreachable");
 }
 
+void ParamBase::check_conversion(Type to, Type from, const char *verb) {
+    user_assert(to == from) << "Param<" << to << "> cannot be " << verb
+                            << " from a Param with type " << from << ".\n";
+}
+
 } // namespace internal
 } // namespace loom

@@ -64,7 +64,13 @@ DefinedPart strip_undef_selects(const Expr &e) {
     const int lanes = s->condition.type().lanes();
     Expr tw = t.where.defined() ? t.where : const_true(lanes);
     Expr fw = f.where.defined() ? f.where : const_true(lanes);
-    r.where = Select::make(s->condition, tw, fw);
+    if (is_const_true(tw) && is_const_false(fw)) {
+        r.where = s->condition;
+    } else if (is_const_false(tw) && is_const_true(fw)) {
+        r.where = Not::make(s->condition);
+    } else {
+        r.where = Select::make(s->condition, tw, fw);
+    }
     return r;
 }
 

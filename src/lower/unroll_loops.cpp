@@ -8,6 +8,7 @@
 #include "ir/substitute.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
+#include "support/util.h"
 
 #include <algorithm>
 #include <map>
@@ -19,8 +20,9 @@ namespace internal {
 
 namespace {
 
-/// Loops longer than this are refused: unrolling them would only blow up compile time.
-const int64_t max_unroll_extent = 1024;
+/// The largest constant upper bound a loop of non-constant extent is unrolled to (guarded
+/// copies); a loop of constant extent is unrolled whatever its length, as in Halide.
+const int64_t max_guarded_unroll = 1024;
 
 /// The user-facing name of a loop variable "f.s0.x.v3" -> "x.v3 of f".
 std::string describe_loop(const std::string &name) {
@@ -46,19 +48,24 @@ protected:
         } else {
             // A constant upper bound: unroll to it, each copy guarded.
             ConstantInterval ci = constant_integer_bounds(extent);
-            if (ci.max_defined && ci.max <= max_unroll_extent) {
+            if (ci.max_defined && ci.max <= max_guarded_unroll) {
                 count = std::max<int64_t>(ci.max, 0);
                 guarded = true;
             }
         }
+        if (!n && !guarded && get_env("HL_PERMIT_FAILED_UNROLL") == "1") {
+            // Halide's escape hatch: the loop runs serially instead.
+            user_warning << "HL_PERMIT_FAILED_UNROLL leaves the loop over "
+                         << describe_loop(op->name) << " (extent " << extent
+                         << ", not a constant) serial instead of unrolling it.\n";
+            return For::make(op->name, op->min, op->extent, ForType::Serial, op->device_api,
+                             mutate(op->body), op->partition_policy);
+        }
         user_assert(n || guarded)
             << "Can only unroll a loop of constant extent, but the loop over "
             << describe_loop(op->name) << " has extent " << extent
-            << ". Use unroll(x, factor) to split it first, or bound() the Func.\n";
-        user_assert(count <= max_unroll_extent)
-            << "Unrolling the loop over " << describe_loop(op->name) << " would make " << count
-            << " copies of its body (at most " << max_unroll_extent
-            << " are allowed). Split it first and unroll the inner loop.\n";
+            << ". Use unroll(x, factor) to split it first, or bound() the Func (or set "
+               "HL_PERMIT_FAILED_UNROLL=1 to run such loops serially).\n";
         Stmt body = mutate(op->body);
         // The min is evaluated once, as the loop would.
         Expr base = op->min;

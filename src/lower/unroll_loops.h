@@ -6,7 +6,8 @@
 /// constant after simplification (lets of constants outside the loop are looked through); an
 /// extent that is not constant but has a constant upper bound (e.g. min(n, 8)) is unrolled to
 /// that bound with each copy guarded by `if (i < extent)`, as Halide does. Anything else is a
-/// CompileError naming the loop.
+/// CompileError naming the loop, or, with HL_PERMIT_FAILED_UNROLL=1 (Halide's variable), a
+/// warning and a serial loop.
 
 #include "ir/ir.h"
 

@@ -1,5 +1,7 @@
 #include "support/error.h"
 
+#include <iostream>
+
 namespace loom {
 namespace internal {
 
@@ -7,6 +9,8 @@ ErrorReport::ErrorReport(const char *file, int line, const char *condition, Kind
     if (kind == Internal) {
         msg << "Internal error at " << file << ":" << line << ": ";
         if (condition) msg << "condition failed: " << condition << "\n";
+    } else if (kind == Warning) {
+        msg << "Warning: ";
     } else {
         msg << "Error: ";
     }
@@ -14,6 +18,10 @@ ErrorReport::ErrorReport(const char *file, int line, const char *condition, Kind
 
 ErrorReport::~ErrorReport() noexcept(false) {
     std::string s = msg.str();
+    if (kind == Warning) {
+        std::cerr << s << std::flush;
+        return;
+    }
     if (kind == Internal) throw InternalError(s);
     throw CompileError(s);
 }

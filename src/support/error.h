@@ -6,7 +6,8 @@
 ///   user_assert(f.defined()) << "Func " << f.name() << " is used before it is defined.\n";
 ///   internal_assert(op->lanes > 0) << "Ramp with no lanes\n";
 /// user_* throws loom::CompileError (the user's mistake); internal_* throws loom::InternalError
-/// (a Loom bug, with file and line).
+/// (a Loom bug, with file and line); user_warning prints "Warning: ..." to stderr and goes on
+/// (what Halide warns about, such as a loop left serial that was asked to unroll).
 
 #include <loom/error.h>
 
@@ -18,7 +19,7 @@ namespace internal {
 
 class ErrorReport {
 public:
-    enum Kind { User, Internal };
+    enum Kind { User, Internal, Warning };
     ErrorReport(const char *file, int line, const char *condition, Kind kind);
     ErrorReport(const ErrorReport &) = delete;
     ErrorReport &operator=(const ErrorReport &) = delete;
@@ -28,7 +29,7 @@ public:
         msg << x;
         return *this;
     }
-    /// Throws the collected error.
+    /// Throws the collected error (prints a warning).
     ~ErrorReport() noexcept(false);
 
 private:
@@ -49,6 +50,7 @@ struct Voidifier {
 
 #define user_error LOOM_REPORT(User, nullptr)
 #define internal_error LOOM_REPORT(Internal, nullptr)
+#define user_warning LOOM_REPORT(Warning, nullptr)
 #define user_assert(c) (c) ? (void)0 : ::loom::internal::Voidifier() & LOOM_REPORT(User, #c)
 #define internal_assert(c) (c) ? (void)0 : ::loom::internal::Voidifier() & LOOM_REPORT(Internal, #c)
 

@@ -262,27 +262,44 @@ inline void ScheduleGenerator::schedule_stage(int fi, int s) {
             if (on) st.reorder(args);
             L = after;
         } else if (kind == 3 && feat.fuse) {
+            // Two pure loops, usually adjacent; otherwise any pair in either order (Halide moves
+            // the outer one directly outside the inner one, and the fused loop stands where the
+            // inner one was).
             std::vector<int> cands;
-            for (int i = 0; i + 1 < (int)L.size(); i++) {
-                if (!L[i].rvar && !L[i + 1].rvar && L[i].named && L[i + 1].named) {
-                    cands.push_back(i);
-                }
+            for (int i = 0; i < (int)L.size(); i++) {
+                if (!L[i].rvar && L[i].named) cands.push_back(i);
             }
-            if (cands.empty()) continue;
-            int i = cands[rand_int(0, (int)cands.size() - 1)];
+            if (cands.size() < 2) continue;
+            int i = -1, o = -1;
+            if (coin(0.7)) {
+                std::vector<int> adjacent;
+                for (int c : cands) {
+                    if (c + 1 < (int)L.size() && !L[c + 1].rvar && L[c + 1].named) {
+                        adjacent.push_back(c);
+                    }
+                }
+                if (adjacent.empty()) continue;
+                i = adjacent[rand_int(0, (int)adjacent.size() - 1)];
+                o = i + 1;
+            } else {
+                i = cands[rand_int(0, (int)cands.size() - 1)];
+                do {
+                    o = cands[rand_int(0, (int)cands.size() - 1)];
+                } while (o == i);
+            }
             LoopInfo f = L[i];
             f.name = fresh(L[i], "f");
-            f.family.insert(L[i + 1].family.begin(), L[i + 1].family.end());
-            f.from_inner = L[i].from_inner || L[i + 1].from_inner;
-            f.extent = L[i].extent < 0 || L[i + 1].extent < 0 ? -1 : L[i].extent * L[i + 1].extent;
-            f.const_extent = L[i].const_extent < 0 || L[i + 1].const_extent < 0
+            f.family.insert(L[o].family.begin(), L[o].family.end());
+            f.from_inner = L[i].from_inner || L[o].from_inner;
+            f.extent = L[i].extent < 0 || L[o].extent < 0 ? -1 : L[i].extent * L[o].extent;
+            f.const_extent = L[i].const_extent < 0 || L[o].const_extent < 0
                                  ? -1
-                                 : L[i].const_extent * L[i + 1].const_extent;
-            if (next_directive()) st.fuse(vr(L[i]), vr(L[i + 1]), vr(f));
-            out << sn << ".fuse(" << vr_text(L[i]) << ", " << vr_text(L[i + 1]) << ", "
-                << vr_text(f) << ");\n";
+                                 : L[i].const_extent * L[o].const_extent;
+            if (next_directive()) st.fuse(vr(L[i]), vr(L[o]), vr(f));
+            out << sn << ".fuse(" << vr_text(L[i]) << ", " << vr_text(L[o]) << ", " << vr_text(f)
+                << ");\n";
             L[i] = f;
-            L.erase(L.begin() + i + 1);
+            L.erase(L.begin() + o);
         } else if (kind == 4 && feat.rename) {
             std::vector<int> pl = pure_loops();
             if (pl.empty()) continue;

@@ -331,6 +331,15 @@ public:
         return (T *)(buf.host + hi);
     }
 
+    /// The functions every Buffer allocates its host memory with when none is given (null:
+    /// malloc and free), for all element types, as in Halide.
+    static void set_default_allocate_fn(void *(*allocate_fn)(size_t)) {
+        detail::DefaultAllocators::allocate_fn = allocate_fn;
+    }
+    static void set_default_deallocate_fn(void (*deallocate_fn)(void *)) {
+        detail::DefaultAllocators::deallocate_fn = deallocate_fn;
+    }
+
     /// Allocates zeroed host memory for the current shape (strides kept), dropping this Buffer's
     /// reference to any previous memory. Custom functions, when given, provide the raw block.
     void allocate(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) {

@@ -49,11 +49,22 @@ struct AllocationHeader {
     void *block = nullptr;                   ///< what the allocate function returned
 };
 
+/// The functions allocate_host uses when a caller gives none (Halide's
+/// Runtime::Buffer::set_default_allocate_fn / set_default_deallocate_fn; null: malloc and free).
+struct DefaultAllocators {
+    static inline void *(*allocate_fn)(size_t) = nullptr;
+    static inline void (*deallocate_fn)(void *) = nullptr;
+};
+
 /// Allocates `bytes` of zeroed memory aligned to kBufferAlignment with kBufferSlack spare bytes
 /// after it. The header lives in a separate small allocation so a user's allocate_fn only ever
 /// sees the data request. Returns the header; `*data` receives the aligned start.
 inline AllocationHeader *allocate_host(size_t bytes, void *(*allocate_fn)(size_t),
                                        void (*deallocate_fn)(void *), uint8_t **data) {
+    if (!allocate_fn) {
+        allocate_fn = DefaultAllocators::allocate_fn;
+        deallocate_fn = DefaultAllocators::deallocate_fn;
+    }
     size_t request = bytes + kBufferAlignment + kBufferSlack;
     void *block = allocate_fn ? allocate_fn(request) : std::malloc(request);
     if (!block) buffer_error("out of memory allocating " + std::to_string(bytes) + " bytes");

@@ -88,17 +88,45 @@ typedef struct halide_buffer_t {
         flags = v ? (flags | halide_buffer_flag_device_dirty)
                   : (flags & ~(uint64_t)halide_buffer_flag_device_dirty);
     }
-    /// Number of bytes spanned from the lowest to the highest addressed element, inclusive.
-    size_t size_in_bytes() const {
-        int64_t lo = 0, hi = 0;
+    bool get_flag(halide_buffer_flags flag) const { return (flags & flag) != 0; }
+    void set_flag(halide_buffer_flags flag, bool value) {
+        flags = value ? (flags | flag) : (flags & ~(uint64_t)flag);
+    }
+    /// The number of elements: the product of the extents.
+    size_t number_of_elements() const {
+        size_t n = 1;
+        for (int i = 0; i < dimensions; i++) n *= dim[i].extent;
+        return n;
+    }
+    /// The offset in elements from host of the lowest-addressed element (negative strides
+    /// point below host).
+    ptrdiff_t begin_offset() const {
+        ptrdiff_t lo = 0;
         for (int i = 0; i < dimensions; i++) {
-            int64_t span = (int64_t)(dim[i].extent - 1) * dim[i].stride;
-            if (span < 0)
-                lo += span;
-            else
-                hi += span;
+            if (dim[i].stride < 0) lo += (ptrdiff_t)(dim[i].extent - 1) * dim[i].stride;
         }
-        return (size_t)(hi - lo + 1) * type.bytes();
+        return lo;
+    }
+    /// One past the offset of the highest-addressed element.
+    ptrdiff_t end_offset() const {
+        ptrdiff_t hi = 0;
+        for (int i = 0; i < dimensions; i++) {
+            if (dim[i].stride > 0) hi += (ptrdiff_t)(dim[i].extent - 1) * dim[i].stride;
+        }
+        return hi + 1;
+    }
+    /// The lowest-addressed byte, and one past the highest-addressed element's bytes.
+    uint8_t *begin() const { return host + begin_offset() * type.bytes(); }
+    uint8_t *end() const { return host + end_offset() * type.bytes(); }
+    /// Number of bytes spanned from the lowest to the highest addressed element, inclusive.
+    size_t size_in_bytes() const { return (size_t)(end_offset() - begin_offset()) * type.bytes(); }
+    /// The element at coordinates pos[0 .. dimensions - 1].
+    uint8_t *address_of(const int *pos) const {
+        ptrdiff_t index = 0;
+        for (int i = 0; i < dimensions; i++) {
+            index += (ptrdiff_t)dim[i].stride * (pos[i] - dim[i].min);
+        }
+        return host + index * type.bytes();
     }
 #endif
 } halide_buffer_t;

@@ -81,6 +81,25 @@ TEST(StorageFlattening, TupleOutputsUndefAndBool) {
     EXPECT_IR_EQ(after, Block::make(expected_first, expected_second));
 }
 
+TEST(StorageFlattening, UndefBranchOfASelectBecomesAConditionalStore) {
+    // out(x) = select(x < 5, undef, out(x) * 10) stores only where !(x < 5); a Tuple whose
+    // elements share the condition goes under one if.
+    Function out = make_func("out", {"x"}, {ivar("x")});
+    std::map<std::string, Function> env{{"out", out}};
+    Expr x = ivar("x");
+    Expr idx = (x - ivar("out.min.0")) * ivar("out.stride.0");
+    Expr undef = Call::make(Int(32), Call::undef, {}, Call::PureIntrinsic);
+    Expr c = x < 5;
+    Stmt before = Realize::make(
+        "out", {Int(32)}, MemoryType::Auto, {Range(ivar("m"), ivar("e"))}, const_true(),
+        Provide::make("out", {Select::make(c, undef, out.make_call({x}, 0) * 10)}, {x},
+                      const_true()));
+    Stmt after = storage_flattening(before, {out}, env);
+    Stmt expected =
+        IfThenElse::make(Not::make(c), store("out", load(Int(32), "out", idx) * 10, idx));
+    EXPECT_IR_EQ(after, expected);
+}
+
 TEST(StorageFlattening, BoolInternalStorageLoadsCompare) {
     Function f = make_func("f", {"x"}, {ivar("x") > 0});
     Function out = make_func("out", {"x"}, {ivar("x")});

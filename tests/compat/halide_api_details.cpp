@@ -1,0 +1,123 @@
+// Smaller pieces of Halide 21's API (built against Loom and, as compat_halide_api_details_halide,
+// against Halide): Param<void> made from and assigned typed Params, user_context_value(),
+// Runtime::Buffer's default allocation functions, halide_buffer_t's C++ helpers, unrolling long
+// loops and HL_PERMIT_FAILED_UNROLL.
+#include "Halide.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <vector>
+
+using namespace Halide;
+
+namespace {
+
+int allocations = 0, deallocations = 0;
+void *counting_malloc(size_t n) {
+    allocations++;
+    return std::malloc(n);
+}
+void counting_free(void *p) {
+    deallocations++;
+    std::free(p);
+}
+
+} // namespace
+
+TEST(HalideApiDetails, ParamVoidConversions) {
+    Param<int> typed("typed_param", 7);
+    Param<void> any = typed; // the same parameter
+    EXPECT_EQ(any.type(), Int(32));
+    EXPECT_EQ(any.name(), typed.name());
+    any.set(12);
+    EXPECT_EQ(typed.get(), 12);
+    Param<int> back = any;
+    EXPECT_EQ(back.get(), 12);
+    Param<float> wrong("wrong_param");
+    Param<void> other = wrong;
+    bool refused = false;
+    try {
+        Param<int> bad = other;
+        (void)bad;
+    } catch (const CompileError &) {
+        refused = true;
+    }
+    EXPECT_TRUE(refused);
+    Param<void> assigned(Float(32), "assigned_param");
+    assigned = typed;
+    EXPECT_EQ(assigned.type(), Int(32));
+
+    Var x("x");
+    Func f("param_void_user");
+    f(x) = x + any;
+    Buffer<int> out = f.realize({3});
+    EXPECT_EQ(out(2), 14);
+}
+
+TEST(HalideApiDetails, UserContextValue) {
+    Func f("uses_user_context");
+    f() = cast<int>(reinterpret<uint64_t>(user_context_value()) != cast<uint64_t>(0));
+    Buffer<int> out = f.realize();
+    EXPECT_EQ(out(), 1); // JIT calls pass a context
+}
+
+TEST(HalideApiDetails, RuntimeBufferDefaultAllocators) {
+    Runtime::Buffer<int>::set_default_allocate_fn(counting_malloc);
+    Runtime::Buffer<int>::set_default_deallocate_fn(counting_free);
+    {
+        Runtime::Buffer<float> b(16, 4); // every element type shares the defaults
+        b.fill(1.5f);
+        EXPECT_EQ(b(3, 2), 1.5f);
+    }
+    Runtime::Buffer<int>::set_default_allocate_fn(nullptr);
+    Runtime::Buffer<int>::set_default_deallocate_fn(nullptr);
+    EXPECT_EQ(allocations, 1);
+    EXPECT_EQ(deallocations, 1);
+    Runtime::Buffer<uint8_t> c(8);
+    EXPECT_EQ(allocations, 1);
+    EXPECT_EQ(Runtime::Buffer<uint16_t>::static_halide_type(), halide_type_of<uint16_t>());
+}
+
+TEST(HalideApiDetails, RawBufferHelpers) {
+    Buffer<int> b(5, 4);
+    b.set_min(2, -1);
+    for (int y = -1; y < 3; y++) {
+        for (int x = 2; x < 7; x++) b(x, y) = x * 10 + y;
+    }
+    const halide_buffer_t *raw = b.raw_buffer();
+    int pos[2] = {4, 1};
+    EXPECT_EQ(*(const int *)raw->address_of(pos), 41);
+    EXPECT_EQ(raw->number_of_elements(), 20u);
+    EXPECT_EQ(raw->size_in_bytes(), 20 * sizeof(int));
+    EXPECT_EQ(raw->end() - raw->begin(), (ptrdiff_t)(20 * sizeof(int)));
+    EXPECT_EQ(raw->begin(), raw->host);
+}
+
+TEST(HalideApiDetails, UnrollingLongLoopsAndPermittedFailures) {
+    Var x("x");
+    Func f("unrolled_long");
+    f(x) = x * 2;
+    f.bound(x, 0, 2000).unroll(x);
+    Buffer<int> a = f.realize({2000});
+    EXPECT_EQ(a(1999), 3998);
+
+    Func g("unrolled_unknown");
+    g(x) = x * 3;
+    g.unroll(x);
+    bool refused = false;
+    try {
+        g.realize({5});
+    } catch (const CompileError &) {
+        refused = true;
+    }
+    EXPECT_TRUE(refused);
+
+    setenv("HL_PERMIT_FAILED_UNROLL", "1", 1);
+    Func h("unrolled_permitted");
+    h(x) = x * 3;
+    h.unroll(x);
+    Buffer<int> c = h.realize({5});
+    unsetenv("HL_PERMIT_FAILED_UNROLL");
+    for (int i = 0; i < 5; i++) EXPECT_EQ(c(i), 3 * i);
+}

@@ -258,9 +258,19 @@ Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> size
     bool needs_crop = false;
     for (const std::unique_ptr<QueryBuffer> &q : queries) {
         std::vector<int> extents, mins;
-        for (const halide_dimension_t &d : q->dims) {
-            extents.push_back(d.extent);
-            mins.push_back(d.min);
+        bool covers_request = true;
+        for (size_t d = 0; d < q->dims.size(); d++) {
+            const halide_dimension_t &dim = q->dims[d];
+            extents.push_back(dim.extent);
+            mins.push_back(dim.min);
+            covers_request = covers_request && dim.min <= 0 && dim.min + dim.extent >= shape[d];
+        }
+        if (!covers_request) {
+            // The query moved the region off the request (an output constraint such as
+            // dim(0).set_min(5)): allocate the request itself, and the pipeline's own checks
+            // report whether it can compute it.
+            extents = shape;
+            mins.assign(shape.size(), 0);
         }
         buffers.emplace_back(q->buf.type, extents);
         if (!mins.empty()) buffers.back().set_min(mins);

@@ -54,3 +54,20 @@ TEST(HalideRealize, RealizeIntoAGivenBufferIsNotRounded) {
     acc.realize(whole);
     for (int i = 0; i < 40; i++) EXPECT_EQ(whole(i), i + 1);
 }
+
+// Loom only: when an output constraint moves the queried region off the request
+// (dim(0).set_min(5) for realize({13, 6})), Halide 21 crops its [5, 18) allocation to [0, 13)
+// and returns a buffer whose host pointer lies before its memory. Loom allocates the request
+// and the pipeline reports the violated constraint.
+#ifdef LOOM_COMPAT_HALIDE_H
+TEST(HalideRealize, AQueryOffTheRequestIsAConstraintError) {
+    Func g("constrained_min");
+    Var x("x"), y("y");
+    g(x, y) = x + y;
+    g.output_buffer().dim(0).set_min(5);
+    EXPECT_THROW(g.realize({13, 6}), RuntimeError);
+    g.output_buffer().dim(0).set_min(0);
+    Buffer<int> c = g.realize({13, 6});
+    EXPECT_EQ(c(12, 5), 17);
+}
+#endif

@@ -407,6 +407,14 @@ Interval div_intervals(const Interval &a, const Interval &b, Type t) {
         // a / b == -(a / -b) for Euclidean division.
         return negate(div_positive(a, negate(b), t));
     }
+    if (b.is_single_point() && a.is_bounded() && !may_wrap(t)) {
+        // One divisor of unknown sign (a Param, say): the quotient is monotone in a for it
+        // (non-decreasing for b > 0, non-increasing for b < 0, zero for b == 0), so it lies
+        // between the quotients of a's ends, as in Halide. x / k over [0, 59] is then
+        // [min(0 / k, 59 / k), max(0 / k, 59 / k)], [0, 19] when k is 3 at run time.
+        Expr lo = simplify(Div::make(a.min, b.min)), hi = simplify(Div::make(a.max, b.min));
+        return Interval(Interval::make_min(lo, hi), Interval::make_max(lo, hi));
+    }
     // The divisor may be zero: |a / b| <= |a| still holds.
     if (t.is_uint()) return Interval(make_zero(t), a.max);
     if (may_wrap(t) || !a.is_bounded()) return bounds_of_type(t);

@@ -106,6 +106,33 @@ struct QueryBuffer {
     QueryBuffer(const QueryBuffer &) = delete;
 };
 
+/// Bounds-query buffers of the shape [0, sizes[d]) (dense) for every output, one per Func and
+/// Tuple element, and their raw pointers in *raw; `caller` names the API in the error for a
+/// wrong number of sizes.
+std::vector<std::unique_ptr<QueryBuffer>> output_queries(const PipelineContents &c,
+                                                         const std::vector<int32_t> &sizes,
+                                                         const char *caller,
+                                                         std::vector<halide_buffer_t *> *raw) {
+    std::vector<std::unique_ptr<QueryBuffer>> queries;
+    for (const Function &f : c.outputs) {
+        user_assert((int)sizes.size() == f.dimensions())
+            << "Func " << f.name() << " has " << f.dimensions() << " dimension"
+            << (f.dimensions() == 1 ? "" : "s") << ", but " << caller << " was given "
+            << sizes.size() << " size" << (sizes.size() == 1 ? "" : "s")
+            << ". Pass one size per dimension.\n";
+        for (const Type &t : f.output_types()) {
+            queries.emplace_back(new QueryBuffer(t, f.dimensions()));
+            int stride = 1;
+            for (int d = 0; d < f.dimensions(); d++) {
+                queries.back()->dims[d] = halide_dimension_t(0, sizes[d], stride);
+                stride *= sizes[d];
+            }
+            raw->push_back(&queries.back()->buf);
+        }
+    }
+    return queries;
+}
+
 /// Runs the compiled code with `ctx` as its user context; a nonzero result throws RuntimeError
 /// with the runtime's message, unless a custom error handler took the error.
 void call(const PipelineContents::Compiled &compiled, std::vector<void *> &argv,
@@ -230,23 +257,8 @@ Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> size
     // As Halide: a bounds query first, since the schedule may compute (and store) more than the
     // requested region (an update vectorized with TailStrategy::RoundUp writes whole vectors);
     // the outputs are allocated with the queried shape and cropped back to the request.
-    std::vector<std::unique_ptr<QueryBuffer>> queries;
     std::vector<halide_buffer_t *> raw;
-    for (const Function &f : c.outputs) {
-        user_assert((int)sizes.size() == f.dimensions())
-            << "Func " << f.name() << " has " << f.dimensions() << " dimension"
-            << (f.dimensions() == 1 ? "" : "s") << ", but realize was given " << sizes.size()
-            << " size" << (sizes.size() == 1 ? "" : "s") << ". Pass one size per dimension.\n";
-        for (const Type &t : f.output_types()) {
-            queries.emplace_back(new QueryBuffer(t, f.dimensions()));
-            int stride = 1;
-            for (int d = 0; d < f.dimensions(); d++) {
-                queries.back()->dims[d] = halide_dimension_t(0, sizes[d], stride);
-                stride *= sizes[d];
-            }
-            raw.push_back(&queries.back()->buf);
-        }
-    }
+    std::vector<std::unique_ptr<QueryBuffer>> queries = output_queries(c, sizes, "realize", &raw);
     compile_jit(target);
     if (!target.has_feature(Target::NoBoundsQuery)) {
         std::vector<Buffer<void>> keep_alive;
@@ -353,22 +365,9 @@ void Pipeline::infer_input_bounds(JITUserContext *context, const std::vector<int
     PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
     // The outputs are bounds queries too, of the requested shape.
-    std::vector<std::unique_ptr<QueryBuffer>> out_queries;
     std::vector<halide_buffer_t *> raw;
-    for (const Function &f : c.outputs) {
-        user_assert((int)sizes.size() == f.dimensions())
-            << "Func " << f.name() << " has " << f.dimensions()
-            << " dimensions, but infer_input_bounds was given " << sizes.size() << " sizes.\n";
-        for (const Type &t : f.output_types()) {
-            out_queries.emplace_back(new QueryBuffer(t, f.dimensions()));
-            int stride = 1;
-            for (int d = 0; d < f.dimensions(); d++) {
-                out_queries.back()->dims[d] = halide_dimension_t(0, sizes[d], stride);
-                stride *= sizes[d];
-            }
-            raw.push_back(&out_queries.back()->buf);
-        }
-    }
+    std::vector<std::unique_ptr<QueryBuffer>> out_queries =
+        output_queries(c, sizes, "infer_input_bounds", &raw);
     compile_jit(target);
     bind_queried_inputs(c, raw, context);
 }

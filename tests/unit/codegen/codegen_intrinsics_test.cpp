@@ -211,6 +211,17 @@ U ref_lerp_uint(U zero, U one, U w) {
 
 TEST(CodegenIntrinsics, LerpIntegers) {
     auto lerp = [](Expr z, Expr o, Expr w) { return intrin(z.type(), Call::lerp, {z, o, w}); };
+    // The two-argument harness carries zero and one packed in "a": lerp of its low and high
+    // halves, of element type `half`, with weight w.
+    auto unpacked_lerp = [&](Type half) {
+        return [=](Expr zo, Expr w) {
+            Type t = half.with_lanes(zo.type().lanes());
+            Expr z = Cast::make(t, zo);
+            Expr o = Cast::make(
+                t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), half.bits())}));
+            return lerp(z, o, w);
+        };
+    };
     // u8 with u8 weight: every weight for a few endpoint pairs.
     {
         std::vector<uint8_t> Z, O, W;
@@ -226,14 +237,7 @@ TEST(CodegenIntrinsics, LerpIntegers) {
         std::vector<uint16_t> ZO;
         for (size_t i = 0; i < Z.size(); i++) ZO.push_back((uint16_t)(Z[i] | O[i] << 8));
         check_binary<uint16_t, uint8_t, uint8_t>(
-            "lerp_u8", ZO, W,
-            [&](Expr zo, Expr w) {
-                Type t = UInt(8, zo.type().lanes());
-                Expr z = Cast::make(t, zo);
-                Expr o = Cast::make(
-                    t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 8)}));
-                return lerp(z, o, w);
-            },
+            "lerp_u8", ZO, W, unpacked_lerp(UInt(8)),
             [](uint16_t zo, uint8_t w) { return ref_lerp_uint<uint8_t>(zo & 255, zo >> 8, w); });
     }
     // u16 with u16 weights, and u16 with a u8 weight (rescaled by 257).
@@ -253,13 +257,7 @@ TEST(CodegenIntrinsics, LerpIntegers) {
             W.push_back(65535);
             W8.push_back(255);
         }
-        auto unpack = [&](Expr zo, Expr w) {
-            Type t = UInt(16, zo.type().lanes());
-            Expr z = Cast::make(t, zo);
-            Expr o = Cast::make(
-                t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 16)}));
-            return lerp(z, o, w);
-        };
+        auto unpack = unpacked_lerp(UInt(16));
         check_binary<uint32_t, uint16_t, uint16_t>(
             "lerp_u16", ZO, W, unpack, [](uint32_t zo, uint16_t w) {
                 return ref_lerp_uint<uint16_t>(zo & 65535, zo >> 16, w);
@@ -282,15 +280,7 @@ TEST(CodegenIntrinsics, LerpIntegers) {
             W.push_back(65535);
         }
         check_binary<uint16_t, uint16_t, uint8_t>(
-            "lerp_u8_w16", ZO, W,
-            [&](Expr zo, Expr w) {
-                Type t = UInt(8, zo.type().lanes());
-                Expr z = Cast::make(t, zo);
-                Expr o = Cast::make(
-                    t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 8)}));
-                return lerp(z, o, w);
-            },
-            [](uint16_t zo, uint16_t w) {
+            "lerp_u8_w16", ZO, W, unpacked_lerp(UInt(8)), [](uint16_t zo, uint16_t w) {
                 return ref_lerp_uint<uint8_t>(zo & 255, zo >> 8, (uint8_t)(w / 257));
             });
     }
@@ -305,15 +295,7 @@ TEST(CodegenIntrinsics, LerpIntegers) {
             W.push_back(w);
         }
         check_binary<int16_t, uint8_t, int8_t>(
-            "lerp_i8", ZO, W,
-            [&](Expr zo, Expr w) {
-                Type t = Int(8, zo.type().lanes());
-                Expr z = Cast::make(t, zo);
-                Expr o = Cast::make(
-                    t, intrin(zo.type(), Call::shift_right, {zo, make_const(zo.type(), 8)}));
-                return lerp(z, o, w);
-            },
-            [](int16_t zo, uint8_t w) {
+            "lerp_i8", ZO, W, unpacked_lerp(Int(8)), [](int16_t zo, uint8_t w) {
                 uint8_t z = (uint8_t)((int8_t)(zo & 255) + 128),
                         o = (uint8_t)((int8_t)(zo >> 8) + 128);
                 return (int8_t)(ref_lerp_uint<uint8_t>(z, o, w) - 128);

@@ -712,7 +712,7 @@ public:
     void infer_input_bounds(RealizationArg outputs, const Target &target = Target());
     /// Lower and JIT-compile now (realize does it on demand).
     void compile_jit(const Target &target = Target());
-    /// Print the loop nest the schedule describes to stdout.
+    /// Print the loop nest the schedule describes to stderr (as Halide does).
     void print_loop_nest();
     /// The scalar and buffer inputs of the pipeline computing this Func.
     std::vector<Argument> infer_arguments() const;

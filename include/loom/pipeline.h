@@ -70,7 +70,8 @@ public:
     /// The arguments the compiled pipeline takes, excluding outputs: scalar Params and input
     /// buffers (ImageParams and Buffers used in the algorithm), in order of first use.
     std::vector<Argument> infer_arguments();
-    /// Print the loop nest the schedule describes (produce/consume blocks and loops) to stdout.
+    /// Print the loop nest the schedule describes (produce/consume blocks and loops) to stderr,
+    /// as Halide does; RVars show as their RDom's name.
     void print_loop_nest();
     /// Report the begin and end of every run of the JIT-compiled pipeline to halide_trace
     /// ("Begin pipeline f.0()"), as Target::TracePipeline does.

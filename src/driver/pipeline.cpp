@@ -402,7 +402,7 @@ std::vector<Argument> Pipeline::infer_arguments() {
 void Pipeline::print_loop_nest() {
     PipelineContents &c = pipeline_contents(contents);
     check_outputs_defined(c);
-    std::cout << internal::print_loop_nest(c.outputs);
+    std::cerr << internal::print_loop_nest(c.outputs);
 }
 
 // compile_to_lowered_stmt is in pipeline_aot.cpp with the other compile_to_* members.

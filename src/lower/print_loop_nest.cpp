@@ -93,8 +93,9 @@ protected:
 
     void line(const std::string &s) { out << std::string(indent * 2, ' ') << s << "\n"; }
 
-    /// "f.s0.x" -> "x"; "f.s1.r.x" -> "r.x".
-    static std::string loop_var(const std::string &name) {
+    /// "f.s0.x" -> "x"; "f.s1.r.x.xo" -> "r.x.xo" (with the position of the stage number
+    /// in `stage_pos`, npos if the name has no stage prefix).
+    static std::string loop_var(const std::string &name, size_t *stage_pos = nullptr) {
         // The stage prefix is "<func>.s<k>."; func names may contain dots, so search for the
         // last ".s<digits>." component.
         size_t pos = std::string::npos;
@@ -104,6 +105,7 @@ protected:
                 while (j < name.size() && isdigit((unsigned char)name[j])) j++;
                 if (j < name.size() && name[j] == '.') {
                     pos = j + 1;
+                    if (stage_pos) *stage_pos = i + 2;
                     break;
                 }
             }
@@ -111,8 +113,30 @@ protected:
         return pos == std::string::npos ? name : name.substr(pos);
     }
 
+    /// The loop's name as Halide prints it: an RVar shows as its RDom's name, without the
+    /// dimension ("r.x.ro" -> "r.ro", "q.y" -> "q"), since Halide names the RVars of RDom q
+    /// "q$x", "q$y" and its loop nest drops the "$" part.
+    std::string printed_loop_var(const std::string &name) const {
+        size_t stage_pos = std::string::npos;
+        std::string v = loop_var(name, &stage_pos);
+        if (stage_pos == std::string::npos) return v;
+        auto f = env.find(name.substr(0, stage_pos - 2));
+        int stage = std::atoi(name.c_str() + stage_pos);
+        if (f == env.end() || stage < 1 || stage > (int)f->second.updates().size()) return v;
+        const ReductionDomain &rdom = f->second.updates()[stage - 1].rdom;
+        if (!rdom.defined()) return v;
+        for (const ReductionVariable &rv : rdom.domain()) {
+            size_t dot = rv.var.rfind('.');
+            if (dot == std::string::npos || v.compare(0, rv.var.size(), rv.var) != 0) continue;
+            if (v.size() == rv.var.size() || v[rv.var.size()] == '.') {
+                return rv.var.substr(0, dot) + v.substr(rv.var.size());
+            }
+        }
+        return v;
+    }
+
     void visit(const For *op) override {
-        std::string v = loop_var(op->name);
+        std::string v = printed_loop_var(op->name);
         if (v == "__outermost") {
             dispatch(op->body);
             return;

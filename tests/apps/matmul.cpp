@@ -85,7 +85,7 @@ TEST(MatmulApp, CpuScheduleLoopNest) {
                                          "unrolled y:",
                                          "unrolled x.",
                                          "vectorized x.",
-                                         "for k.x:",
+                                         "for k:",
                                          "unrolled y:",
                                          "unrolled x.",
                                          "vectorized x.",

@@ -88,8 +88,8 @@ TEST(MaxFilterApp, CpuScheduleLoopNest) {
     // update's 52-row reduction inside the vector loop), the horizontal one per row.
     std::vector<std::string> in_order = {
         "produce max_filter:",          "  parallel y.yo:",        "    for c:",
-        "      produce vmax:",          "vectorized x.",           "for dv.x in [-25, 26]:",
+        "      produce vmax:",          "vectorized x.",           "for dv in [-25, 26]:",
         "        for y.yi in [0, 31]:", "          produce hmax:", "vectorized x.",
-        "for dh.x in [-25, 26]:",       "          consume hmax:", "vectorized x."};
+        "for dh in [-25, 26]:",         "          consume hmax:", "vectorized x."};
     ASSERT_TRUE(appears_in_order(nest, in_order));
 }

@@ -110,27 +110,14 @@ TEST(NlMeansApp, CpuScheduleLoopNest) {
     // Rows of tiles in parallel; per tile the sums initialized, then per offset of the search
     // window the squared differences (with the patch halo), the vertical box sum and the
     // weights over the tile, and the sums' update, each vectorized; channels unrolled.
-    std::vector<std::string> in_order = {"produce nl_means:",
-                                         "parallel y.yo:",
-                                         "for x.xo:",
-                                         "produce weighted_sum:",
-                                         "vectorized x.",
-                                         "unrolled c in [0, 3]:",
-                                         "for search.y in [-3, 3]:",
-                                         "for search.x in [-3, 3]:",
-                                         "produce diff:",
-                                         "vectorized x.",
-                                         "produce patch_y:",
-                                         "vectorized x.",
-                                         "produce weight:",
-                                         "vectorized x.",
-                                         "consume weight:",
-                                         "vectorized x.",
-                                         "unrolled c in [0, 3]:",
-                                         "consume weighted_sum:",
-                                         "for y.yi in [0, 15]:",
-                                         "vectorized x.",
-                                         "unrolled c in [0, 2]:"};
+    std::vector<std::string> in_order = {
+        "produce nl_means:",      "parallel y.yo:",         "for x.xo:",
+        "produce weighted_sum:",  "vectorized x.",          "unrolled c in [0, 3]:",
+        "for search in [-3, 3]:", "for search in [-3, 3]:", "produce diff:",
+        "vectorized x.",          "produce patch_y:",       "vectorized x.",
+        "produce weight:",        "vectorized x.",          "consume weight:",
+        "vectorized x.",          "unrolled c in [0, 3]:",  "consume weighted_sum:",
+        "for y.yi in [0, 15]:",   "vectorized x.",          "unrolled c in [0, 2]:"};
     ASSERT_TRUE(appears_in_order(nest, in_order));
     // The box sum's horizontal pass is inlined into the weights.
     EXPECT_EQ(nest.find("produce patch_dist"), std::string::npos) << nest;

@@ -81,32 +81,15 @@ TEST(Vgg16App, CpuScheduleLoopNest) {
     // Each layer once, in order; convolutions as in apps/conv_layer (rows in parallel, blocks
     // with the reduction outside), pools by rows in parallel, fully connected layers by blocks
     // of outputs in parallel with the whole batch's sums per block.
-    std::vector<std::string> in_order = {"produce conv1:",
-                                         "parallel y.yn in",
-                                         "produce conv1_padded:",
-                                         "produce conv1_conv:",
-                                         "for conv1_r.y in [0, 2]:",
-                                         "for conv1_r.x in [0, 2]:",
-                                         "for conv1_r.z in [0, 2]:",
-                                         "vectorized c.",
-                                         "produce conv2:",
-                                         "produce pool1:",
-                                         "parallel y.yn in",
-                                         "vectorized c.",
-                                         "produce conv13:",
-                                         "produce pool5:",
-                                         "produce fc1:",
-                                         "parallel o.oo in",
-                                         "produce fc1_sums:",
-                                         "unrolled n in [0, 1]:",
-                                         "for fc1_r.x in [0, 31]:",
-                                         "unrolled n in [0, 1]:",
-                                         "vectorized o.",
-                                         "produce fc2:",
-                                         "produce fc3:",
-                                         "produce softmax_max:",
-                                         "produce softmax_exp:",
-                                         "produce softmax_sum:",
-                                         "vectorized o."};
+    std::vector<std::string> in_order = {
+        "produce conv1:",         "parallel y.yn in",       "produce conv1_padded:",
+        "produce conv1_conv:",    "for conv1_r in [0, 2]:", "for conv1_r in [0, 2]:",
+        "for conv1_r in [0, 2]:", "vectorized c.",          "produce conv2:",
+        "produce pool1:",         "parallel y.yn in",       "vectorized c.",
+        "produce conv13:",        "produce pool5:",         "produce fc1:",
+        "parallel o.oo in",       "produce fc1_sums:",      "unrolled n in [0, 1]:",
+        "for fc1_r in [0, 31]:",  "unrolled n in [0, 1]:",  "vectorized o.",
+        "produce fc2:",           "produce fc3:",           "produce softmax_max:",
+        "produce softmax_exp:",   "produce softmax_sum:",   "vectorized o."};
     ASSERT_TRUE(appears_in_order(nest, in_order));
 }

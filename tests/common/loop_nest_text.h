@@ -17,9 +17,9 @@
 /// What f.print_loop_nest() prints, without the suffixes of reused Func names.
 inline std::string loop_nest_of(loom::Func f) {
     std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+    std::streambuf *old = std::cerr.rdbuf(captured.rdbuf());
     f.print_loop_nest();
-    std::cout.rdbuf(old);
+    std::cerr.rdbuf(old);
     return without_unique_suffixes(captured.str());
 }
 

@@ -1,7 +1,7 @@
 // Smaller pieces of Halide 21's API (built against Loom and, as compat_halide_api_details_halide,
 // against Halide): Param<void> made from and assigned typed Params, user_context_value(),
 // Runtime::Buffer's default allocation functions, halide_buffer_t's C++ helpers, unrolling long
-// loops and HL_PERMIT_FAILED_UNROLL.
+// loops, HL_PERMIT_FAILED_UNROLL, and where print_loop_nest writes and how it names RVars.
 #include "Halide.h"
 
 #include <gtest/gtest.h>
@@ -120,4 +120,34 @@ TEST(HalideApiDetails, UnrollingLongLoopsAndPermittedFailures) {
     Buffer<int> c = h.realize({5});
     unsetenv("HL_PERMIT_FAILED_UNROLL");
     for (int i = 0; i < 5; i++) EXPECT_EQ(c(i), 3 * i);
+}
+
+// print_loop_nest writes to stderr (a program's stdout is its own) and shows an RVar as its
+// RDom's name: Halide names the RVars of RDom q "q$x" and "q$y" and prints both loops as "q".
+TEST(HalideApiDetails, LoopNestGoesToStderrWithRDomNames) {
+    Var x("x");
+    RDom r(0, 10, "r"), q(0, 3, 0, 4, "q");
+    Func k("nest_names");
+    k(x) = 0;
+    k(x) += r;
+    k(x) += q.x * q.y;
+    RVar ro("ro"), ri("ri");
+    k.update(0).split(r, ro, ri, 2);
+    k.update(1).unscheduled();
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    k.print_loop_nest();
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
+    EXPECT_EQ(err, "produce nest_names:\n"
+                   "  for x:\n"
+                   "    nest_names(...) = ...\n"
+                   "  for x:\n"
+                   "    for r.ro in [0, 4]:\n"
+                   "      for r.ri in [0, 1]:\n"
+                   "        nest_names(...) = ...\n"
+                   "  for x:\n"
+                   "    for q in [0, 3]:\n"
+                   "      for q in [0, 2]:\n"
+                   "        nest_names(...) = ...\n");
 }

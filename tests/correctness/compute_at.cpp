@@ -43,9 +43,9 @@ struct Blur {
     }
     std::string loop_nest() {
         std::ostringstream captured;
-        std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+        std::streambuf *old = std::cerr.rdbuf(captured.rdbuf());
         by.print_loop_nest();
-        std::cout.rdbuf(old);
+        std::cerr.rdbuf(old);
         return without_unique_suffixes(captured.str());
     }
 };

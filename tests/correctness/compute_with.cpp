@@ -18,9 +18,9 @@ namespace {
 
 std::string captured(const std::function<void()> &print) {
     std::ostringstream out;
-    std::streambuf *old = std::cout.rdbuf(out.rdbuf());
+    std::streambuf *old = std::cerr.rdbuf(out.rdbuf());
     print();
-    std::cout.rdbuf(old);
+    std::cerr.rdbuf(old);
     return out.str();
 }
 
@@ -262,7 +262,7 @@ TEST(ComputeWith, UpdateStageWithAnotherFuncsPureStage) {
                                  "    for fused.y:\n"
                                  "      for x:\n        up_g2(...) = ...\n"
                                  "      for x:\n        up_f2(...) = ...\n"
-                                 "    for y:\n      for x:\n        for r.x in [0, 3]:\n"
+                                 "    for y:\n      for x:\n        for r in [0, 3]:\n"
                                  "          up_g2(...) = ...\n"),
               std::string::npos)
         << nest_of(out2);

@@ -31,9 +31,9 @@ Buffer<int32_t> run(const std::function<void(Func &, Func &)> &schedule, int w, 
     schedule(producer, consumer);
     if (loop_nest) {
         std::ostringstream captured;
-        std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+        std::streambuf *old = std::cerr.rdbuf(captured.rdbuf());
         consumer.print_loop_nest();
-        std::cout.rdbuf(old);
+        std::cerr.rdbuf(old);
         *loop_nest = captured.str();
     }
     return consumer.realize({w, h});
@@ -98,7 +98,7 @@ TEST(LoopDirectives, EveryScheduleMatchesTheReference) {
          "parallel y:"},
         {"update_rvar_split",
          [&](Func &, Func &c) { c.update(0).split(RVar("r.x"), RVar("ro"), RVar("ri"), 2); },
-         "for r.x.ri:"},
+         "for r.ri:"},
         {"reorder", [&](Func &, Func &c) { c.reorder(y, x); }, "for x:\n      for y:"},
         {"tile",
          [&](Func &, Func &c) { c.tile(x, y, Var("xo"), Var("yo"), Var("xi"), Var("yi"), 4, 2); },

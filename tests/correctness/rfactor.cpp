@@ -20,9 +20,9 @@ namespace {
 /// What f.print_loop_nest() prints.
 std::string loop_nest(Func f) {
     std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+    std::streambuf *old = std::cerr.rdbuf(captured.rdbuf());
     f.print_loop_nest();
-    std::cout.rdbuf(old);
+    std::cerr.rdbuf(old);
     // Without the constant bounds print_loop_nest shows (Halide's " in [0, 29]"): the checks
     // are about the loops' kinds and names.
     return std::regex_replace(captured.str(), std::regex(" in \\[[^\\]]*\\]"), "");
@@ -60,7 +60,7 @@ TEST(Rfactor, SumOver2DRDomByRows) {
     EXPECT_EQ(out(), (int32_t)ref);
     std::string nest = loop_nest(f);
     EXPECT_TRUE(contains(nest, "parallel u:")) << nest;
-    EXPECT_TRUE(contains(nest, "for r.y:")) << nest;
+    EXPECT_TRUE(contains(nest, "for r:")) << nest;
 }
 
 TEST(Rfactor, SplitThenFactorInnerVectorized) {

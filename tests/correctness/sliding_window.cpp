@@ -60,9 +60,9 @@ TEST(SlidingWindow, BlurComputesEachRowOnce) {
     bx.store_root().compute_at(by, y);
     // The loop nest shows the storage at the root and the computation inside the y loop.
     std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+    std::streambuf *old = std::cerr.rdbuf(captured.rdbuf());
     by.print_loop_nest();
-    std::cout.rdbuf(old);
+    std::cerr.rdbuf(old);
     std::string nest = captured.str();
     size_t store = nest.find("store swc_bx:"), loop = nest.find("for y:"),
            produce = nest.find("produce swc_bx:");

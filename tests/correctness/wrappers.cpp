@@ -18,9 +18,9 @@ namespace {
 
 std::string loop_nest(Func f) {
     std::ostringstream captured;
-    std::streambuf *old = std::cout.rdbuf(captured.rdbuf());
+    std::streambuf *old = std::cerr.rdbuf(captured.rdbuf());
     f.print_loop_nest();
-    std::cout.rdbuf(old);
+    std::cerr.rdbuf(old);
     return captured.str();
 }
 

@@ -296,9 +296,9 @@ TEST(Introspection, InferArgumentsOrderAndLoopNest) {
     EXPECT_TRUE(args[0].is_buffer());
     EXPECT_FALSE(args[3].is_buffer());
 
-    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
     f.print_loop_nest();
-    std::string nest = without_unique_suffixes(testing::internal::GetCapturedStdout());
+    std::string nest = without_unique_suffixes(testing::internal::GetCapturedStderr());
     EXPECT_EQ(nest, "produce f:\n  for x:\n    f(...) = ...\n");
 }
 

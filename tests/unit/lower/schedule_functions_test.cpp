@@ -48,7 +48,7 @@ TEST(ScheduleFunctions, ReductionComputedInsideConsumerLoop) {
                                       "  for x:\n"
                                       "    produce red:\n"
                                       "      red(...) = ...\n"
-                                      "      for r.x in [0, 3]:\n"
+                                      "      for r in [0, 3]:\n"
                                       "        red(...) = ...\n"
                                       "    consume red:\n"
                                       "      out(...) = ...\n");

@@ -5,6 +5,7 @@
 #include "ir/ir_visitor.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
+#include "support/util.h"
 
 #include <cmath>
 #include <ostream>
@@ -31,7 +32,8 @@ Expr strip_condition(const Expr &e) {
 /// `base`.
 class Bounds : public IRVisitor {
 public:
-    explicit Bounds(const Scope &s) : base(s) {}
+    Bounds(const Scope &s, const FuncValueBounds *func_bounds)
+        : base(s), func_bounds(func_bounds) {}
 
     Interval get(const Expr &e) {
         dispatch(e);
@@ -83,6 +85,7 @@ public:
 
 private:
     const Scope &base;
+    const FuncValueBounds *func_bounds;
     Scope overlay;
     Interval result = Interval::everything();
 
@@ -244,8 +247,43 @@ private:
     void visit(const Broadcast *op) override { result = get(op->value); }
 
     void visit(const Let *op) override {
-        Interval v = get(op->value);
-        with_binding(op->name, v, [&] { result = get(op->body); });
+        // A large end of the value's bounds goes into the body's bounds under a name, bound by
+        // a Let around them (as Halide's bounds do): substituted, it is copied at each use, and
+        // a chain of lets that each use the one before twice (select(t > 0, t, -t) inlined
+        // along a chain of Funcs) gave bounds exponential in the chain's length.
+        const Interval value_bounds = get(op->value);
+        Interval v = value_bounds;
+        std::string min_name, max_name;
+        if (v.has_lower_bound() && is_large(v.min)) {
+            min_name = unique_name(op->name + ".min");
+            v.min = Variable::make(v.min.type(), min_name);
+        }
+        if (v.has_upper_bound() && is_large(v.max)) {
+            max_name = unique_name(op->name + ".max");
+            v.max = Variable::make(v.max.type(), max_name);
+        }
+        Interval r;
+        with_binding(op->name, v, [&] { r = get(op->body); });
+        auto rebind = [&](Expr &e) {
+            if (!e.defined()) return;
+            if (!max_name.empty() && expr_uses_var(e, max_name)) {
+                e = Let::make(max_name, value_bounds.max, e);
+            }
+            if (!min_name.empty() && expr_uses_var(e, min_name)) {
+                e = Let::make(min_name, value_bounds.min, e);
+            }
+        };
+        if (r.has_lower_bound()) rebind(r.min);
+        if (r.has_upper_bound()) rebind(r.max);
+        result = r;
+    }
+
+    /// Whether an end of an interval is worth a name rather than a copy at each use.
+    static bool is_large(const Expr &e) {
+        const int kMaxCopiedNodes = 100;
+        int n = 0;
+        visit_exprs(e, [&](const Expr &) { return ++n <= kMaxCopiedNodes; });
+        return n > kMaxCopiedNodes;
     }
 
     void visit(const Shuffle *op) override {
@@ -345,8 +383,15 @@ void Bounds::visit(const Call *op) {
     } else if (op->call_type == Call::PureExtern && op->args.size() == 1 && t.is_float()) {
         result = monotone_math_interval(op->name, get(op->args[0]), t);
     } else {
-        // Func and buffer values, extern results: only their type says anything.
+        // Buffer values, extern results: only their type says anything; a Func's values may
+        // be bounded by its definition as well.
         result = bounds_of_type(t);
+        if (op->call_type == Call::Halide && func_bounds) {
+            auto it = func_bounds->find({op->name, op->value_index});
+            if (it != func_bounds->end()) {
+                result = Interval::make_intersection(result, it->second);
+            }
+        }
     }
 }
 
@@ -358,14 +403,15 @@ Interval bounds_of_type(Type t) {
     return Interval(t.min(), t.max());
 }
 
-Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope) {
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope,
+                                 const FuncValueBounds *func_bounds) {
     internal_assert(e.defined()) << "bounds_of_expr_in_scope of an undefined Expr\n";
-    Bounds b(scope);
+    Bounds b(scope, func_bounds);
     return b.get(e);
 }
 
 Scope scope_with_condition(const Scope &scope, const Expr &cond, bool value) {
-    Bounds b(scope);
+    Bounds b(scope, nullptr);
     b.refine(cond, value);
     return b.merged_scope();
 }

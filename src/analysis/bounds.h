@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace loom {
@@ -26,12 +27,20 @@ using Scope = std::map<std::string, Interval>;
 /// One Interval per dimension of a Func or buffer.
 using Box = std::vector<Interval>;
 
+/// Bounds of the values Funcs compute, keyed by (Func name, Tuple element): what a call
+/// f(...) can return. Lowering fills it from the Funcs' definitions (func_value_bounds in
+/// src/lower/bounds_inference.h), so out(x) = in(idx(x)) with idx(x) = clamp(x * 3, 0, 10)
+/// reads in over [0, 10]. Calls to Funcs without an entry are bounded by their type only.
+using FuncValueBounds = std::map<std::pair<std::string, int>, Interval>;
+
 /// The interval of values of e, given the bounds of its free variables in scope. Works for Int,
 /// UInt, Float and Bool expressions, scalar or vector (lanes are folded into one scalar
 /// interval of e's element type). Variables not in scope are their own bounds [v, v]. Values the
 /// analysis cannot bound get their type's range for narrow and unsigned types (uint8 data in
-/// [0, 255]) and no bound for Int(32), Int(64) and floats. The result is simplified.
-Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope = Scope());
+/// [0, 255]) and no bound for Int(32), Int(64) and floats; calls to Funcs also get what
+/// `func_bounds` (when given) says of them. The result is simplified.
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope = Scope(),
+                                 const FuncValueBounds *func_bounds = nullptr);
 
 /// scope with the variables that `cond` compares against a bound narrowed to where `cond` has
 /// the given value: for an Int scope variable x in [0, 99], (x < 10, true) gives [0, 9] and
@@ -49,23 +58,32 @@ Interval bounds_of_type(Type t);
 /// the Call's name. Loops inside s widen the box by their variable's range, Let/LetStmt values
 /// are tracked, and the branches of IfThenElse/Select are unioned (their conditions are used to
 /// narrow a loop variable's range when they compare it with a bound, e.g. `if (x < 10)`).
-std::map<std::string, Box> boxes_required(const Expr &e, const Scope &scope = Scope());
-std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope = Scope());
+/// Every function here takes an optional FuncValueBounds for the coordinates read from Funcs.
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope &scope = Scope(),
+                                          const FuncValueBounds *func_bounds = nullptr);
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope = Scope(),
+                                          const FuncValueBounds *func_bounds = nullptr);
 /// The region of each Func written by a Provide in s, keyed by the Provide's name.
-std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope &scope = Scope());
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope &scope = Scope(),
+                                          const FuncValueBounds *func_bounds = nullptr);
 /// Both: the union of what is read and written, per name.
-std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &scope = Scope());
+std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &scope = Scope(),
+                                         const FuncValueBounds *func_bounds = nullptr);
 /// The boxes of `names` only, read or written by s (keyed as boxes_touched; a name s does not
 /// touch has no entry): one walk of the statements touching them, bounding only the lets and
 /// loops their coordinates depend on, where boxes_touched(s) bounds every access's.
 std::map<std::string, Box> boxes_touched_of(const Stmt &s, const std::set<std::string> &names,
-                                            const Scope &scope = Scope());
+                                            const Scope &scope = Scope(),
+                                            const FuncValueBounds *func_bounds = nullptr);
 /// The region of `name` read by s (an empty Box when s does not read it).
-Box box_required(const Stmt &s, const std::string &name, const Scope &scope = Scope());
+Box box_required(const Stmt &s, const std::string &name, const Scope &scope = Scope(),
+                 const FuncValueBounds *func_bounds = nullptr);
 /// The region of `name` written by s (an empty Box when s does not write it).
-Box box_provided(const Stmt &s, const std::string &name, const Scope &scope = Scope());
+Box box_provided(const Stmt &s, const std::string &name, const Scope &scope = Scope(),
+                 const FuncValueBounds *func_bounds = nullptr);
 /// The region of `name` read or written by s (an empty Box when s does not touch it).
-Box box_touched(const Stmt &s, const std::string &name, const Scope &scope = Scope());
+Box box_touched(const Stmt &s, const std::string &name, const Scope &scope = Scope(),
+                const FuncValueBounds *func_bounds = nullptr);
 
 /// The per-dimension union of two boxes. An empty Box is the identity; otherwise both must have
 /// the same number of dimensions.

@@ -147,14 +147,15 @@ private:
 /// and unions the bounds of each Func/buffer access into its Box.
 class BoxesTouched : public IRVisitor {
 public:
-    BoxesTouched(const Scope &s, bool calls, bool provides, const std::set<std::string> *only,
-                 std::set<std::string> relevant_lets,
+    BoxesTouched(const Scope &s, const FuncValueBounds *func_bounds, bool calls, bool provides,
+                 const std::set<std::string> *only, std::set<std::string> relevant_lets,
                  const std::unordered_set<const IRNode *> *relevant_stmts)
-        : scope(s), consider_calls(calls), consider_provides(provides), only(only),
-          relevant_lets(std::move(relevant_lets)), relevant_stmts(relevant_stmts) {}
+        : scope(s), func_bounds(func_bounds), consider_calls(calls), consider_provides(provides),
+          only(only), relevant_lets(std::move(relevant_lets)), relevant_stmts(relevant_stmts) {}
 
 private:
     Scope scope;
+    const FuncValueBounds *func_bounds;
     /// The values of the LetStmts in scope, so a loop extent defined as `max - min + 1` can be
     /// expanded in `min + extent - 1`: bounding the two terms separately would decorrelate
     /// them and give max(max) + max(min) - min(min) instead of max(max).
@@ -202,7 +203,7 @@ private:
             << name << " is accessed with " << it->second.size() << " and " << args.size()
             << " coordinates\n";
         for (size_t d = 0; d < args.size(); d++) {
-            Interval i = bounds_of_expr_in_scope(args[d], scope);
+            Interval i = bounds_of_expr_in_scope(args[d], scope, func_bounds);
             Coordinate &c = it->second[d];
             // No memo across accesses: a duplicate's nodes are freed, and their addresses reused.
             uint64_t h = hash_expr(i.min) * 31 + hash_expr(i.max);
@@ -292,15 +293,16 @@ private:
 
     void visit(const Let *op) override {
         dispatch(op->value);
-        Interval v = relevant_lets.count(op->name) ? bounds_of_expr_in_scope(op->value, scope)
-                                                   : Interval::everything();
+        Interval v = relevant_lets.count(op->name)
+                         ? bounds_of_expr_in_scope(op->value, scope, func_bounds)
+                         : Interval::everything();
         with_binding(op->name, v, [&] { dispatch(op->body); });
     }
 
     void walk(const LetStmt *op) {
         dispatch(op->value);
         Interval v = relevant_lets.count(op->name)
-                         ? named_if_large(bounds_of_expr_in_scope(op->value, scope))
+                         ? named_if_large(bounds_of_expr_in_scope(op->value, scope, func_bounds))
                          : Interval::everything();
         auto it = let_values.find(op->name);
         bool had = it != let_values.end();
@@ -361,7 +363,7 @@ private:
             return;
         }
         // The loop variable runs over [min, min + extent - 1] for every value of min/extent.
-        Interval lo = bounds_of_expr_in_scope(op->min, scope);
+        Interval lo = bounds_of_expr_in_scope(op->min, scope, func_bounds);
         Expr extent = op->extent;
         if (const Variable *v = extent.as<Variable>()) {
             auto it = let_values.find(v->name);
@@ -377,7 +379,7 @@ private:
             if (full.defined()) extent = full;
         }
         Expr last = simplify(Sub::make(Add::make(op->min, extent), make_one(op->min.type())));
-        Interval hi = bounds_of_expr_in_scope(last, scope);
+        Interval hi = bounds_of_expr_in_scope(last, scope, func_bounds);
         // The min through its let as well: with `loop_extent = (f.max + 1) - f.min` and
         // `loop_min = f.min`, the last iteration is f.max. Bounding loop_min and loop_extent
         // apart over an outer loop adds the min's whole range to the extent (a Func computed
@@ -389,7 +391,8 @@ private:
             if (it != let_values.end()) {
                 Expr last2 =
                     simplify(Sub::make(Add::make(it->second, extent), make_one(op->min.type())));
-                hi = Interval::make_intersection(hi, bounds_of_expr_in_scope(last2, scope));
+                hi = Interval::make_intersection(
+                    hi, bounds_of_expr_in_scope(last2, scope, func_bounds));
             }
         }
         with_binding(op->name, Interval(lo.min, hi.max), [&] { dispatch(op->body); });
@@ -425,7 +428,8 @@ private:
 /// The boxes of n (of the names in `only` when set: a walk of the statements accessing them,
 /// bounding only the lets and loops their coordinates depend on).
 template <typename Node>
-std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope, bool calls, bool provides,
+std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope,
+                                    const FuncValueBounds *func_bounds, bool calls, bool provides,
                                     const std::set<std::string> *only = nullptr) {
     LetsReachingBoxes lets(only);
     lets.dispatch(n);
@@ -435,7 +439,7 @@ std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope, bool call
         accessing = std::make_unique<StmtsAccessing>(*only, calls, provides);
         accessing->dispatch(n);
     }
-    BoxesTouched v(scope, calls, provides, only, std::move(lets.names),
+    BoxesTouched v(scope, func_bounds, calls, provides, only, std::move(lets.names),
                    accessing ? &accessing->accessing : nullptr);
     v.dispatch(n);
     return v.finish();
@@ -448,40 +452,48 @@ Box box_of(const std::map<std::string, Box> &boxes, const std::string &name) {
 
 } // namespace
 
-std::map<std::string, Box> boxes_required(const Expr &e, const Scope &scope) {
-    return boxes_of(e, scope, true, false);
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope &scope,
+                                          const FuncValueBounds *func_bounds) {
+    return boxes_of(e, scope, func_bounds, true, false);
 }
 
-std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope) {
-    return boxes_of(s, scope, true, false);
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope,
+                                          const FuncValueBounds *func_bounds) {
+    return boxes_of(s, scope, func_bounds, true, false);
 }
 
-std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope &scope) {
-    return boxes_of(s, scope, false, true);
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope &scope,
+                                          const FuncValueBounds *func_bounds) {
+    return boxes_of(s, scope, func_bounds, false, true);
 }
 
-std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &scope) {
-    return boxes_of(s, scope, true, true);
+std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &scope,
+                                         const FuncValueBounds *func_bounds) {
+    return boxes_of(s, scope, func_bounds, true, true);
 }
 
 std::map<std::string, Box> boxes_touched_of(const Stmt &s, const std::set<std::string> &names,
-                                            const Scope &scope) {
-    return boxes_of(s, scope, true, true, &names);
+                                            const Scope &scope,
+                                            const FuncValueBounds *func_bounds) {
+    return boxes_of(s, scope, func_bounds, true, true, &names);
 }
 
-Box box_required(const Stmt &s, const std::string &name, const Scope &scope) {
+Box box_required(const Stmt &s, const std::string &name, const Scope &scope,
+                 const FuncValueBounds *func_bounds) {
     std::set<std::string> only{name};
-    return box_of(boxes_of(s, scope, true, false, &only), name);
+    return box_of(boxes_of(s, scope, func_bounds, true, false, &only), name);
 }
 
-Box box_provided(const Stmt &s, const std::string &name, const Scope &scope) {
+Box box_provided(const Stmt &s, const std::string &name, const Scope &scope,
+                 const FuncValueBounds *func_bounds) {
     std::set<std::string> only{name};
-    return box_of(boxes_of(s, scope, false, true, &only), name);
+    return box_of(boxes_of(s, scope, func_bounds, false, true, &only), name);
 }
 
-Box box_touched(const Stmt &s, const std::string &name, const Scope &scope) {
+Box box_touched(const Stmt &s, const std::string &name, const Scope &scope,
+                const FuncValueBounds *func_bounds) {
     std::set<std::string> only{name};
-    return box_of(boxes_of(s, scope, true, true, &only), name);
+    return box_of(boxes_of(s, scope, func_bounds, true, true, &only), name);
 }
 
 Box box_union(const Box &a, const Box &b) {

@@ -70,12 +70,12 @@ void add_param_checks(const LoweredArgument &a, std::vector<Stmt> &checks) {
 Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                       const std::vector<Function> &outputs,
                       const std::vector<Requirement> &requirements,
-                      const ImageCheckOptions &options) {
+                      const ImageCheckOptions &options, const FuncValueBounds &func_bounds) {
     std::vector<std::string> inputs;
     for (const LoweredArgument &a : args) {
         if (a.kind == LoweredArgument::InputBuffer) inputs.push_back(a.name);
     }
-    std::map<std::string, Box> regions = buffer_regions_required(s, inputs, outputs);
+    std::map<std::string, Box> regions = buffer_regions_required(s, inputs, outputs, func_bounds);
 
     // The Parameter carrying each buffer's constraints (outputs: Func::output_buffer()).
     std::map<std::string, Parameter> buffer_params;

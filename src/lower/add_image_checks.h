@@ -16,6 +16,7 @@
 ///     elements; then the body.
 /// Tests: tests/unit/lower/add_image_checks_test.cpp and tests/unit/driver (run-time errors).
 
+#include "analysis/bounds.h"
 #include "lang/function.h"
 #include "lower/lowered_func.h"
 
@@ -40,7 +41,8 @@ struct ImageCheckOptions {
 Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                       const std::vector<Function> &outputs,
                       const std::vector<Requirement> &requirements,
-                      const ImageCheckOptions &options = ImageCheckOptions());
+                      const ImageCheckOptions &options = ImageCheckOptions(),
+                      const FuncValueBounds &func_bounds = {});
 
 /// A call to the runtime error reporter `fn` (Int(32), Extern), with __user_context first.
 Expr runtime_error_call(const std::string &fn, const std::vector<Expr> &args);

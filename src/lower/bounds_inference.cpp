@@ -51,8 +51,8 @@ const For *find_loop(const Stmt &s, const std::string &name) {
 
 /// Reports an index of `callee` that interval analysis cannot bound.
 [[noreturn]] void report_unbounded(const Stmt &context, const std::string &callee, int dim,
-                                   const std::string &kind) {
-    std::string caller = find_unbounded_caller(context, callee, dim);
+                                   const std::string &kind, const FuncValueBounds &func_bounds) {
+    std::string caller = find_unbounded_caller(context, callee, dim, func_bounds);
     std::ostringstream msg;
     msg << kind << " " << callee << " is accessed";
     if (!caller.empty()) msg << " by Func " << caller;
@@ -64,9 +64,9 @@ const For *find_loop(const Stmt &s, const std::string &name) {
 }
 
 void check_bounded(const Box &b, const Stmt &context, const std::string &callee,
-                   const std::string &kind) {
+                   const std::string &kind, const FuncValueBounds &func_bounds) {
     for (size_t d = 0; d < b.size(); d++) {
-        if (!b[d].is_bounded()) report_unbounded(context, callee, (int)d, kind);
+        if (!b[d].is_bounded()) report_unbounded(context, callee, (int)d, kind, func_bounds);
     }
 }
 
@@ -144,8 +144,8 @@ int dim_of(const Function &f, const std::string &var) {
 class BoundsInference : public IRMutator {
 public:
     BoundsInference(const std::vector<Function> &outputs,
-                    const std::map<std::string, Function> &env)
-        : env(env) {
+                    const std::map<std::string, Function> &env, const FuncValueBounds &func_bounds)
+        : env(env), func_bounds(func_bounds) {
         for (const Function &o : outputs) output_names.insert(o.name());
     }
 
@@ -200,8 +200,8 @@ protected:
         ComputeBounds cb;
         const bool is_output = output_names.count(f.name()) > 0;
         const int dims = f.dimensions();
-        Box region = box_required(consume->body, f.name());
-        check_bounded(region, consume->body, f.name(), "Func");
+        Box region = box_required(consume->body, f.name(), {}, &func_bounds);
+        check_bounded(region, consume->body, f.name(), "Func", func_bounds);
         if (is_output) {
             // An output covers its whole buffer, plus whatever other outputs read of it.
             const std::string buf = output_buffer_name(f, 0);
@@ -253,8 +253,8 @@ protected:
             if (k > 0) {
                 // Stage k reads f (at least at the points it updates): the earlier stages must
                 // have computed all of it.
-                Box reads = box_required(nests[k], f.name());
-                check_bounded(reads, nests[k], f.name(), "Func");
+                Box reads = box_required(nests[k], f.name(), {}, &func_bounds);
+                check_bounded(reads, nests[k], f.name(), "Func", func_bounds);
                 region = box_union(region, reads);
                 // Refer to the region through fresh names so expressions stay small.
                 for (int d = 0; d < dims; d++) {
@@ -268,8 +268,8 @@ protected:
         // Storage: every point read (region) or written (each stage's provides).
         cb.touched = region;
         for (int k = 0; k < n; k++) {
-            Box provided = box_provided(nests[k], f.name());
-            check_bounded(provided, nests[k], f.name(), "Func");
+            Box provided = box_provided(nests[k], f.name(), {}, &func_bounds);
+            check_bounded(provided, nests[k], f.name(), "Func", func_bounds);
             cb.touched = box_union(cb.touched, provided);
         }
         return cb;
@@ -395,19 +395,20 @@ protected:
         Scope scope;
         for (const PathNode &p : replace.path) {
             if (p.extent.defined()) {
-                Interval lo = bounds_of_expr_in_scope(p.min, scope);
-                Interval hi = bounds_of_expr_in_scope(simplify(p.min + p.extent - 1), scope);
+                Interval lo = bounds_of_expr_in_scope(p.min, scope, &func_bounds);
+                Interval hi =
+                    bounds_of_expr_in_scope(simplify(p.min + p.extent - 1), scope, &func_bounds);
                 scope[p.name] = Interval(lo.min, hi.max);
             } else {
-                scope[p.name] = bounds_of_expr_in_scope(p.value, scope);
+                scope[p.name] = bounds_of_expr_in_scope(p.value, scope, &func_bounds);
             }
         }
         for (Interval &i : touched) {
-            Interval lo = bounds_of_expr_in_scope(simplify(i.min), scope);
-            Interval hi = bounds_of_expr_in_scope(simplify(i.max), scope);
+            Interval lo = bounds_of_expr_in_scope(simplify(i.min), scope, &func_bounds);
+            Interval hi = bounds_of_expr_in_scope(simplify(i.max), scope, &func_bounds);
             i = Interval(lo.min, hi.max);
         }
-        check_bounded(touched, body, f.name(), "Func");
+        check_bounded(touched, body, f.name(), "Func", func_bounds);
         std::vector<Stmt> checks;
         std::vector<std::pair<std::string, Expr>> lets = realized_lets(f, touched, checks);
         Stmt result =
@@ -417,6 +418,7 @@ protected:
 
 private:
     const std::map<std::string, Function> &env;
+    const FuncValueBounds &func_bounds;
     std::set<std::string> output_names;
 };
 
@@ -452,38 +454,76 @@ private:
 
 } // namespace
 
-std::string find_unbounded_caller(const Stmt &s, const std::string &callee, int dim) {
+std::string find_unbounded_caller(const Stmt &s, const std::string &callee, int dim,
+                                  const FuncValueBounds &func_bounds) {
     ProvidesCalling finder(callee);
     finder.dispatch(s);
     for (const Provide *p : finder.found) {
-        Box b = box_required(Stmt(p), callee);
+        Box b = box_required(Stmt(p), callee, {}, &func_bounds);
         if ((int)b.size() > dim && !b[dim].is_bounded()) return p->name;
     }
     return finder.found.empty() ? "" : finder.found[0]->name;
 }
 
+FuncValueBounds func_value_bounds(const std::map<std::string, Function> &env) {
+    FuncValueBounds result;
+    std::set<std::string> visited;
+    std::function<void(const Function &)> bound = [&](const Function &f) {
+        if (!visited.insert(f.name()).second) return;
+        // Only a Func with nothing but a pure definition has values its definition bounds
+        // (as in Halide): an update or an extern stage may store anything.
+        if (!f.has_pure_definition() || !f.updates().empty() || f.has_extern_definition()) {
+            return;
+        }
+        const std::vector<Expr> &values = f.definition().values;
+        // The Funcs it calls first: their bounds bound f's. (A cycle, which realization_order
+        // refuses anyway, finds its start visited and unbounded.)
+        for (const Expr &v : values) {
+            visit_exprs(v, [&](const Expr &e) {
+                const Call *c = e.as<Call>();
+                if (c && c->call_type == Call::Halide) {
+                    auto it = env.find(c->name);
+                    if (it != env.end()) bound(it->second);
+                }
+                return true;
+            });
+        }
+        // Over the whole domain: every argument takes every value.
+        Scope scope;
+        for (const std::string &a : f.args()) scope[a] = Interval::everything();
+        for (size_t i = 0; i < values.size(); i++) {
+            Interval b = bounds_of_expr_in_scope(values[i], scope, &result);
+            if (b.has_lower_bound() || b.has_upper_bound()) result[{f.name(), (int)i}] = b;
+        }
+    };
+    for (const auto &kv : env) bound(kv.second);
+    return result;
+}
+
 Stmt bounds_inference(const Stmt &s, const std::vector<Function> &outputs,
-                      const std::map<std::string, Function> &env) {
-    return BoundsInference(outputs, env).mutate(s);
+                      const std::map<std::string, Function> &env,
+                      const FuncValueBounds &func_bounds) {
+    return BoundsInference(outputs, env, func_bounds).mutate(s);
 }
 
 std::map<std::string, Box> buffer_regions_required(const Stmt &s,
                                                    const std::vector<std::string> &inputs,
-                                                   const std::vector<Function> &outputs) {
+                                                   const std::vector<Function> &outputs,
+                                                   const FuncValueBounds &func_bounds) {
     std::map<std::string, Box> result;
     // Only these buffers' boxes: bounding every Func's (boxes_touched(s)) took most of
     // add_image_checks' time on long pipelines.
     std::set<std::string> names(inputs.begin(), inputs.end());
     for (const Function &f : outputs) names.insert(f.name());
-    std::map<std::string, Box> touched = boxes_touched_of(s, names);
+    std::map<std::string, Box> touched = boxes_touched_of(s, names, {}, &func_bounds);
     for (const std::string &in : inputs) {
         Box b = touched.count(in) ? touched[in] : Box();
-        check_bounded(b, s, in, "Input buffer");
+        check_bounded(b, s, in, "Input buffer", func_bounds);
         result[in] = b;
     }
     for (const Function &f : outputs) {
         Box b = touched.count(f.name()) ? touched[f.name()] : Box();
-        check_bounded(b, s, f.name(), "Output Func");
+        check_bounded(b, s, f.name(), "Output Func", func_bounds);
         for (int i = 0; i < f.outputs(); i++) result[output_buffer_name(f, i)] = b;
     }
     return result;

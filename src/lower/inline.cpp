@@ -2,14 +2,18 @@
 
 #include <loom/ir_operator.h>
 
+#include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/substitute.h"
+#include "simplify/cse.h"
+#include "simplify/simplify.h"
 #include "support/error.h"
 #include "support/util.h"
 
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 namespace loom {
@@ -23,6 +27,27 @@ bool is_cheap(const Expr &e) {
     if (const Add *a = e.as<Add>()) return (a->a.as<Variable>() && is_const(a->b));
     if (const Sub *s = e.as<Sub>()) return (s->a.as<Variable>() && is_const(s->b));
     return false;
+}
+
+/// e with the coordinates of its Func and buffer calls simplified: substituting x - 1 for x
+/// in g(x + 1) gives g((x - 1) + 1), which is g(x), and calls at one point must look alike for
+/// the inliner to share their values (and for CSE to find them). A stencil of stencils
+/// inlined into each other otherwise names each point once per path to it.
+Expr fold_call_coordinates(const Expr &e) {
+    return mutate_exprs_post(e, [](const Expr &x) -> Expr {
+        const Call *c = x.as<Call>();
+        if (!c || (c->call_type != Call::Halide && c->call_type != Call::Image)) return Expr();
+        std::vector<Expr> args = c->args;
+        bool changed = false;
+        for (Expr &a : args) {
+            if (is_const(a) || a.as<Variable>()) continue;
+            Expr folded = simplify(a);
+            changed = changed || !folded.same_as(a);
+            a = folded;
+        }
+        if (!changed) return Expr();
+        return Call::make(c->type, c->name, args, c->call_type, c->func, c->value_index, c->param);
+    });
 }
 
 class Inliner : public IRMutator {
@@ -56,16 +81,50 @@ protected:
                 lets.emplace_back(n, args[i]);
             }
         }
-        body = substitute(direct, body);
+        body = fold_call_coordinates(substitute(direct, body));
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
             body = Let::make(it->first, it->second, body);
         }
+        note_point(args);
         return body;
+    }
+
+    /// A definition that calls f at the same point several times (select(g(x) > 0, g(x),
+    /// -g(x))) gets f's body once per call; along a chain of such Funcs inlined into each
+    /// other that doubles or triples per Func (a chain of 100 ran out of memory). The repeated
+    /// parts are then named once (CSE, which Halide's inliner runs after every inlining), so
+    /// each step finds one call per distinct point again. Only then: calls at distinct points
+    /// leave nothing to share, and eliminating over a large inlined stencil is costly.
+    Stmt visit(const Provide *op) override {
+        std::unordered_multimap<uint64_t, std::vector<Expr>> outer_points;
+        std::swap(points, outer_points);
+        bool outer_repeated = repeated_point;
+        repeated_point = false;
+        Stmt s = IRMutator::visit(op);
+        if (repeated_point) s = common_subexpression_elimination(s);
+        std::swap(points, outer_points);
+        repeated_point = outer_repeated;
+        return s;
     }
 
 private:
     const Function &f;
     std::vector<Expr> values;
+    /// The points f was inlined at in the current Provide, by hash, and whether one repeated.
+    std::unordered_multimap<uint64_t, std::vector<Expr>> points;
+    bool repeated_point = false;
+
+    void note_point(const std::vector<Expr> &args) {
+        uint64_t h = 0;
+        for (const Expr &a : args) h = h * 31 + hash_expr(a);
+        auto range = points.equal_range(h);
+        for (auto it = range.first; it != range.second && !repeated_point; ++it) {
+            bool same = true;
+            for (size_t i = 0; i < args.size() && same; i++) same = equal(args[i], it->second[i]);
+            repeated_point = same;
+        }
+        points.emplace(h, args);
+    }
 };
 
 /// Builds a chain of Lets computing a hash, each step naming its result so no subexpression is

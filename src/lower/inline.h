@@ -6,7 +6,10 @@
 /// inline_function replaces every call f(a0, a1)[i] by value i of f's pure definition with its
 /// Vars replaced by the arguments. Arguments that are cheap (constants, variables, variable plus
 /// constant) are substituted; others are bound once with a Let so they are not duplicated.
-/// Assumes f has no update definitions. Example (f(x) = x * 2):
+/// A Provide that calls f more than once at the same point then has its repeated
+/// subexpressions named once (CSE), so chains of Funcs that each call the previous one several
+/// times at the same point stay linear in size. Assumes f has no update definitions. Example
+/// (f(x) = x * 2):
 ///   out(o.x) = f(o.x + 1) + f(g(o.x))
 ///     -> out(o.x) = (o.x + 1) * 2 + (let f.x$1 = g(o.x) in f.x$1 * 2)
 ///

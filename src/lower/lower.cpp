@@ -178,8 +178,10 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("schedule_functions", s,
             [&] { return schedule_functions(outputs, order, env, placements); });
 
-    // Every bound is defined by LetStmts around each realize, from what consumers need.
-    s = run("bounds_inference", s, [&] { return bounds_inference(s, outputs, env); });
+    // Every bound is defined by LetStmts around each realize, from what consumers need; an
+    // index read from a Func is bounded by the values the Func's definition can take.
+    const FuncValueBounds func_bounds = func_value_bounds(env);
+    s = run("bounds_inference", s, [&] { return bounds_inference(s, outputs, env, func_bounds); });
     // A Func stored outside a serial loop and computed inside it computes only new values.
     s = run("sliding_window", s, [&] { return sliding_window(s, env); });
     // halide_trace calls for traced Funcs and inputs (Func::trace_*, Target::Trace*).
@@ -215,7 +217,7 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     options.asserts = !target.has_feature(Target::NoAsserts);
     options.bounds_query = !target.has_feature(Target::NoBoundsQuery);
     s = run("add_image_checks", s,
-            [&] { return add_image_checks(s, args, outputs, requirements, options); });
+            [&] { return add_image_checks(s, args, outputs, requirements, options, func_bounds); });
     // The extern stages' bounds queries, right after the checks on the raw buffer handles
     // (the required regions above are in terms of their results).
     s = run("add_extern_bounds_queries", s,

@@ -185,7 +185,7 @@ std::string loop_nest_summary(const Stmt &s) { return loop_nest_summary(s, {}); 
 std::string print_loop_nest(const std::vector<Function> &outputs) {
     // With the bounds, as Halide prints it: constant loop bounds show, single iterations hide.
     std::map<std::string, Function> env = find_transitive_calls(outputs);
-    Stmt s = bounds_inference(lower_to_loop_nest(outputs), outputs, env);
+    Stmt s = bounds_inference(lower_to_loop_nest(outputs), outputs, env, func_value_bounds(env));
     return loop_nest_summary(s, env);
 }
 

@@ -162,7 +162,9 @@ public:
     /// e with its children replaced (but not e itself).
     Expr rewrite(const Expr &e) {
         if (const Let *l = e.as<Let>()) {
-            return Let::make(l->name, mutate(l->value), cse(l->body, namer));
+            // Count does not enter a Let, so its value is eliminated on its own as well (an
+            // inlined Func's repeated calls inside a let value were left duplicated).
+            return Let::make(l->name, cse(l->value, namer), cse(l->body, namer));
         }
         const Call *c = e.as<Call>();
         if (c && c->is_intrinsic(Call::if_then_else)) {

@@ -13,9 +13,9 @@
 ///    Ramp index; the ramp's base is lifted when it repeats);
 ///  - anything containing a Call with side effects (two random() calls, an extern call
 ///    that is not pure): each occurrence must run;
-///  - anything inside a lazily evaluated branch (if_then_else's value arguments) or the body
-///    of a Let: these are eliminated separately, inside the branch or body, so nothing is
-///    evaluated where it was not before and no Let-bound name escapes its scope.
+///  - anything inside a lazily evaluated branch (if_then_else's value arguments) or a Let's
+///    value or body: these are eliminated separately, inside the branch, value or body, so
+///    nothing is evaluated where it was not before and no Let-bound name escapes its scope.
 /// The Stmt version applies the Expr version to every Expr of the Stmt separately.
 /// Tests: tests/unit/lower/cse_test.cpp.
 

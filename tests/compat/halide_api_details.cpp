@@ -1,12 +1,14 @@
 // Smaller pieces of Halide 21's API (built against Loom and, as compat_halide_api_details_halide,
 // against Halide): Param<void> made from and assigned typed Params, user_context_value(),
 // Runtime::Buffer's default allocation functions, halide_buffer_t's C++ helpers, unrolling long
-// loops, HL_PERMIT_FAILED_UNROLL, and where print_loop_nest writes and how it names RVars.
+// loops, HL_PERMIT_FAILED_UNROLL, where print_loop_nest writes and how it names RVars, and long
+// chains of inlined Funcs.
 #include "Halide.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 using namespace Halide;
@@ -150,4 +152,48 @@ TEST(HalideApiDetails, LoopNestGoesToStderrWithRDomNames) {
                    "    for q in [0, 3]:\n"
                    "      for q in [0, 2]:\n"
                    "        nest_names(...) = ...\n");
+}
+
+// Inlining a chain of Funcs that each read the previous one several times at the same point
+// names each value once (a chain of 100 ran out of memory when each call got its own copy),
+// and a chain of inlined stencils reads each point once however many paths lead to it.
+TEST(HalideApiDetails, LongChainsOfInlinedFuncs) {
+    Var x("x"), y("y");
+    Func prev("chain_0");
+    prev(x, y) = x - 2 * y;
+    for (int i = 1; i < 100; i++) {
+        Func f("chain_" + std::to_string(i));
+        f(x, y) = select(prev(x, y) > 0, prev(x, y), 0 - prev(x, y)) + 1;
+        prev = f;
+    }
+    Buffer<int> chain = prev.realize({6, 4});
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 6; i++) {
+            int v = i - 2 * j;
+            for (int k = 1; k < 100; k++) v = (v > 0 ? v : -v) + 1;
+            ASSERT_EQ(chain(i, j), v) << i << ", " << j;
+        }
+    }
+
+    const int stages = 8, width = 16;
+    Func blur("stencil_0");
+    blur(x) = (x * 37) % 101;
+    for (int i = 1; i <= stages; i++) {
+        Func f("stencil_" + std::to_string(i));
+        f(x) = (blur(x - 1) + 2 * blur(x) + blur(x + 1)) / 4;
+        blur = f;
+    }
+    Buffer<int> blurred = blur.realize({width});
+    // Reference: each stage over the region the next one reads.
+    std::vector<int> row(width + 2 * stages);
+    // Halide's % of a negative number is Euclidean: the result is never negative.
+    for (int i = 0; i < (int)row.size(); i++) row[i] = (((i - stages) * 37) % 101 + 101) % 101;
+    for (int s = 1; s <= stages; s++) {
+        std::vector<int> next(row.size(), 0);
+        for (int i = s; i < (int)row.size() - s; i++) {
+            next[i] = (row[i - 1] + 2 * row[i] + row[i + 1]) / 4;
+        }
+        row = next;
+    }
+    for (int i = 0; i < width; i++) ASSERT_EQ(blurred(i), row[i + stages]) << i;
 }

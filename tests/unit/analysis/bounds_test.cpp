@@ -6,9 +6,13 @@
 #include "analysis/interval_arith.h"
 #include "common/expr_eval.h"
 #include "ir/ir_equality.h"
+#include "ir/ir_visitor.h"
+#include "ir/substitute.h"
 #include "simplify/simplify.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
 
 using namespace loom;
 using namespace loom::analysis_test;
@@ -221,6 +225,55 @@ TEST(Bounds, ClampedDataDependentIndex) {
     EXPECT_TRUE(bounds(add(g, i32(1))).is_everything());
     EXPECT_TRUE(bounds(min(g, i32(5))).has_upper_bound());
     EXPECT_FALSE(bounds(min(g, i32(5))).has_lower_bound());
+}
+
+TEST(Bounds, FuncValueBoundsBoundCallsToFuncs) {
+    Expr x = var("x");
+    FuncValueBounds fb = {{{"idx", 0}, ci(0, 10)}, {{"pair", 1}, ci(-2, 2)}};
+    Interval r = bounds_of_expr_in_scope(add(call("idx", {x}), i32(1)), Scope(), &fb);
+    EXPECT_TRUE(is_interval(r, 1, 11)) << r;
+    // The other element of a Tuple, and other Funcs, are bounded by their type only.
+    EXPECT_TRUE(bounds_of_expr_in_scope(
+                    Call::make(Int(32), "pair", {x}, Call::Halide, dummy_func(), 0), Scope(), &fb)
+                    .is_everything());
+    r = bounds_of_expr_in_scope(Call::make(Int(32), "pair", {x}, Call::Halide, dummy_func(), 1),
+                                Scope(), &fb);
+    EXPECT_TRUE(is_interval(r, -2, 2)) << r;
+    // Bounds wider than the type's are cut to the type's.
+    FuncValueBounds wide = {{{"narrow", 0}, ci(-1000, 1000)}};
+    r = bounds_of_expr_in_scope(call("narrow", {x}, UInt(8)), Scope(), &wide);
+    EXPECT_TRUE(is_interval(r, 0, 255)) << r;
+    // A box read through a bounded Func.
+    Box box = boxes_required(call("in", {call("idx", {x})}), Scope(), &fb)["in"];
+    ASSERT_EQ(box.size(), 1u);
+    EXPECT_TRUE(is_interval(box[0], 0, 10)) << box[0];
+}
+
+TEST(Bounds, LongLetChainsStaySmall) {
+    // t_k = select(t_{k-1} > 0, t_{k-1}, 0 - t_{k-1}) + 1, 40 deep, over a symbolic range:
+    // each end uses the previous one twice, so copying them doubles the size per let. Named,
+    // the bounds grow linearly, and with the range known they are still exact enough.
+    Expr lo = var("lo"), hi = var("hi");
+    const int depth = 40;
+    Expr body = var("t" + std::to_string(depth));
+    for (int k = depth; k >= 1; k--) {
+        Expr prev = var("t" + std::to_string(k - 1));
+        body = Let::make("t" + std::to_string(k),
+                         add(select(gt(prev, i32(0)), prev, sub(i32(0), prev)), i32(1)), body);
+    }
+    Expr e = Let::make("t0", var("x"), body);
+    Interval r = bounds(e, Scope({{"x", Interval(lo, hi)}}));
+    int nodes = 0;
+    visit_exprs(r.min, [&](const Expr &) { return ++nodes < 100000; });
+    visit_exprs(r.max, [&](const Expr &) { return ++nodes < 100000; });
+    EXPECT_LT(nodes, 20000);
+    // With x in [-5, 5], t_k lies in [k, k + 5] for k >= 1: the bounds include that.
+    std::map<std::string, Expr> range = {{"lo", i32(-5)}, {"hi", i32(5)}};
+    Expr mn = simplify(substitute(range, r.min)), mx = simplify(substitute(range, r.max));
+    int64_t a = 0, b = 0;
+    ASSERT_TRUE(end_value(mn, &a) && end_value(mx, &b)) << mn << ", " << mx;
+    EXPECT_LE(a, depth);
+    EXPECT_GE(b, depth + 5);
 }
 
 TEST(Bounds, Intrinsics) {

@@ -78,6 +78,19 @@ TEST(CSE, SideEffectingCallsAreNotMerged) {
     EXPECT_EQ(count_nodes<Let>(common_subexpression_elimination(e2)), 1);
 }
 
+TEST(CSE, RepeatsInsideALetValueAreEliminated) {
+    Expr a = ivar("a"), b = ivar("b");
+    Expr t = Variable::make(Int(32), "t");
+    Expr e = Let::make("t", (a * b) * (a * b), t + t * b);
+    Expr r = common_subexpression_elimination(e);
+    const Let *l = r.as<Let>();
+    ASSERT_NE(l, nullptr) << r;
+    // a * b is computed once, inside the value.
+    EXPECT_EQ(count_nodes<Mul>(l->value), 2) << r;
+    for (int x : {-3, 0, 7})
+        for (int y : {2, 11}) EXPECT_EQ(eval_int(r, x, y), eval_int(e, x, y));
+}
+
 TEST(CSE, StmtVersionRewritesEachExpr) {
     Expr a = ivar("a"), b = ivar("b");
     Stmt s = Store::make("buf", (a * b) * (a * b), (a - b) * (a - b), Parameter(), const_true());

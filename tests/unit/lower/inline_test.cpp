@@ -54,6 +54,30 @@ TEST(Inline, OtherFuncsUntouched) {
     EXPECT_IR_EQ(after, call_g + ivar("o") * 2);
 }
 
+TEST(Inline, FoldsOffsetsInCoordinatesOfCalls) {
+    // f(x) = g(x + 1): inlined at o - 1, the call is g(o), not g((o - 1) + 1).
+    Function g = make_func("g", {"x"}, {ivar("x")});
+    Function f = make_func("f", {"x"}, {g.make_call({ivar("x") + 1})});
+    Expr o = ivar("o");
+    EXPECT_IR_EQ(inline_function(f.make_call({o - 1}), f), g.make_call({o}));
+}
+
+TEST(Inline, RepeatedPointsAreNamedOnce) {
+    // f(x) = g(x) * g(x) read twice at one point: g(o) and f's body appear once each.
+    Function g = make_func("g", {"x"}, {ivar("x")});
+    Function f = make_func("f", {"x"}, {g.make_call({ivar("x")}) * g.make_call({ivar("x")})});
+    Expr o = ivar("o");
+    Expr fo = f.make_call({o});
+    Stmt before = Provide::make("out", {select(fo > 0, fo, 0 - fo)}, {o}, const_true());
+    Stmt after = inline_function(before, f);
+    EXPECT_EQ(count_nodes<Call>(after), 1) << after;
+    EXPECT_EQ(count_nodes<Mul>(after), 1) << after;
+    // Calls at distinct points are left as they are.
+    Stmt distinct =
+        Provide::make("out", {f.make_call({o}) + f.make_call({o + 1})}, {o}, const_true());
+    EXPECT_EQ(count_nodes<Let>(inline_function(distinct, f)), 0);
+}
+
 namespace {
 
 double eval_random(const Expr &lowered, int x, int y) {

@@ -35,6 +35,7 @@
 
 namespace loom {
 
+class Callable;
 class Func;
 class FuncRef;
 class FuncTupleElementRef;
@@ -712,6 +713,9 @@ public:
     void infer_input_bounds(RealizationArg outputs, const Target &target = Target());
     /// Lower and JIT-compile now (realize does it on demand).
     void compile_jit(const Target &target = Target());
+    /// Pipeline(*this).compile_to_callable(args, target): see <loom/callable.h>.
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = Target());
     /// Print the loop nest the schedule describes to stderr (as Halide does).
     void print_loop_nest();
     /// The scalar and buffer inputs of the pipeline computing this Func.

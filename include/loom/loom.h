@@ -6,6 +6,7 @@
 #include <loom/argument.h>
 #include <loom/boundary_conditions.h>
 #include <loom/buffer.h>
+#include <loom/callable.h>
 #include <loom/concise_casts.h>
 #include <loom/device_api.h>
 #include <loom/error.h>

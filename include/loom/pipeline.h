@@ -18,6 +18,8 @@
 
 namespace loom {
 
+class Callable;
+
 class Pipeline {
 public:
     /// An empty pipeline (defined() is false).
@@ -67,6 +69,11 @@ public:
     /// Lower and JIT-compile now (realize does it on demand; compiled code is cached until a
     /// Func of the pipeline changes, the target changes or invalidate_cache is called).
     void compile_jit(const Target &target = Target());
+    /// The pipeline JIT-compiled as a function of `args` (in that order), then one output
+    /// buffer per output Func and Tuple element: see <loom/callable.h>. A parameter the
+    /// pipeline uses that `args` lacks is a CompileError, as for compile_to_file.
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = Target());
     /// The arguments the compiled pipeline takes, excluding outputs: scalar Params and input
     /// buffers (ImageParams and Buffers used in the algorithm), in order of first use.
     std::vector<Argument> infer_arguments();

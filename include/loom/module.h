@@ -55,6 +55,16 @@ enum class LinkageType {
 /// a target of the given OS (Windows uses ".obj" and ".lib").
 std::string output_file_extension(OutputFileType type, const Target &target = Target());
 
+/// Writes the runtime alone for target t, as an object file: for pipelines compiled with the
+/// feature no_runtime, which call it without carrying a copy each. Its definitions are weak,
+/// like those a pipeline carries, so a program still overrides any (halide_error, ...).
+void compile_standalone_runtime(const std::string &object_filename, const Target &t);
+/// The same as an object and/or a static library (the other output types are ignored);
+/// returns the outputs written.
+std::map<OutputFileType, std::string>
+compile_standalone_runtime(const std::map<OutputFileType, std::string> &output_files,
+                           const Target &t);
+
 /// A lowered pipeline for one target and one argument list. Cheap to copy (shared state).
 class Module {
 public:

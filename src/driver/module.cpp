@@ -1,6 +1,7 @@
 // Module (include/loom/module.h): writes the files of an ahead-of-time compiled pipeline.
 #include <loom/module.h>
 
+#include "codegen/llvm/codegen_llvm.h"
 #include "codegen/llvm/llvm_target.h"
 #include "driver/aot_header.h"
 #include "driver/aot_llvm.h"
@@ -111,6 +112,56 @@ std::string static_library_bytes(const std::string &member, const std::string &o
 
 } // namespace internal
 
+namespace {
+
+/// Writes the object file and the static library (holding that object) that `output_files`
+/// asks for, if any.
+void write_object_outputs(llvm::Module &module, llvm::TargetMachine &tm,
+                          const std::map<OutputFileType, std::string> &output_files,
+                          const Target &target) {
+    auto object_file = output_files.find(OutputFileType::object);
+    auto library = output_files.find(OutputFileType::static_library);
+    if (object_file == output_files.end() && library == output_files.end()) return;
+    std::string object = emit_module(module, tm, LLVMOutput::Object);
+    if (object_file != output_files.end()) write_file(object_file->second, object);
+    if (library != output_files.end()) {
+        write_file(library->second,
+                   static_library_bytes(member_name(library->second, target), object, target));
+    }
+}
+
+} // namespace
+
+std::map<OutputFileType, std::string>
+compile_standalone_runtime(const std::map<OutputFileType, std::string> &output_files,
+                           const Target &t) {
+    // As Halide: only an object file and a static library make sense; other outputs are
+    // ignored, and the map of those written is returned.
+    std::map<OutputFileType, std::string> written;
+    for (OutputFileType type : {OutputFileType::object, OutputFileType::static_library}) {
+        auto it = output_files.find(type);
+        if (it != output_files.end()) written.insert(*it);
+    }
+    user_assert(!written.empty())
+        << "compile_standalone_runtime writes an object file or a static library: ask for "
+           "OutputFileType::object or OutputFileType::static_library.\n";
+    Target target = t.without_feature(Target::NoRuntime).without_feature(Target::JIT);
+    initialize_llvm_targets();
+    std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(target);
+    llvm::LLVMContext ctx;
+    llvm::Module module("loom_standalone_runtime", ctx);
+    module.setTargetTriple(tm->getTargetTriple().str());
+    module.setDataLayout(tm->createDataLayout());
+    link_runtime(module, target);
+    optimize_module(module, *tm);
+    write_object_outputs(module, *tm, written, target);
+    return written;
+}
+
+void compile_standalone_runtime(const std::string &object_filename, const Target &t) {
+    compile_standalone_runtime({{OutputFileType::object, object_filename}}, t);
+}
+
 std::string output_file_extension(OutputFileType type, const Target &target) {
     bool windows = target.os == Target::Windows;
     switch (type) {
@@ -205,16 +256,7 @@ void Module::compile(const std::map<OutputFileType, std::string> &output_files) 
     llvm::LLVMContext ctx;
     std::unique_ptr<llvm::Module> module = build_aot_module(m, ctx, *tm);
 
-    if (wants(OutputFileType::object) || wants(OutputFileType::static_library)) {
-        std::string object = emit_module(*module, *tm, LLVMOutput::Object);
-        if (wants(OutputFileType::object)) {
-            write_file(output_files.at(OutputFileType::object), object);
-        }
-        if (wants(OutputFileType::static_library)) {
-            const std::string &a = output_files.at(OutputFileType::static_library);
-            write_file(a, static_library_bytes(member_name(a, m.target), object, m.target));
-        }
-    }
+    write_object_outputs(*module, *tm, output_files, m.target);
     if (wants(OutputFileType::assembly)) {
         write_file(output_files.at(OutputFileType::assembly),
                    emit_module(*module, *tm, LLVMOutput::Assembly));

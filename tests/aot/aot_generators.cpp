@@ -1,9 +1,11 @@
 // Build-time generator for the AOT tests: writes static libraries, objects and headers of a few
 // pipelines into a folder, for the C and C++ programs of tests/aot (which link them without
-// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm> (b also writes pipeline_lut)
+// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm|standalone> (b also writes
+// pipeline_lut)
 #include "Halide.h"
 
 #include <cstdio>
+#include <map>
 #include <string>
 
 using namespace Halide;
@@ -58,7 +60,7 @@ Func pipeline_levels(ImageParam &in) {
 
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s <out_dir> <a|b|levels|arm>\n", argv[0]);
+        fprintf(stderr, "usage: %s <out_dir> <a|b|levels|arm|standalone>\n", argv[0]);
         return 1;
     }
     std::string dir = std::string(argv[1]) + "/", which = argv[2];
@@ -89,6 +91,25 @@ int main(int argc, char **argv) {
         pipeline_lut(bytes, negate)
             .compile_to_static_library(dir + "pipeline_lut", {negate, bytes}, "pipeline_lut",
                                        host.with_feature(Target::NoRuntime));
+    } else if (which == "standalone") {
+        // Pipeline A without a runtime of its own, and the runtime alone, as an object and
+        // as a static library.
+        ImageParam input(UInt(16), 3, "input");
+        Param<float> gain("gain", 1.0f);
+        Param<uint8_t> offset("offset");
+        Param<int32_t> unused("unused");
+        pipeline_a(input, gain, offset)
+            .compile_to_static_library(dir + "standalone_a", {gain, input, offset, unused},
+                                       "standalone_a", host.with_feature(Target::NoRuntime));
+        compile_standalone_runtime(dir + "standalone_runtime.o", host);
+        std::map<OutputFileType, std::string> written = compile_standalone_runtime(
+            {{OutputFileType::static_library, dir + "standalone_runtime.a"},
+             {OutputFileType::c_header, dir + "ignored.h"}},
+            host);
+        if (written.size() != 1 || !written.count(OutputFileType::static_library)) {
+            fprintf(stderr, "compile_standalone_runtime should write only the static library\n");
+            return 1;
+        }
     } else if (which == "levels") {
         ImageParam in(UInt(8), 2, "in");
         Func f = pipeline_levels(in);

@@ -54,32 +54,6 @@ int halide_do_par_for(void *user_context, halide_task_t f, int min, int size, ui
     return 0;
 }
 
-/* ---- Buffers ---- */
-
-static halide_buffer_t make_buffer(uint8_t code, uint8_t bits, void *host, halide_dimension_t *dim,
-                                   int dims) {
-    halide_buffer_t b;
-    memset(&b, 0, sizeof(b));
-    b.host = (uint8_t *)host;
-    b.type.code = code;
-    b.type.bits = bits;
-    b.type.lanes = 1;
-    b.dimensions = dims;
-    b.dim = dim;
-    return b;
-}
-
-static void dense_shape(halide_dimension_t *dim, const int *extent, int dims) {
-    int stride = 1;
-    for (int d = 0; d < dims; d++) {
-        dim[d].min = 0;
-        dim[d].extent = extent[d];
-        dim[d].stride = stride;
-        dim[d].flags = 0;
-        stride *= extent[d];
-    }
-}
-
 /* ---- Pipeline A: bright = min(sum3 / 3 + offset, 65535), scaled = sum3(x, y + 1) * gain, with
  * sum3(x, y, c) = in(x) + in(x + 1) + in(x + 2). */
 

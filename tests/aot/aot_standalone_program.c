@@ -9,7 +9,6 @@
 #include "standalone_a.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static int handled_errors = 0;
 static void count_error(void *user_context, const char *msg) {
@@ -18,25 +17,11 @@ static void count_error(void *user_context, const char *msg) {
     handled_errors++;
 }
 
+/* A dense buffer of the given extents over host, its dimensions in dim. */
 static halide_buffer_t dense(uint8_t code, uint8_t bits, void *host, halide_dimension_t *dim,
                              const int *extent, int dims) {
-    halide_buffer_t b;
-    int stride = 1;
-    memset(&b, 0, sizeof(b));
-    b.host = (uint8_t *)host;
-    b.type.code = code;
-    b.type.bits = bits;
-    b.type.lanes = 1;
-    b.dimensions = dims;
-    b.dim = dim;
-    for (int d = 0; d < dims; d++) {
-        dim[d].min = 0;
-        dim[d].extent = extent[d];
-        dim[d].stride = stride;
-        dim[d].flags = 0;
-        stride *= extent[d];
-    }
-    return b;
+    dense_shape(dim, extent, dims);
+    return make_buffer(code, bits, host, dim, dims);
 }
 
 int main(void) {

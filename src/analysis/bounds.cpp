@@ -5,7 +5,6 @@
 #include "ir/ir_visitor.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
-#include "support/util.h"
 
 #include <cmath>
 #include <ostream>
@@ -250,16 +249,18 @@ private:
         // A large end of the value's bounds goes into the body's bounds under a name, bound by
         // a Let around them (as Halide's bounds do): substituted, it is copied at each use, and
         // a chain of lets that each use the one before twice (select(t > 0, t, -t) inlined
-        // along a chain of Funcs) gave bounds exponential in the chain's length.
+        // along a chain of Funcs) gave bounds exponential in the chain's length. The names are
+        // derived from the Let's, not numbered, so the same pipeline lowers to the same text
+        // (the JIT's cache key); a Let of the same name inside rebinds them lexically.
         const Interval value_bounds = get(op->value);
         Interval v = value_bounds;
         std::string min_name, max_name;
         if (v.has_lower_bound() && is_large(v.min)) {
-            min_name = unique_name(op->name + ".min");
+            min_name = op->name + ".let_min";
             v.min = Variable::make(v.min.type(), min_name);
         }
         if (v.has_upper_bound() && is_large(v.max)) {
-            max_name = unique_name(op->name + ".max");
+            max_name = op->name + ".let_max";
             v.max = Variable::make(v.max.type(), max_name);
         }
         Interval r;

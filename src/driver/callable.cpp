@@ -103,8 +103,11 @@ int Callable::call_argv_fast(size_t argc, const void *const *argv) const {
     user_assert(contents) << "Can't call an undefined Callable: make one with "
                              "compile_to_callable.\n";
     const ModuleContents &m = contents->module;
-    internal_assert(argc == m.public_args.size() + 1)
-        << "call_argv_fast of " << contents->name << " with " << argc << " arguments\n";
+    user_assert(argc == m.public_args.size() + 1)
+        << "Callable " << contents->name << " takes " << m.public_args.size() + 1
+        << " argv entries (the JITUserContext** first, then one per argument and output), but "
+           "call_argv_fast was given "
+        << argc << ".\n";
     JITCallContext ctx(argv[0] ? *(JITUserContext *const *)argv[0] : nullptr, contents->handlers);
     std::vector<void *> lowered(m.lowered.args.size(), nullptr);
     lowered[0] = ctx.get(); // __user_context

@@ -153,7 +153,8 @@ private:
         }
     };
 
-    /// "" when `kinds` match the pipeline's arguments, else what is wrong.
+    /// "" when `kinds` (the context's first, then one per argument) match the pipeline's
+    /// arguments, else what is wrong.
     std::string check(size_t argc, const ArgKind *kinds) const;
     /// Reports `message` to the context's error handler (or throws RuntimeError) and returns
     /// the error code.

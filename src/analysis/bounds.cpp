@@ -255,11 +255,11 @@ private:
         const Interval value_bounds = get(op->value);
         Interval v = value_bounds;
         std::string min_name, max_name;
-        if (v.has_lower_bound() && is_large(v.min)) {
+        if (v.has_lower_bound() && expr_larger_than(v.min, kMaxCopiedNodes)) {
             min_name = op->name + ".let_min";
             v.min = Variable::make(v.min.type(), min_name);
         }
-        if (v.has_upper_bound() && is_large(v.max)) {
+        if (v.has_upper_bound() && expr_larger_than(v.max, kMaxCopiedNodes)) {
             max_name = op->name + ".let_max";
             v.max = Variable::make(v.max.type(), max_name);
         }
@@ -279,13 +279,8 @@ private:
         result = r;
     }
 
-    /// Whether an end of an interval is worth a name rather than a copy at each use.
-    static bool is_large(const Expr &e) {
-        const int kMaxCopiedNodes = 100;
-        int n = 0;
-        visit_exprs(e, [&](const Expr &) { return ++n <= kMaxCopiedNodes; });
-        return n > kMaxCopiedNodes;
-    }
+    /// An end of an interval larger than this is worth a name rather than a copy at each use.
+    static constexpr int kMaxCopiedNodes = 100;
 
     void visit(const Shuffle *op) override {
         Interval r = Interval::nothing();

@@ -325,11 +325,7 @@ private:
     /// into every box grew them exponentially with the chain's length.
     Interval named_if_large(Interval v) {
         const int kMaxSubstitutedNodes = 100;
-        auto large = [&](const Expr &e) {
-            int n = 0;
-            visit_exprs(e, [&](const Expr &) { return ++n <= kMaxSubstitutedNodes; });
-            return n > kMaxSubstitutedNodes;
-        };
+        auto large = [&](const Expr &e) { return expr_larger_than(e, kMaxSubstitutedNodes); };
         auto name = [&](const Expr &e) {
             std::string n = unique_name('b');
             named_bounds.emplace_back(n, e);

@@ -61,9 +61,6 @@ std::string Callable::check(size_t argc, const ArgKind *kinds) const {
     if (!contents) return "Can't call an undefined Callable: make one with compile_to_callable.\n";
     const std::vector<AotArgument> &args = contents->module.public_args;
     std::ostringstream msg;
-    if (argc == 0 || kinds[0].kind != ArgKind::Context) {
-        return "Callable " + contents->name + " must be given a JITUserContext* first.\n";
-    }
     if (argc - 1 != args.size()) {
         msg << "Callable " << contents->name << " takes " << args.size() << " argument"
             << (args.size() == 1 ? "" : "s")

@@ -94,6 +94,12 @@ bool stmt_uses_vars(const Stmt &s, const std::set<std::string> &names) {
     return uses_vars(s, names);
 }
 
+bool expr_larger_than(const Expr &e, int limit) {
+    int n = 0;
+    visit_exprs(e, [&](const Expr &) { return ++n <= limit; });
+    return n > limit;
+}
+
 namespace {
 
 class NamesReferenced : public IRVisitor {

@@ -23,6 +23,9 @@ bool stmt_uses_vars(const Stmt &s, const std::set<std::string> &names);
 /// Every Variable name and every Load/Store buffer name in `s`, bound inside it or not (what a
 /// statement moved elsewhere must take along).
 std::set<std::string> names_referenced(const Stmt &s);
+/// Whether e has more than `limit` nodes, counting shared nodes at each use (the walk stops
+/// there): how passes decide an expression is too large to copy or expand.
+bool expr_larger_than(const Expr &e, int limit);
 /// The statements of a nest of Blocks, in order (undefined ones left out).
 std::vector<Stmt> flatten_blocks(const Stmt &s);
 

@@ -45,10 +45,8 @@ protected:
         std::map<std::string, Expr> expansions;
         for (const Known &k : known) expansions[k.name] = k.expansion;
         Expr full = simplify(substitute(expansions, op->value));
-        int nodes = 0;
-        visit_exprs(full, [&](const Expr &) { return ++nodes <= max_expansion_nodes; });
         Expr value = op->value;
-        bool keep = nodes <= max_expansion_nodes;
+        bool keep = !expr_larger_than(full, max_expansion_nodes);
         if (keep) {
             if (is_const(full)) {
                 value = full;

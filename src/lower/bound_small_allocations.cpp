@@ -71,13 +71,6 @@ private:
     ConstantInterval old;
 };
 
-/// The number of nodes of e, counting stops past `limit`.
-int expr_node_count(const Expr &e, int limit) {
-    int n = 0;
-    visit_exprs(e, [&](const Expr &) { return ++n <= limit; });
-    return n;
-}
-
 /// A constant upper (upper = true) or lower bound of the integer expression e, or false when
 /// none is found. Differences of mins and maxes are bounded through their operands
 /// (a - min(z, w) == max(a - z, a - w), min(x, y) - b == min(x - b, y - b), and likewise for
@@ -290,7 +283,7 @@ protected:
                 continue;
             }
             Expr next = substitute(it->first, it->second, x);
-            if (expr_node_count(next, kMaxSubstitutedNodes + 1) <= kMaxSubstitutedNodes) {
+            if (!expr_larger_than(next, kMaxSubstitutedNodes)) {
                 x = next;
             } else {
                 // Kept as a name, a let hides any outer let of the same name as a loop does.

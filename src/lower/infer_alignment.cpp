@@ -3,6 +3,7 @@
 #include "arith/modulus_remainder.h"
 #include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "simplify/simplify.h"
@@ -20,13 +21,6 @@ namespace {
 /// Let values larger than this once expanded are not expanded (the analysis is an
 /// optimization; expanding nested lets can grow exponentially).
 const int max_expanded_nodes = 1000;
-
-/// Whether e has more than `limit` nodes (counting stops there).
-bool larger_than(const Expr &e, int limit) {
-    int n = 0;
-    visit_exprs(e, [&](const Expr &) { return ++n <= limit; });
-    return n > limit;
-}
 
 /// Whether fact a says more than fact b (an exact value beats any modulus, a larger modulus
 /// beats a smaller one).
@@ -67,7 +61,7 @@ class InferAlignment : public IRMutator {
     ModulusRemainder alignment_of(const Expr &base) {
         if (base.type() != Int(32)) return ModulusRemainder();
         Expr e = expand(base);
-        if (larger_than(e, max_expanded_nodes)) return ModulusRemainder();
+        if (expr_larger_than(e, max_expanded_nodes)) return ModulusRemainder();
         auto it = known_.find(e);
         if (it != known_.end()) return it->second;
         ModulusRemainder m = modulus_remainder(simplify(e));
@@ -88,7 +82,7 @@ class InferAlignment : public IRMutator {
         Expr expanded;
         if (value.type() == Int(32)) {
             expanded = expand(value);
-            if (larger_than(expanded, max_expanded_nodes)) expanded = Expr();
+            if (expr_larger_than(expanded, max_expanded_nodes)) expanded = Expr();
         }
         lets_[op->name].push_back(expanded);
         auto body = mutate(op->body);

@@ -52,9 +52,8 @@ protected:
                     // read through clamps) can never print as a constant; it stays a name, or
                     // each stage's would repeat its consumer's several times over.
                     Expr full = expand(lets[i].value, i);
-                    int nodes = 0;
-                    visit_exprs(full, [&](const Expr &) { return ++nodes <= 200; });
-                    lets[i].expanded = nodes <= 200 ? full : Variable::make(v->type, v->name);
+                    lets[i].expanded =
+                        expr_larger_than(full, 200) ? Variable::make(v->type, v->name) : full;
                 }
                 values[v->name] = lets[i].expanded;
                 break;

@@ -2,6 +2,7 @@
 
 #include "ir/ir.h"
 #include "ir/ir_printer.h"
+#include "lower/loop_names.h"
 #include "support/util.h"
 
 #include <cctype>
@@ -137,8 +138,7 @@ public:
             emit(b->first);
             emit(b->rest);
         } else if (const For *op = s.as<For>()) {
-            Stmt h = For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
-                               Evaluate::make(0), op->partition_policy);
+            Stmt h = op->with_body(Evaluate::make(0));
             open_block("loop " + for_kind_word(op->for_type), header_of(h),
                        loop_annotation(op->name, op->for_type, env));
             emit(op->body);
@@ -235,35 +235,22 @@ const char *page_script = R"(function setAll(open) {
 std::string loop_annotation(const std::string &loop_name, ForType for_type,
                             const std::map<std::string, Function> &env) {
     std::string note = for_kind_word(for_type);
-    // "<func>.s<k>.<var>": the function names may hold dots, so try each ".s<digits>." split.
-    for (size_t p = loop_name.find(".s"); p != std::string::npos; p = loop_name.find(".s", p + 1)) {
-        size_t q = p + 2;
-        while (q < loop_name.size() && std::isdigit((unsigned char)loop_name[q])) q++;
-        if (q == p + 2 || q >= loop_name.size() || loop_name[q] != '.') continue;
-        std::string func = loop_name.substr(0, p);
-        int stage = std::stoi(loop_name.substr(p + 2, q - p - 2));
-        std::string var = loop_name.substr(q + 1);
-        auto it = env.find(func);
-        if (it == env.end()) continue;
-        const FunctionContents &c = *it->second.contents;
-        const Definition *def = stage == 0                          ? &c.init_def
-                                : stage - 1 < (int)c.updates.size() ? &c.updates[stage - 1]
-                                                                    : nullptr;
-        if (!def) break;
-        for (const Split &s : def->schedule.splits) {
-            std::ostringstream d;
-            if (s.kind == Split::SplitVar && (s.outer == var || s.inner == var)) {
-                d << var << " from split(" << s.old_var << ", " << short_name(s.outer) << ", "
-                  << short_name(s.inner) << ", " << expr_text(s.factor) << ")";
-            } else if (s.kind == Split::FuseVars && s.old_var == var) {
-                d << var << " from fuse(" << short_name(s.inner) << ", " << short_name(s.outer)
-                  << ", " << short_name(s.old_var) << ")";
-            } else if (s.kind == Split::RenameVar && s.outer == var) {
-                d << var << " from rename(" << s.old_var << ", " << short_name(s.outer) << ")";
-            }
-            if (!d.str().empty()) note += ", " + d.str();
+    LoopName l = parse_loop_name(loop_name);
+    auto it = env.find(l.func);
+    if (!l.valid() || it == env.end() || l.stage > (int)it->second.updates().size()) return note;
+    const std::string &var = l.var;
+    for (const Split &s : stage_definition(it->second, l.stage).schedule.splits) {
+        std::ostringstream d;
+        if (s.kind == Split::SplitVar && (s.outer == var || s.inner == var)) {
+            d << var << " from split(" << s.old_var << ", " << short_name(s.outer) << ", "
+              << short_name(s.inner) << ", " << expr_text(s.factor) << ")";
+        } else if (s.kind == Split::FuseVars && s.old_var == var) {
+            d << var << " from fuse(" << short_name(s.inner) << ", " << short_name(s.outer) << ", "
+              << short_name(s.old_var) << ")";
+        } else if (s.kind == Split::RenameVar && s.outer == var) {
+            d << var << " from rename(" << s.old_var << ", " << short_name(s.outer) << ")";
         }
-        break;
+        if (!d.str().empty()) note += ", " + d.str();
     }
     return note;
 }

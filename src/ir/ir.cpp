@@ -371,6 +371,23 @@ Stmt For::make(const std::string &name, Expr min, Expr extent, ForType for_type,
     return n;
 }
 
+Stmt For::with_body(Stmt b) const {
+    return make(name, min, extent, for_type, device_api, std::move(b), partition_policy);
+}
+
+Stmt For::with_range(Expr mn, Expr ext, Stmt b) const {
+    return make(name, std::move(mn), std::move(ext), for_type, device_api, std::move(b),
+                partition_policy);
+}
+
+Stmt For::with_for_type(ForType t, Stmt b) const {
+    return make(name, min, extent, t, device_api, std::move(b), partition_policy);
+}
+
+Stmt For::with_partition(Partition p, Stmt b) const {
+    return make(name, min, extent, for_type, device_api, std::move(b), p);
+}
+
 Stmt Store::make(const std::string &name, Expr value, Expr index, Parameter param, Expr predicate,
                  ModulusRemainder alignment) {
     check_defined(value, "Store", "value");

@@ -362,6 +362,15 @@ struct For : StmtNode<For> {
     Stmt body;
     static Stmt make(const std::string &name, Expr min, Expr extent, ForType for_type,
                      DeviceAPI device_api, Stmt body, Partition partition_policy = Partition::Auto);
+    /// This loop with another body; every other field kept (passes rebuild loops this way, so
+    /// a field added to For is carried through them).
+    Stmt with_body(Stmt body) const;
+    /// This loop over [min, min + extent) with `body`.
+    Stmt with_range(Expr min, Expr extent, Stmt body) const;
+    /// This loop as a loop of kind `for_type` with `body`.
+    Stmt with_for_type(ForType for_type, Stmt body) const;
+    /// This loop with the partition policy `partition` and `body`.
+    Stmt with_partition(Partition partition, Stmt body) const;
     LOOM_NODE_TYPE(For);
 };
 

@@ -164,7 +164,7 @@ Stmt IRMutator::visit(const For *op) {
     Expr mn = mutate(op->min), ex = mutate(op->extent);
     Stmt b = mutate(op->body);
     if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return op;
-    return For::make(op->name, mn, ex, op->for_type, op->device_api, b, op->partition_policy);
+    return op->with_range(mn, ex, b);
 }
 
 Stmt IRMutator::visit(const Store *op) {

@@ -514,5 +514,13 @@ std::string loop_list(const Definition &def) {
     return first ? std::string("(none)") : os.str();
 }
 
+const Definition &stage_definition(const Function &f, int stage) {
+    internal_assert(stage >= 0 && stage <= (int)f.updates().size())
+        << "stage_definition: " << f.name() << " has no stage " << stage << "\n";
+    return stage == 0 ? f.definition() : f.updates()[stage - 1];
+}
+
+int num_stages(const Function &f) { return 1 + (int)f.updates().size(); }
+
 } // namespace internal
 } // namespace loom

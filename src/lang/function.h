@@ -78,8 +78,8 @@ struct StageSchedule {
     std::vector<PrefetchDirective> prefetches;
     /// compute_with: this stage shares the loops of stage `fuse_level.stage_index` of
     /// `fuse_level.func` (-1: its last stage) from the outermost down to `fuse_level.var`, and
-    /// runs after it in each shared iteration. Inlined when not fused. Checked and lowered by
-    /// src/lower/compute_with.cpp.
+    /// runs after it in each shared iteration. Inlined when not fused. Checked by
+    /// src/lang/fusion.cpp, lowered by src/lower/compute_with.cpp.
     LoopLevelSpec fuse_level;
     /// How each fused loop lines up with the parent's (by this stage's loop name); loops not
     /// listed use `fuse_align_default`.
@@ -267,6 +267,11 @@ std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDoma
 int find_loop(const Function &f, const Definition &def, const std::string &name);
 /// The loops of a definition, outermost first, for error messages ("y, x.xo, x.xi").
 std::string loop_list(const Definition &def);
+
+/// The definition of stage `stage` of f: 0 is the pure definition, k > 0 update k - 1.
+const Definition &stage_definition(const Function &f, int stage);
+/// 1 + the number of update definitions.
+int num_stages(const Function &f);
 
 /// Every Function reachable from `outputs` through calls, by name (DESIGN.md §2: the pipeline's
 /// environment). With `include_wrappers`, also the wrappers (Func::in, ImageParam::in) of the

@@ -5,21 +5,15 @@
 #include "ir/ir_printer.h"
 #include "ir/ir_utils.h"
 #include "ir/substitute.h"
-#include "lower/bounds_inference.h"
+#include "lower/lower_utils.h"
 #include "lower/output_buffers.h"
-#include "lower/unpack_buffers.h"
+#include "lower/required_regions.h"
 #include "support/error.h"
 
 #include <sstream>
 
 namespace loom {
 namespace internal {
-
-Expr runtime_error_call(const std::string &fn, const std::vector<Expr> &args) {
-    std::vector<Expr> all{Variable::make(Handle(), "__user_context")};
-    all.insert(all.end(), args.begin(), args.end());
-    return Call::make(Int(32), fn, all, Call::Extern);
-}
 
 namespace {
 

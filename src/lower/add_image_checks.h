@@ -26,12 +26,6 @@
 namespace loom {
 namespace internal {
 
-/// A condition a Pipeline checks at entry (Pipeline::add_requirement).
-struct Requirement {
-    Expr condition;
-    std::vector<Expr> error_args; ///< printed into the message
-};
-
 struct ImageCheckOptions {
     bool asserts = true;      ///< false: Target::NoAsserts
     bool bounds_query = true; ///< false: Target::NoBoundsQuery
@@ -43,9 +37,6 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                       const std::vector<Requirement> &requirements,
                       const ImageCheckOptions &options = ImageCheckOptions(),
                       const FuncValueBounds &func_bounds = {});
-
-/// A call to the runtime error reporter `fn` (Int(32), Extern), with __user_context first.
-Expr runtime_error_call(const std::string &fn, const std::vector<Expr> &args);
 
 } // namespace internal
 } // namespace loom

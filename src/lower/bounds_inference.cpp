@@ -6,10 +6,11 @@
 #include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
-#include "lower/add_image_checks.h"
 #include "lower/build_provide_loop_nest.h"
-#include "lower/compute_with.h"
+#include "lower/loop_names.h"
+#include "lower/lower_utils.h"
 #include "lower/output_buffers.h"
+#include "lower/required_regions.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 
@@ -47,27 +48,6 @@ const For *find_loop(const Stmt &s, const std::string &name) {
     } finder(name, found);
     finder.dispatch(s);
     return found;
-}
-
-/// Reports an index of `callee` that interval analysis cannot bound.
-[[noreturn]] void report_unbounded(const Stmt &context, const std::string &callee, int dim,
-                                   const std::string &kind, const FuncValueBounds &func_bounds) {
-    std::string caller = find_unbounded_caller(context, callee, dim, func_bounds);
-    std::ostringstream msg;
-    msg << kind << " " << callee << " is accessed";
-    if (!caller.empty()) msg << " by Func " << caller;
-    msg << " at an index that can't be bounded in dimension " << dim
-        << " (for example an index computed from unbounded int32 data). Clamp the index, e.g. "
-        << callee << "(clamp(e, lo, hi), ...), or wrap " << callee
-        << " in a boundary condition (BoundaryConditions::repeat_edge etc.).\n";
-    throw CompileError(msg.str());
-}
-
-void check_bounded(const Box &b, const Stmt &context, const std::string &callee,
-                   const std::string &kind, const FuncValueBounds &func_bounds) {
-    for (size_t d = 0; d < b.size(); d++) {
-        if (!b[d].is_bounded()) report_unbounded(context, callee, (int)d, kind, func_bounds);
-    }
 }
 
 Expr str(const std::string &s) { return Expr(s); }
@@ -143,10 +123,9 @@ int dim_of(const Function &f, const std::string &var) {
 
 class BoundsInference : public IRMutator {
 public:
-    BoundsInference(const std::vector<Function> &outputs,
-                    const std::map<std::string, Function> &env, const FuncValueBounds &func_bounds)
-        : env(env), func_bounds(func_bounds) {
-        for (const Function &o : outputs) output_names.insert(o.name());
+    explicit BoundsInference(const CallGraph &graph)
+        : env(graph.env), fusion(graph.fusion), func_bounds(graph.value_bounds) {
+        for (const Function &o : graph.outputs) output_names.insert(o.name());
     }
 
 protected:
@@ -228,11 +207,11 @@ protected:
         for (int k = 0; k < n; k++) {
             // A stage sharing loops with others (compute_with) has no nest of its own; its
             // requirements are those of the nest it has when computed alone.
-            if (is_fused_stage(f, k, env)) {
+            if (fusion.find(f.name(), k) >= 0) {
                 nests[k] = build_provide_loop_nest(f, k);
                 continue;
             }
-            nests[k] = find_loop(produce->body, stage_prefix(f.name(), k) + "__outermost");
+            nests[k] = find_loop(produce->body, outermost_loop_name(f.name(), k));
             internal_assert(nests[k].defined())
                 << "bounds_inference: no loop nest for stage " << k << " of " << f.name() << "\n";
         }
@@ -418,115 +397,15 @@ protected:
 
 private:
     const std::map<std::string, Function> &env;
+    const Fusion &fusion;
     const FuncValueBounds &func_bounds;
     std::set<std::string> output_names;
 };
 
-/// The Provides (and the Func they define) that read `callee`.
-class ProvidesCalling : public IRVisitor {
-public:
-    explicit ProvidesCalling(const std::string &c) : callee(c) {}
-    std::vector<const Provide *> found;
-
-protected:
-    using IRVisitor::visit;
-    void visit(const Provide *op) override {
-        bool calls = false;
-        auto check = [&](const Expr &e) {
-            visit_exprs(e, [&](const Expr &x) {
-                if (const Call *c = x.as<Call>()) {
-                    if ((c->call_type == Call::Halide || c->call_type == Call::Image) &&
-                        c->name == callee) {
-                        calls = true;
-                    }
-                }
-                return !calls;
-            });
-        };
-        for (const Expr &e : op->values) check(e);
-        for (const Expr &e : op->args) check(e);
-        if (calls) found.push_back(op);
-    }
-
-private:
-    const std::string &callee;
-};
-
 } // namespace
 
-std::string find_unbounded_caller(const Stmt &s, const std::string &callee, int dim,
-                                  const FuncValueBounds &func_bounds) {
-    ProvidesCalling finder(callee);
-    finder.dispatch(s);
-    for (const Provide *p : finder.found) {
-        Box b = box_required(Stmt(p), callee, {}, &func_bounds);
-        if ((int)b.size() > dim && !b[dim].is_bounded()) return p->name;
-    }
-    return finder.found.empty() ? "" : finder.found[0]->name;
-}
-
-FuncValueBounds func_value_bounds(const std::map<std::string, Function> &env) {
-    FuncValueBounds result;
-    std::set<std::string> visited;
-    std::function<void(const Function &)> bound = [&](const Function &f) {
-        if (!visited.insert(f.name()).second) return;
-        // Only a Func with nothing but a pure definition has values its definition bounds
-        // (as in Halide): an update or an extern stage may store anything.
-        if (!f.has_pure_definition() || !f.updates().empty() || f.has_extern_definition()) {
-            return;
-        }
-        const std::vector<Expr> &values = f.definition().values;
-        // The Funcs it calls first: their bounds bound f's. (A cycle, which realization_order
-        // refuses anyway, finds its start visited and unbounded.)
-        for (const Expr &v : values) {
-            visit_exprs(v, [&](const Expr &e) {
-                const Call *c = e.as<Call>();
-                if (c && c->call_type == Call::Halide) {
-                    auto it = env.find(c->name);
-                    if (it != env.end()) bound(it->second);
-                }
-                return true;
-            });
-        }
-        // Over the whole domain: every argument takes every value.
-        Scope scope;
-        for (const std::string &a : f.args()) scope[a] = Interval::everything();
-        for (size_t i = 0; i < values.size(); i++) {
-            Interval b = bounds_of_expr_in_scope(values[i], scope, &result);
-            if (b.has_lower_bound() || b.has_upper_bound()) result[{f.name(), (int)i}] = b;
-        }
-    };
-    for (const auto &kv : env) bound(kv.second);
-    return result;
-}
-
-Stmt bounds_inference(const Stmt &s, const std::vector<Function> &outputs,
-                      const std::map<std::string, Function> &env,
-                      const FuncValueBounds &func_bounds) {
-    return BoundsInference(outputs, env, func_bounds).mutate(s);
-}
-
-std::map<std::string, Box> buffer_regions_required(const Stmt &s,
-                                                   const std::vector<std::string> &inputs,
-                                                   const std::vector<Function> &outputs,
-                                                   const FuncValueBounds &func_bounds) {
-    std::map<std::string, Box> result;
-    // Only these buffers' boxes: bounding every Func's (boxes_touched(s)) took most of
-    // add_image_checks' time on long pipelines.
-    std::set<std::string> names(inputs.begin(), inputs.end());
-    for (const Function &f : outputs) names.insert(f.name());
-    std::map<std::string, Box> touched = boxes_touched_of(s, names, {}, &func_bounds);
-    for (const std::string &in : inputs) {
-        Box b = touched.count(in) ? touched[in] : Box();
-        check_bounded(b, s, in, "Input buffer", func_bounds);
-        result[in] = b;
-    }
-    for (const Function &f : outputs) {
-        Box b = touched.count(f.name()) ? touched[f.name()] : Box();
-        check_bounded(b, s, f.name(), "Output Func", func_bounds);
-        for (int i = 0; i < f.outputs(); i++) result[output_buffer_name(f, i)] = b;
-    }
-    return result;
+Stmt bounds_inference(const Stmt &s, const CallGraph &graph) {
+    return BoundsInference(graph).mutate(s);
 }
 
 } // namespace internal

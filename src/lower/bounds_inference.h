@@ -19,38 +19,14 @@
 ///   realize f([f.x.min_realized, f.x.extent_realized]) { produce f {...} consume f {...} }
 /// Tests: tests/unit/lower/bounds_inference_test.cpp.
 
-#include "analysis/bounds.h"
-#include "lang/function.h"
-
-#include <map>
-#include <string>
-#include <vector>
+#include "lang/call_graph.h"
 
 namespace loom {
 namespace internal {
 
-/// The bounds of the values of every Func in env that has only a pure definition (not an
-/// update or extern stage), over its whole domain: idx(x) = clamp(x * 3, 0, 10) gives
-/// {idx, 0}: [0, 10], and a Func calling idx is bounded through it. Indices read from such
-/// Funcs are bounded by them (Halide's compute_function_value_bounds).
-FuncValueBounds func_value_bounds(const std::map<std::string, Function> &env);
-
-Stmt bounds_inference(const Stmt &s, const std::vector<Function> &outputs,
-                      const std::map<std::string, Function> &env,
-                      const FuncValueBounds &func_bounds = {});
-
-/// The region of each buffer argument the pipeline `s` (after bounds_inference) touches, in
-/// terms of the arguments: for inputs (Call::Image names) what is read, for output Funcs what
-/// is written or read. Unbounded regions are a CompileError naming the buffer and its caller.
-std::map<std::string, Box> buffer_regions_required(const Stmt &s,
-                                                   const std::vector<std::string> &inputs,
-                                                   const std::vector<Function> &outputs,
-                                                   const FuncValueBounds &func_bounds = {});
-
-/// The name of the Func whose definition reads `callee` in an unbounded way in s ("" when none
-/// is found). Used for error messages.
-std::string find_unbounded_caller(const Stmt &s, const std::string &callee, int dim,
-                                  const FuncValueBounds &func_bounds = {});
+/// Defines the bounds of every realization in s (schedule_functions(graph)) from what its
+/// consumers need; indices read from pure Funcs are bounded by graph.value_bounds.
+Stmt bounds_inference(const Stmt &s, const CallGraph &graph);
 
 } // namespace internal
 } // namespace loom

@@ -4,8 +4,9 @@
 
 #include "ir/ir_utils.h"
 #include "ir/substitute.h"
-#include "lower/add_image_checks.h"
 #include "lower/inline.h"
+#include "lower/loop_names.h"
+#include "lower/lower_utils.h"
 #include "support/error.h"
 
 #include <map>
@@ -15,18 +16,6 @@
 
 namespace loom {
 namespace internal {
-
-std::string stage_prefix(const std::string &func, int stage) {
-    return func + ".s" + std::to_string(stage) + ".";
-}
-
-const Definition &stage_definition(const Function &f, int stage) {
-    internal_assert(stage >= 0 && stage <= (int)f.updates().size())
-        << "stage_definition: " << f.name() << " has no stage " << stage << "\n";
-    return stage == 0 ? f.definition() : f.updates()[stage - 1];
-}
-
-int num_stages(const Function &f) { return 1 + (int)f.updates().size(); }
 
 namespace {
 
@@ -387,6 +376,31 @@ Stmt build_provide_loop_nest(const Function &f, int stage) {
     Stmt body = build_specialized_loops(f, stage, def);
     const Dim &outermost = def.schedule.dims.back();
     return For::make(prefix + "__outermost", 0, 1, outermost.for_type, outermost.device_api, body);
+}
+
+Stmt build_produce(const Function &f) {
+    std::vector<Stmt> stages;
+    for (int k = 0; k < num_stages(f); k++) stages.push_back(build_provide_loop_nest(f, k));
+    return ProducerConsumer::make_produce(f.name(), Block::make(stages));
+}
+
+Stmt build_produce_consume(const Function &f, const Stmt &consumer) {
+    Stmt consume = consumer.defined() ? consumer : Evaluate::make(0);
+    return Block::make(build_produce(f), ProducerConsumer::make_consume(f.name(), consume));
+}
+
+Stmt realize_around(const Function &f, const Stmt &body) {
+    Region bounds;
+    for (const std::string &a : f.args()) {
+        bounds.emplace_back(Variable::make(Int(32), f.name() + "." + a + ".min_realized"),
+                            Variable::make(Int(32), f.name() + "." + a + ".extent_realized"));
+    }
+    return Realize::make(f.name(), f.output_types(), f.schedule().memory_type, bounds, const_true(),
+                         body);
+}
+
+Stmt build_realize(const Function &f, const Stmt &consumer) {
+    return realize_around(f, build_produce_consume(f, consumer));
 }
 
 } // namespace internal

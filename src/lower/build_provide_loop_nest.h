@@ -5,7 +5,7 @@
 /// the one place that turns (Definition, dims, splits) into loops, so the scheduling language
 /// (split, fuse, rename, reorder, loop kinds) only feeds this function.
 ///
-/// Names (the flat IR's conventions, shared with bounds inference):
+/// Names (lower/loop_names.h owns them):
 ///  - the stage prefix is "<f>.s<k>." (k = 0 for the pure definition, i for update i - 1);
 ///  - every Var and RVar v of the definition becomes the Variable "<prefix>v";
 ///  - a Var's bounds "<prefix>v.min" and "<prefix>v.max" are free here: bounds inference
@@ -34,15 +34,6 @@
 namespace loom {
 namespace internal {
 
-/// "<f>.s<stage>." — the prefix of stage `stage`'s loop and bound variables.
-std::string stage_prefix(const std::string &func, int stage);
-
-/// The Definition of stage `stage` (0 = pure, i = update i - 1).
-const Definition &stage_definition(const Function &f, int stage);
-
-/// Number of stages (1 + number of updates).
-int num_stages(const Function &f);
-
 /// The definition of stage `stage` of f with its Vars and RVars renamed to the stage's loop
 /// variables (pure vars and RVars -> "<prefix>name"); random() calls are lowered with the
 /// renamed coordinates.
@@ -53,6 +44,20 @@ Definition rename_definition(const Function &f, int stage, const Definition &def
 
 /// The loop nest computing stage `stage` of f (see the file comment).
 Stmt build_provide_loop_nest(const Function &f, int stage);
+
+/// The produce statement of f: its stages' loop nests in order, under `produce f`.
+Stmt build_produce(const Function &f);
+
+/// The Realize of f around `produce f` then `consume f { consumer }`, with the symbolic
+/// realization bounds "<f>.<arg>.min_realized" / "<f>.<arg>.extent_realized".
+Stmt build_realize(const Function &f, const Stmt &consumer);
+
+/// `produce f; consume f { consumer }` without the Realize (a Func stored outside its compute
+/// level gets its Realize at the store level: realize_around).
+Stmt build_produce_consume(const Function &f, const Stmt &consumer);
+
+/// f's Realize (symbolic bounds as in build_realize) around `body`.
+Stmt realize_around(const Function &f, const Stmt &body);
 
 } // namespace internal
 } // namespace loom

@@ -6,10 +6,9 @@
 #include "ir/ir_utils.h"
 #include "ir/substitute.h"
 #include "lang/extern_definition.h"
-#include "lower/add_image_checks.h"
-#include "lower/build_provide_loop_nest.h"
+#include "lower/loop_names.h"
+#include "lower/lower_utils.h"
 #include "lower/output_buffers.h"
-#include "lower/unpack_buffers.h"
 #include "support/error.h"
 
 #include <set>
@@ -334,36 +333,6 @@ protected:
 };
 
 } // namespace
-
-void apply_extern_stage_placements(const std::map<std::string, Function> &env,
-                                   std::map<std::string, ComputePlacement> &placements) {
-    for (const auto &kv : env) {
-        ComputePlacement &p = placements[kv.first];
-        if (kv.second.has_extern_definition() && p.kind == ComputePlacement::Inline) {
-            p.kind = ComputePlacement::Root;
-        }
-    }
-    for (const auto &kv : env) {
-        const Function &f = kv.second;
-        if (!f.has_extern_definition()) continue;
-        for (const ExternFuncArgument &a : f.extern_definition().args) {
-            if (!a.is_func()) continue;
-            Function g(a.func);
-            auto it = placements.find(g.name());
-            if (it == placements.end()) continue;
-            // Unscheduled reductions default to the consumer's innermost loop, which an
-            // extern stage does not have: as for Halide, the user must place them.
-            bool inlined = it->second.kind == ComputePlacement::Inline ||
-                           (it->second.kind == ComputePlacement::Innermost &&
-                            g.schedule().compute_level.is_inlined());
-            user_assert(!inlined)
-                << "Func " << g.name()
-                << " cannot be scheduled to be computed inline, because it is used in the "
-                   "externally-computed function "
-                << f.name() << ". Schedule " << g.name() << ".compute_root().\n";
-        }
-    }
-}
 
 Stmt lower_extern_stages(const Stmt &s, const std::vector<Function> &outputs,
                          const std::map<std::string, Function> &env, ExternBoundsQueries *queries) {

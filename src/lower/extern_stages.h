@@ -34,7 +34,6 @@
 /// loop. Tests: tests/correctness/extern_stages.cpp, tests/error/extern_errors.cpp.
 
 #include "lang/function.h"
-#include "lower/default_schedule.h"
 
 #include <map>
 #include <string>
@@ -42,13 +41,6 @@
 
 namespace loom {
 namespace internal {
-
-/// Halide's placement rules for extern stages, applied to `placements`: an extern stage left
-/// inlined is computed at the root (Halide computes it inside its consumer's innermost loop;
-/// the values are the same); a Func passed to an extern stage must not be inlined (a
-/// CompileError, as in Halide).
-void apply_extern_stage_placements(const std::map<std::string, Function> &env,
-                                   std::map<std::string, ComputePlacement> &placements);
 
 /// The bounds queries of a pipeline's extern stages, in the order they run.
 struct ExternBoundsQueries {

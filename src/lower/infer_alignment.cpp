@@ -103,8 +103,7 @@ class InferAlignment : public IRMutator {
         if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) {
             return op;
         }
-        return For::make(op->name, min, extent, op->for_type, op->device_api, body,
-                         op->partition_policy);
+        return op->with_range(min, extent, body);
     }
 
     Expr visit(const Load *op) override {

@@ -5,6 +5,7 @@
 #include "analysis/bounds.h"
 #include "ir/ir_mutator.h"
 #include "ir/substitute.h"
+#include "lower/loop_names.h"
 #include "support/error.h"
 
 namespace loom {
@@ -24,7 +25,7 @@ public:
             const Function &f = kv.second;
             for (int k = 0; k <= (int)f.updates().size(); k++) {
                 const Definition &d = k == 0 ? f.definition() : f.updates()[k - 1];
-                const std::string prefix = f.name() + ".s" + std::to_string(k) + ".";
+                const std::string prefix = stage_prefix(f.name(), k);
                 for (const PrefetchDirective &p : d.schedule.prefetches) {
                     targets[prefix + p.at].push_back({p, prefix + p.from});
                 }
@@ -46,8 +47,7 @@ public:
             Stmt p = prefetch_stmt(t, loop->body);
             if (p.defined()) body = Block::make(p, body);
         }
-        return For::make(loop->name, loop->min, loop->extent, loop->for_type, loop->device_api,
-                         body);
+        return loop->with_body(body);
     }
 
 private:

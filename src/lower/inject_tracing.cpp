@@ -5,7 +5,7 @@
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
-#include "lower/build_provide_loop_nest.h"
+#include "lower/loop_names.h"
 #include "lower/output_buffers.h"
 #include "simplify/simplify.h"
 #include "support/error.h"

@@ -81,8 +81,7 @@ protected:
         unbind(op->name, saved);
         depth--;
         if (mn.same_as(op->min) && ext.same_as(op->extent) && body.same_as(op->body)) return op;
-        return For::make(op->name, mn, ext, op->for_type, op->device_api, body,
-                         op->partition_policy);
+        return op->with_range(mn, ext, body);
     }
     Stmt visit(const LetStmt *op) override { return let(op); }
     Expr visit(const Let *op) override { return let(op); }
@@ -334,19 +333,16 @@ protected:
         Stmt result;
         const IfThenElse *ite = body.as<IfThenElse>();
         if (ite && invariant(ite->condition, false)) {
-            Stmt then_loop = For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
-                                       ite->then_case, op->partition_policy);
+            Stmt then_loop = op->with_body(ite->then_case);
             Stmt else_loop;
             if (ite->else_case.defined()) {
-                else_loop = For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
-                                      ite->else_case, op->partition_policy);
+                else_loop = op->with_body(ite->else_case);
             }
             result = IfThenElse::make(ite->condition, then_loop, else_loop);
         } else if (body.same_as(op->body)) {
             result = op;
         } else {
-            result = For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
-                               op->partition_policy);
+            result = op->with_body(body);
         }
         for (auto it = lifted.rbegin(); it != lifted.rend(); ++it) {
             result = LetStmt::make(it->first, it->second, result);

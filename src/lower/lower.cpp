@@ -2,13 +2,11 @@
 
 #include "ir/ir_printer.h"
 #include "ir/ir_visitor.h"
-#include "lang/wrappers.h"
 #include "lower/add_image_checks.h"
 #include "lower/alias_bound_lets.h"
 #include "lower/bound_small_allocations.h"
 #include "lower/bounds_inference.h"
 #include "lower/check_device_apis.h"
-#include "lower/default_schedule.h"
 #include "lower/extern_stages.h"
 #include "lower/find_intrinsics.h"
 #include "lower/infer_alignment.h"
@@ -20,7 +18,6 @@
 #include "lower/mark_clamped_ramps.h"
 #include "lower/memoization.h"
 #include "lower/partition_loops.h"
-#include "lower/realization_order.h"
 #include "lower/remove_dead_allocations.h"
 #include "lower/rewrite_interleavings.h"
 #include "lower/schedule_functions.h"
@@ -139,54 +136,45 @@ void check_undef(const Stmt &s) {
     });
 }
 
+/// The front half (lower_loop_nest).
+Stmt lower_loop_nest(const CallGraph &graph, PassRunner &run) {
+    // realize/produce/consume blocks with each stage's loops and Provides; inlined Funcs are
+    // substituted into their callers here (inline.h, random() lowered). Bounds are still free
+    // variables ("f.s0.x.min", "f.x.min_realized").
+    Stmt s = run("schedule_functions", Stmt(), [&] { return schedule_functions(graph); });
+    // Every bound is defined by LetStmts around each realize, from what consumers need; an
+    // index read from a Func is bounded by the values the Func's definition can take.
+    return run("bounds_inference", s, [&] { return bounds_inference(s, graph); });
+}
+
 } // namespace
 
-Stmt lower_to_loop_nest(const std::vector<Function> &user_outputs) {
-    std::map<std::string, Function> env;
-    const std::vector<Function> outputs = substitute_wrappers(user_outputs, &env);
-    std::vector<std::string> order = realization_order(outputs, env);
-    return schedule_functions(outputs, order, env, default_schedule(outputs, env));
+Stmt lower_loop_nest(const CallGraph &graph) {
+    PassRunner run("loop_nest");
+    return lower_loop_nest(graph, run);
 }
 
 LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &fn_name,
                   const Target &target, const std::vector<Requirement> &requirements) {
-    // Calls replaced by their wrappers (Func::in, clone_in, ImageParam::in), on copies of the
-    // Functions (lang/wrappers.h); `env` gets every Function reachable from them.
-    for (const Function &o : user_outputs) {
-        user_assert(o.defined() && o.has_pure_definition())
-            << "Can't compile a pipeline whose output Func "
-            << (o.defined() ? o.name() : std::string("(undefined)")) << " has no definition.\n";
-    }
-    std::map<std::string, Function> env;
-    const std::vector<Function> outputs = substitute_wrappers(user_outputs, &env);
+    // The function graph: the outputs with calls replaced by their wrappers, every Func
+    // reachable from them, the order to realize them (producers first; recursion is a
+    // CompileError), where each is computed (the user's schedule plus the defaults), the
+    // compute_with groups (checked) and the values of pure Funcs.
+    const CallGraph graph = build_call_graph(user_outputs);
+    const std::vector<Function> &outputs = graph.outputs;
+    const std::map<std::string, Function> &env = graph.env;
+    const FuncValueBounds &func_bounds = graph.value_bounds;
     PassRunner run(fn_name);
-    Stmt s;
 
-    // The environment: every Func reachable from the outputs, and the order to realize them
-    // (producers before consumers; recursion is a CompileError).
-    std::vector<std::string> order = realization_order(outputs, env);
     // GPU loops and device copies need a device the target enables (and a back end for it).
     check_device_apis(env, target);
 
-    // Where each Func is computed: the user's schedule plus the defaults (outputs at the root,
-    // pure Funcs inlined, unscheduled reductions inside their consumers' innermost loops).
-    std::map<std::string, ComputePlacement> placements = default_schedule(outputs, env);
-
-    // realize/produce/consume blocks with each stage's loops and Provides; inlined Funcs are
-    // substituted into their callers here (inline.h, random() lowered). Bounds are still free
-    // variables ("f.s0.x.min", "f.x.min_realized").
-    s = run("schedule_functions", s,
-            [&] { return schedule_functions(outputs, order, env, placements); });
-
-    // Every bound is defined by LetStmts around each realize, from what consumers need; an
-    // index read from a Func is bounded by the values the Func's definition can take.
-    const FuncValueBounds func_bounds = func_value_bounds(env);
-    s = run("bounds_inference", s, [&] { return bounds_inference(s, outputs, env, func_bounds); });
+    Stmt s = lower_loop_nest(graph, run);
     // A Func stored outside a serial loop and computed inside it computes only new values.
     s = run("sliding_window", s, [&] { return sliding_window(s, env); });
     // halide_trace calls for traced Funcs and inputs (Func::trace_*, Target::Trace*).
     s = run("inject_tracing", s, [&] {
-        return inject_tracing(s, trace_pipeline_name(fn_name, outputs), outputs, env, order,
+        return inject_tracing(s, trace_pipeline_name(fn_name, outputs), outputs, env, graph.order,
                               target);
     });
     // Extern stages: `produce f` becomes the call to f's C function; the bounds queries that
@@ -235,7 +223,11 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // Unrolled loops become copies of their body; Vectorized loops become vector code (the
     // GuardWithIf tails predicated, with a likely() all-lanes test partition_loops lifts out).
     s = run("unroll_loops", s, [&] { return unroll_loops(s); });
-    s = run("vectorize_loops", s, [&] { return vectorize_loops(s, target); });
+    s = run("vectorize_loops", s, [&] {
+        VectorizeResult v = vectorize_loops(s, target);
+        for (const ScalarLoop &l : v.scalar_loops) user_warning << l.message() << "\n";
+        return v.stmt;
+    });
     s = run("simplify", s, [&] { return simplify(s); });
 
     // Loops over boundary conditions (likely() clamps and selects) split into prologue, steady

@@ -6,8 +6,7 @@
 
 #include <loom/target.h>
 
-#include "lang/function.h"
-#include "lower/add_image_checks.h"
+#include "lang/call_graph.h"
 #include "lower/lowered_func.h"
 
 #include <string>
@@ -24,9 +23,9 @@ namespace internal {
 LoweredFunc lower(const std::vector<Function> &outputs, const std::string &fn_name,
                   const Target &target, const std::vector<Requirement> &requirements = {});
 
-/// The loop nest of the pipeline as schedule_functions builds it (before bounds inference),
-/// for print_loop_nest.
-Stmt lower_to_loop_nest(const std::vector<Function> &outputs);
+/// The front half of lowering, shared by lower() and print_loop_nest: the loop nest the
+/// schedule describes (schedule_functions) with every bound defined (bounds_inference).
+Stmt lower_loop_nest(const CallGraph &graph);
 
 } // namespace internal
 } // namespace loom

@@ -24,6 +24,12 @@
 namespace loom {
 namespace internal {
 
+/// A condition a Pipeline checks at entry (Pipeline::add_requirement).
+struct Requirement {
+    Expr condition;
+    std::vector<Expr> error_args; ///< printed into the message
+};
+
 struct LoweredArgument {
     enum Kind { Scalar, InputBuffer, OutputBuffer };
     std::string name;

@@ -7,7 +7,8 @@
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
-#include "lower/vectorize_loops.h"
+#include "lower/loop_names.h"
+#include "lower/lower_utils.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 
@@ -34,15 +35,6 @@ Expr replace_limits(const Expr &e, const Expr &lo, const Expr &hi) {
         if (c && *c == tmax) return hi;
         return x;
     });
-}
-
-/// The user-facing name of a loop variable "f.s0.x.xi" -> "x.xi of f".
-std::string describe_loop(const std::string &name) {
-    size_t s = name.find(".s");
-    if (s == std::string::npos) return name;
-    size_t dot = name.find('.', s + 2);
-    if (dot == std::string::npos) return name;
-    return name.substr(dot + 1) + " of " + name.substr(0, s);
 }
 
 /// Whether e is a likely tag that counts in the loop being partitioned.
@@ -556,8 +548,7 @@ protected:
                                               op->device_api, edge_body, Partition::Auto));
                 // Nothing to split there: still one edge loop, final.
                 if (const For *f = split.as<For>()) {
-                    split = For::make(f->name, f->min, f->extent, f->for_type, f->device_api,
-                                      f->body, Partition::Never);
+                    split = f->with_partition(Partition::Never, f->body);
                 }
                 loops.push_back(split);
             } else {
@@ -582,9 +573,7 @@ protected:
                 Expr below_end = LT::make(v, steady_end);
                 in_steady = in_steady.defined() ? And::make(in_steady, below_end) : below_end;
             }
-            result = For::make(op->name, mn, ext, op->for_type, op->device_api,
-                               IfThenElse::make(in_steady, steady_body, edge_code),
-                               op->partition_policy);
+            result = op->with_range(mn, ext, IfThenElse::make(in_steady, steady_body, edge_code));
         } else {
             if (has_prologue) edge(mn, steady_min);
             loop(steady_min, steady_end, steady_body, op->partition_policy);
@@ -606,8 +595,7 @@ private:
 
     static Stmt rebuild(const For *op, const Stmt &body) {
         if (body.same_as(op->body)) return op;
-        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
-                         op->partition_policy);
+        return op->with_body(body);
     }
 
     /// s (an edge's body) with its loops marked Partition::Never, but for the innermost
@@ -619,8 +607,7 @@ private:
                 Stmt body = mutate(op->body);
                 bool keep = op->partition_policy == Partition::Auto && is_const(op->extent) &&
                             !contains_loop(body) && has_gather(body);
-                return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
-                                 keep ? Partition::Auto : Partition::Never);
+                return op->with_partition(keep ? Partition::Auto : Partition::Never, body);
             }
         };
         return Mark().mutate(s);

@@ -6,7 +6,7 @@
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
-#include "lower/bounds_inference.h"
+#include "lower/loop_names.h"
 #include "lower/lower.h"
 #include "simplify/simplify.h"
 
@@ -92,35 +92,15 @@ protected:
 
     void line(const std::string &s) { out << std::string(indent * 2, ' ') << s << "\n"; }
 
-    /// "f.s0.x" -> "x"; "f.s1.r.x.xo" -> "r.x.xo" (with the position of the stage number
-    /// in `stage_pos`, npos if the name has no stage prefix).
-    static std::string loop_var(const std::string &name, size_t *stage_pos = nullptr) {
-        // The stage prefix is "<func>.s<k>."; func names may contain dots, so search for the
-        // last ".s<digits>." component.
-        size_t pos = std::string::npos;
-        for (size_t i = 0; i + 2 < name.size(); i++) {
-            if (name[i] == '.' && name[i + 1] == 's' && isdigit((unsigned char)name[i + 2])) {
-                size_t j = i + 2;
-                while (j < name.size() && isdigit((unsigned char)name[j])) j++;
-                if (j < name.size() && name[j] == '.') {
-                    pos = j + 1;
-                    if (stage_pos) *stage_pos = i + 2;
-                    break;
-                }
-            }
-        }
-        return pos == std::string::npos ? name : name.substr(pos);
-    }
-
     /// The loop's name as Halide prints it: an RVar shows as its RDom's name, without the
     /// dimension ("r.x.ro" -> "r.ro", "q.y" -> "q"), since Halide names the RVars of RDom q
     /// "q$x", "q$y" and its loop nest drops the "$" part.
     std::string printed_loop_var(const std::string &name) const {
-        size_t stage_pos = std::string::npos;
-        std::string v = loop_var(name, &stage_pos);
-        if (stage_pos == std::string::npos) return v;
-        auto f = env.find(name.substr(0, stage_pos - 2));
-        int stage = std::atoi(name.c_str() + stage_pos);
+        LoopName l = parse_loop_name(name);
+        if (!l.valid()) return name;
+        const std::string &v = l.var;
+        auto f = env.find(l.func);
+        const int stage = l.stage;
         if (f == env.end() || stage < 1 || stage > (int)f->second.updates().size()) return v;
         const ReductionDomain &rdom = f->second.updates()[stage - 1].rdom;
         if (!rdom.defined()) return v;
@@ -183,9 +163,8 @@ std::string loop_nest_summary(const Stmt &s) { return loop_nest_summary(s, {}); 
 
 std::string print_loop_nest(const std::vector<Function> &outputs) {
     // With the bounds, as Halide prints it: constant loop bounds show, single iterations hide.
-    std::map<std::string, Function> env = find_transitive_calls(outputs);
-    Stmt s = bounds_inference(lower_to_loop_nest(outputs), outputs, env, func_value_bounds(env));
-    return loop_nest_summary(s, env);
+    CallGraph graph = build_call_graph(outputs);
+    return loop_nest_summary(lower_loop_nest(graph), graph.env);
 }
 
 } // namespace internal

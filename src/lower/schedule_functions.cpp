@@ -5,6 +5,7 @@
 #include "lower/build_provide_loop_nest.h"
 #include "lower/compute_with.h"
 #include "lower/inline.h"
+#include "lower/loop_names.h"
 #include "support/error.h"
 
 #include <set>
@@ -58,8 +59,7 @@ protected:
             injected++;
         }
         if (body.same_as(op->body)) return op;
-        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
-                         op->partition_policy);
+        return op->with_body(body);
     }
 
 private:
@@ -71,9 +71,9 @@ class InjectAt : public IRMutator {
 public:
     /// With `with_realize` false only `produce f; consume f {...}` goes there (the Realize is
     /// placed at the store level afterwards).
-    InjectAt(const Function &f, const std::string &loop, bool with_realize = true,
-             const FusedGroup *group = nullptr)
-        : f(f), loop(loop), with_realize(with_realize), group(group) {}
+    InjectAt(const Function &f, const std::string &loop, bool with_realize, const FusedGroup *group,
+             const Fusion &fusion)
+        : f(f), loop(loop), with_realize(with_realize), group(group), fusion(fusion) {}
     int injected = 0;
 
 protected:
@@ -90,7 +90,7 @@ protected:
                 body = inner;
             }
             if (group) {
-                body = build_fused_group(*group, body, with_realize);
+                body = build_fused_group(*group, fusion, body, with_realize);
             } else {
                 body = with_realize ? build_realize(f, body) : build_produce_consume(f, body);
             }
@@ -100,8 +100,7 @@ protected:
             injected++;
         }
         if (body.same_as(op->body)) return op;
-        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
-                         op->partition_policy);
+        return op->with_body(body);
     }
 
 private:
@@ -109,6 +108,7 @@ private:
     std::string loop;
     bool with_realize;
     const FusedGroup *group;
+    const Fusion &fusion;
 };
 
 /// Wraps the body of the loop `loop` (or, when `loop` is empty, the whole statement) in f's
@@ -127,8 +127,7 @@ protected:
             injected++;
         }
         if (body.same_as(op->body)) return op;
-        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
-                         op->partition_policy);
+        return op->with_body(body);
     }
 
 private:
@@ -166,26 +165,11 @@ private:
     std::vector<std::string> stack;
 };
 
-/// "g, y" for the loop "g.s0.y" (a stage's loop variable, possibly a split product "x.xo").
-std::string loop_level_text(const std::string &loop) {
-    size_t p = loop.find(".s");
-    while (p != std::string::npos) {
-        size_t q = p + 2;
-        while (q < loop.size() && isdigit((unsigned char)loop[q])) q++;
-        if (q > p + 2 && q < loop.size() && loop[q] == '.') {
-            std::string var = loop.substr(q + 1);
-            if (var == "__outermost") var = "Var::outermost()";
-            return loop.substr(0, p) + ", " + var;
-        }
-        p = loop.find(".s", p + 1);
-    }
-    return loop;
-}
-
 /// The For name of the loop a LoopLevelSpec of kind At names (a CompileError when there is
 /// none). `what` is the directive for messages ("computed", "stored").
-std::string resolve_loop(const Function &f, const LoopLevelSpec &level,
-                         const std::map<std::string, Function> &env, const char *what) {
+std::string resolve_loop(const Function &f, const LoopLevelSpec &level, const CallGraph &graph,
+                         const char *what) {
+    const std::map<std::string, Function> &env = graph.env;
     const Function &at = env.count(level.func) ? env.at(level.func) : Function();
     user_assert(at.defined()) << "Func " << f.name() << " is " << what << " at a loop of "
                               << level.func << ", which is not used in this pipeline.\n";
@@ -199,7 +183,7 @@ std::string resolve_loop(const Function &f, const LoopLevelSpec &level,
                           << level.var << ", but " << at.name() << " has no loop over " << level.var
                           << ". Its loops, outermost first, are: " << loop_list(def) << ".\n";
     // A loop shared through compute_with runs under its fused name.
-    return fused_loop_name(at, stage, dim, env);
+    return stage_loop_name(graph.fusion, at, stage, dim);
 }
 
 /// Where the Realize of f, computed at `loop`, goes: its store level (the compute level unless
@@ -212,18 +196,17 @@ struct StoragePlace {
     bool split(const std::string &loop) const { return store_loop != loop || hoisted; }
 };
 
-StoragePlace storage_place(const Function &f, const std::string &loop,
-                           const std::map<std::string, Function> &env) {
+StoragePlace storage_place(const Function &f, const std::string &loop, const CallGraph &graph) {
     StoragePlace p;
     const LoopLevelSpec &store = f.schedule().store_level;
     p.store_loop = loop;
     if (store.is_root()) {
         p.store_loop.clear();
     } else if (store.kind == LoopLevelSpec::At) {
-        p.store_loop = resolve_loop(f, store, env, "stored");
+        p.store_loop = resolve_loop(f, store, graph, "stored");
     }
     const LoopLevelSpec &hoist = f.schedule().hoist_storage_level;
-    if (hoist.kind == LoopLevelSpec::At) p.hoist_loop = resolve_loop(f, hoist, env, "hoisted");
+    if (hoist.kind == LoopLevelSpec::At) p.hoist_loop = resolve_loop(f, hoist, graph, "hoisted");
     p.hoisted = !hoist.is_inlined() && p.hoist_loop != p.store_loop;
     return p;
 }
@@ -333,44 +316,17 @@ void check_uses_inside(const Stmt &s, const Function &f, const LoopLevelSpec &le
 
 } // namespace
 
-Stmt build_produce(const Function &f) {
-    std::vector<Stmt> stages;
-    for (int k = 0; k < num_stages(f); k++) stages.push_back(build_provide_loop_nest(f, k));
-    return ProducerConsumer::make_produce(f.name(), Block::make(stages));
-}
-
-Stmt build_produce_consume(const Function &f, const Stmt &consumer) {
-    Stmt consume = consumer.defined() ? consumer : Evaluate::make(0);
-    return Block::make(build_produce(f), ProducerConsumer::make_consume(f.name(), consume));
-}
-
-Stmt realize_around(const Function &f, const Stmt &body) {
-    Region bounds;
-    for (const std::string &a : f.args()) {
-        bounds.emplace_back(Variable::make(Int(32), f.name() + "." + a + ".min_realized"),
-                            Variable::make(Int(32), f.name() + "." + a + ".extent_realized"));
-    }
-    return Realize::make(f.name(), f.output_types(), f.schedule().memory_type, bounds, const_true(),
-                         body);
-}
-
-Stmt build_realize(const Function &f, const Stmt &consumer) {
-    return realize_around(f, build_produce_consume(f, consumer));
-}
-
-Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
-                        const std::map<std::string, Function> &env,
-                        const std::map<std::string, ComputePlacement> &placements) {
+Stmt schedule_functions(const CallGraph &graph) {
+    const std::map<std::string, Function> &env = graph.env;
+    const Fusion &fusion = graph.fusion;
     // Funcs computed with each other (compute_with) are injected together, as one group, where
-    // the first of them is met; the order keeps each group's members together.
-    const FusionPlan fusion = plan_compute_with(order, env, placements);
+    // the first of them is met; the fused order keeps each group's members together.
     std::set<const FusedGroup *> injected_groups;
     Stmt s;
-    const std::vector<std::string> fused_order = order_with_fused_groups(order, fusion, env);
-    for (auto it = fused_order.rbegin(); it != fused_order.rend(); ++it) {
+    for (auto it = graph.fused_order.rbegin(); it != graph.fused_order.rend(); ++it) {
         const std::string &name = *it;
         const Function &f = env.at(name);
-        const ComputePlacement &p = placements.at(name);
+        const ComputePlacement &p = graph.placements.at(name);
         const FusedGroup *group = fusion.group_of(name);
         if (group && !injected_groups.insert(group).second) continue;
         switch (p.kind) {
@@ -385,7 +341,7 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
                 << ", inside its compute level. A Func must be stored at its compute level or "
                 << "outside it; for a compute_root() Func the only legal store level is "
                 << "store_root().\n";
-            s = group ? build_fused_group(*group, s, true) : build_realize(f, s);
+            s = group ? build_fused_group(*group, fusion, s, true) : build_realize(f, s);
             break;
         case ComputePlacement::Innermost: {
             internal_assert(s.defined()) << f.name() << " placed innermost but has no consumer\n";
@@ -397,17 +353,17 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
         }
         case ComputePlacement::At: {
             internal_assert(s.defined()) << f.name() << " placed at a loop but has no consumer\n";
-            std::string loop = resolve_loop(f, p.level, env, "computed");
+            std::string loop = resolve_loop(f, p.level, graph, "computed");
             // A fused group (compute_with) is computed as one; each member is stored at its
             // own level.
             const std::vector<Function> members = group ? group->funcs : std::vector<Function>{f};
             std::vector<StoragePlace> places;
             bool split_store = false;
             for (const Function &m : members) {
-                places.push_back(storage_place(m, loop, env));
+                places.push_back(storage_place(m, loop, graph));
                 split_store = split_store || places.back().split(loop);
             }
-            InjectAt inject(f, loop, !split_store, group);
+            InjectAt inject(f, loop, !split_store, group, fusion);
             s = inject.mutate(s);
             user_assert(inject.injected > 0)
                 << "Func " << f.name() << " can't be computed at " << p.level.func << "."
@@ -428,7 +384,6 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
         }
         }
     }
-    (void)outputs;
     return s;
 }
 

@@ -24,33 +24,14 @@
 ///                                    consume out { no-op } } } }
 /// Tests: tests/unit/lower/schedule_functions_test.cpp.
 
-#include "lang/function.h"
-#include "lower/default_schedule.h"
-
-#include <map>
-#include <string>
-#include <vector>
+#include "lang/call_graph.h"
 
 namespace loom {
 namespace internal {
 
-Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
-                        const std::map<std::string, Function> &env,
-                        const std::map<std::string, ComputePlacement> &placements);
-
-/// The produce statement of f: its stages' loop nests in order, under `produce f`.
-Stmt build_produce(const Function &f);
-
-/// The Realize of f around `produce f` then `consume f { consumer }`, with the symbolic
-/// realization bounds "<f>.<arg>.min_realized" / "<f>.<arg>.extent_realized".
-Stmt build_realize(const Function &f, const Stmt &consumer);
-
-/// `produce f; consume f { consumer }` without the Realize (a Func stored outside its compute
-/// level gets its Realize at the store level: realize_around).
-Stmt build_produce_consume(const Function &f, const Stmt &consumer);
-
-/// f's Realize (symbolic bounds as in build_realize) around `body`.
-Stmt realize_around(const Function &f, const Stmt &body);
+/// The loop nest of the pipeline `graph` describes (outputs, realization order, placements,
+/// compute_with groups).
+Stmt schedule_functions(const CallGraph &graph);
 
 } // namespace internal
 } // namespace loom

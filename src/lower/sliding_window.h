@@ -33,13 +33,6 @@ namespace internal {
 
 Stmt sliding_window(const Stmt &s, const std::map<std::string, Function> &env);
 
-/// How an integer expression changes when `var` increases.
-enum class Monotonic { Constant, Increasing, Decreasing, Unknown };
-
-/// A conservative monotonicity analysis of e in var (+, -, * and / by constants, min, max,
-/// select with a var-independent condition, casts to wider integers, lets).
-Monotonic is_monotonic(const Expr &e, const std::string &var);
-
 } // namespace internal
 } // namespace loom
 

@@ -31,32 +31,6 @@ namespace internal {
 
 Stmt storage_folding(const Stmt &s, const std::map<std::string, Function> &env);
 
-/// One loop or let between a Realize and its Func's `produce f; consume f` block.
-struct ComputePathNode {
-    std::string name;
-    Expr min, extent; ///< a For's bounds (undefined for a LetStmt)
-    Expr value;       ///< a LetStmt's value (undefined for a For)
-    ForType for_type = ForType::Serial;
-    bool is_loop() const { return extent.defined(); }
-};
-
-/// The path from a Realize body to `produce f; consume f`, shared by sliding window and
-/// storage folding.
-struct ComputePath {
-    bool found = false;
-    std::vector<ComputePathNode> nodes; ///< outermost first
-    int loop_index = -1;                ///< the innermost loop in nodes (-1: none)
-    bool all_serial = true;             ///< every loop in nodes is serial
-    Stmt block;                         ///< the `produce f; consume f` Block
-    /// Index of the LetStmt `name` in nodes (-1 if absent).
-    int find_let(const std::string &name) const;
-    /// e (valid at node `index`) with the lets between the innermost loop and `index`
-    /// substituted: in terms of the innermost loop variable and what encloses that loop.
-    Expr expand(const Expr &e, int index) const;
-};
-
-ComputePath find_compute_path(const Stmt &realize_body, const std::string &func);
-
 } // namespace internal
 } // namespace loom
 

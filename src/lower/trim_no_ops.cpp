@@ -43,9 +43,7 @@ protected:
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body);
         if (!has_side_effects(body)) return Evaluate::make(0);
-        Stmt loop = body.same_as(op->body) ? Stmt(op)
-                                           : For::make(op->name, op->min, op->extent, op->for_type,
-                                                       op->device_api, body, op->partition_policy);
+        Stmt loop = body.same_as(op->body) ? Stmt(op) : op->with_body(body);
         if (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) return loop;
         return trim(loop.as<For>());
     }
@@ -99,8 +97,7 @@ private:
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
             body = LetStmt::make(it->first, it->second, body);
         }
-        Stmt loop = For::make(op->name, new_min, new_extent, op->for_type, op->device_api, body,
-                              op->partition_policy);
+        Stmt loop = op->with_range(new_min, new_extent, body);
         if (invariant.defined() && !is_const_true(invariant)) {
             loop = IfThenElse::make(invariant, loop);
         }

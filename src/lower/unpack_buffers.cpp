@@ -1,5 +1,7 @@
 #include "lower/unpack_buffers.h"
 
+#include "lower/lower_utils.h"
+
 #include "ir/ir_utils.h"
 
 #include <set>
@@ -7,8 +9,6 @@
 
 namespace loom {
 namespace internal {
-
-Expr buffer_handle(const std::string &name) { return Variable::make(Handle(), name + ".buffer"); }
 
 Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
     const std::set<std::string> used = names_referenced(s);

@@ -18,9 +18,6 @@ namespace internal {
 
 Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args);
 
-/// The Variable "<name>.buffer" (Handle) of buffer argument `name`.
-Expr buffer_handle(const std::string &name);
-
 } // namespace internal
 } // namespace loom
 

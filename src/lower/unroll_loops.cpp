@@ -1,6 +1,7 @@
 #include "lower/unroll_loops.h"
 
 #include "lower/constant_lets.h"
+#include "lower/loop_names.h"
 
 #include "arith/constant_interval.h"
 #include "ir/ir_mutator.h"
@@ -23,15 +24,6 @@ namespace {
 /// The largest constant upper bound a loop of non-constant extent is unrolled to (guarded
 /// copies); a loop of constant extent is unrolled whatever its length, as in Halide.
 const int64_t max_guarded_unroll = 1024;
-
-/// The user-facing name of a loop variable "f.s0.x.v3" -> "x.v3 of f".
-std::string describe_loop(const std::string &name) {
-    size_t s = name.find(".s");
-    if (s == std::string::npos) return name;
-    size_t dot = name.find('.', s + 2);
-    if (dot == std::string::npos) return name;
-    return name.substr(dot + 1) + " of " + name.substr(0, s);
-}
 
 class UnrollLoops : public ConstantLetMutator {
 protected:
@@ -58,8 +50,7 @@ protected:
             user_warning << "HL_PERMIT_FAILED_UNROLL leaves the loop over "
                          << describe_loop(op->name) << " (extent " << extent
                          << ", not a constant) serial instead of unrolling it.\n";
-            return For::make(op->name, op->min, op->extent, ForType::Serial, op->device_api,
-                             mutate(op->body), op->partition_policy);
+            return op->with_for_type(ForType::Serial, mutate(op->body));
         }
         user_assert(n || guarded)
             << "Can only unroll a loop of constant extent, but the loop over "

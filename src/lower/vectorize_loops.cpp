@@ -1,15 +1,19 @@
 #include "lower/vectorize_loops.h"
 
 #include "lower/constant_lets.h"
+#include "lower/loop_names.h"
+#include "lower/lower_utils.h"
 
 #include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
+#include "ir/ir_printer.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,152 +21,7 @@
 namespace loom {
 namespace internal {
 
-namespace {
-
-/// Thrown while widening a loop body that cannot be vectorized; the loop is then left serial.
-struct CantVectorize {};
-
-/// The user-facing name of a loop variable "f.s0.x.v3" -> "x.v3 of f".
-std::string describe_loop(const std::string &name) {
-    size_t s = name.find(".s");
-    if (s == std::string::npos) return name;
-    size_t dot = name.find('.', s + 2);
-    if (dot == std::string::npos) return name;
-    return name.substr(dot + 1) + " of " + name.substr(0, s);
-}
-
-bool is_likely_call(const Call *c) {
-    return c && c->args.size() == 1 &&
-           (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost));
-}
-
-/// The smallest and largest lane of the signed integer vector e (see all_lanes_true).
-bool lane_bounds(const Expr &e, const std::map<std::string, Expr> &lets, Expr *lo, Expr *hi,
-                 int depth = 0) {
-    if (depth > 32) return false;
-    if (e.type().is_scalar()) {
-        *lo = *hi = e;
-        return true;
-    }
-    if (!e.type().is_int()) return false;
-    if (const Broadcast *b = e.as<Broadcast>()) {
-        if (!b->value.type().is_scalar()) return false;
-        *lo = *hi = b->value;
-        return true;
-    }
-    if (const Ramp *r = e.as<Ramp>()) {
-        const int64_t *s = as_const_int(r->stride);
-        if (!s || !r->base.type().is_scalar()) return false;
-        Expr last = Add::make(r->base, make_const(r->base.type(), *s * (r->lanes - 1)));
-        *lo = *s >= 0 ? r->base : last;
-        *hi = *s >= 0 ? last : r->base;
-        return true;
-    }
-    Expr alo, ahi, blo, bhi;
-    if (const Add *a = e.as<Add>()) {
-        if (!lane_bounds(a->a, lets, &alo, &ahi, depth + 1) ||
-            !lane_bounds(a->b, lets, &blo, &bhi, depth + 1)) {
-            return false;
-        }
-        *lo = Add::make(alo, blo);
-        *hi = Add::make(ahi, bhi);
-        return true;
-    }
-    if (const Sub *a = e.as<Sub>()) {
-        if (!lane_bounds(a->a, lets, &alo, &ahi, depth + 1) ||
-            !lane_bounds(a->b, lets, &blo, &bhi, depth + 1)) {
-            return false;
-        }
-        *lo = Sub::make(alo, bhi);
-        *hi = Sub::make(ahi, blo);
-        return true;
-    }
-    if (const Mul *m = e.as<Mul>()) {
-        Expr v = m->a, k = m->b;
-        if (const Broadcast *b = v.as<Broadcast>()) {
-            if (as_const_int(b->value)) std::swap(v, k);
-        }
-        const Broadcast *kb = k.as<Broadcast>();
-        const int64_t *c = kb ? as_const_int(kb->value) : nullptr;
-        if (!c || !lane_bounds(v, lets, &alo, &ahi, depth + 1)) return false;
-        *lo = Mul::make(*c >= 0 ? alo : ahi, kb->value);
-        *hi = Mul::make(*c >= 0 ? ahi : alo, kb->value);
-        return true;
-    }
-    if (const Min *m = e.as<Min>()) {
-        if (!lane_bounds(m->a, lets, &alo, &ahi, depth + 1) ||
-            !lane_bounds(m->b, lets, &blo, &bhi, depth + 1)) {
-            return false;
-        }
-        *lo = Min::make(alo, blo);
-        *hi = Min::make(ahi, bhi);
-        return true;
-    }
-    if (const Max *m = e.as<Max>()) {
-        if (!lane_bounds(m->a, lets, &alo, &ahi, depth + 1) ||
-            !lane_bounds(m->b, lets, &blo, &bhi, depth + 1)) {
-            return false;
-        }
-        *lo = Max::make(alo, blo);
-        *hi = Max::make(ahi, bhi);
-        return true;
-    }
-    if (const Call *c = e.as<Call>()) {
-        if (is_likely_call(c)) return lane_bounds(c->args[0], lets, lo, hi, depth + 1);
-        return false;
-    }
-    if (const Variable *v = e.as<Variable>()) {
-        auto it = lets.find(v->name);
-        if (it == lets.end()) return false;
-        return lane_bounds(it->second, lets, lo, hi, depth + 1);
-    }
-    return false;
-}
-
-} // namespace
-
-Expr all_lanes_true(const Expr &cond, const std::map<std::string, Expr> &lets) {
-    if (cond.type().is_scalar()) return cond;
-    if (const Broadcast *b = cond.as<Broadcast>()) {
-        return b->value.type().is_scalar() ? b->value : Expr();
-    }
-    if (const Call *c = cond.as<Call>()) {
-        return is_likely_call(c) ? all_lanes_true(c->args[0], lets) : Expr();
-    }
-    if (const And *a = cond.as<And>()) {
-        Expr x = all_lanes_true(a->a, lets), y = all_lanes_true(a->b, lets);
-        return x.defined() && y.defined() ? And::make(x, y) : Expr();
-    }
-    if (const Variable *v = cond.as<Variable>()) {
-        auto it = lets.find(v->name);
-        return it == lets.end() ? Expr() : all_lanes_true(it->second, lets);
-    }
-    if (const Not *n = cond.as<Not>()) {
-        // Push the negation down to comparisons: !(a || b) is !a && !b.
-        const Expr &a = n->a;
-        if (const Or *o = a.as<Or>()) {
-            return all_lanes_true(And::make(Not::make(o->a), Not::make(o->b)), lets);
-        }
-        if (const Not *nn = a.as<Not>()) return all_lanes_true(nn->a, lets);
-        if (const LT *op = a.as<LT>()) return all_lanes_true(GE::make(op->a, op->b), lets);
-        if (const LE *op = a.as<LE>()) return all_lanes_true(GT::make(op->a, op->b), lets);
-        if (const GT *op = a.as<GT>()) return all_lanes_true(LE::make(op->a, op->b), lets);
-        if (const GE *op = a.as<GE>()) return all_lanes_true(LT::make(op->a, op->b), lets);
-        if (const Call *c = a.as<Call>(); is_likely_call(c)) {
-            return all_lanes_true(Not::make(c->args[0]), lets);
-        }
-        return Expr();
-    }
-    Expr alo, ahi, blo, bhi;
-    auto both = [&](const Expr &a, const Expr &b) {
-        return lane_bounds(a, lets, &alo, &ahi) && lane_bounds(b, lets, &blo, &bhi);
-    };
-    if (const LT *op = cond.as<LT>()) return both(op->a, op->b) ? LT::make(ahi, blo) : Expr();
-    if (const LE *op = cond.as<LE>()) return both(op->a, op->b) ? LE::make(ahi, blo) : Expr();
-    if (const GT *op = cond.as<GT>()) return both(op->a, op->b) ? GT::make(alo, bhi) : Expr();
-    if (const GE *op = cond.as<GE>()) return both(op->a, op->b) ? GE::make(alo, bhi) : Expr();
-    return Expr();
-}
+namespace {} // namespace
 
 namespace {
 
@@ -232,15 +91,35 @@ class VectorSubs : public IRMutator {
 public:
     VectorSubs(const std::string &var, int lanes) : var(var), lanes(lanes) {}
 
-    Stmt run(const Stmt &body) { return mutate(body); }
+    /// The widened body, or undefined when the loop can't be vectorized (then `failure` says
+    /// why).
+    Stmt run(const Stmt &body) {
+        Stmt wide = mutate(body);
+        return failure.empty() ? wide : Stmt();
+    }
+    std::string failure;
 
 protected:
     using IRMutator::visit;
 
+    // Once the loop is known to stay scalar, the rest of the body is left as it is.
+    Expr mutate(const Expr &e) override { return failure.empty() ? IRMutator::mutate(e) : e; }
+    Stmt mutate(const Stmt &s) override { return failure.empty() ? IRMutator::mutate(s) : s; }
+
+    /// Records why the loop stays scalar (the first reason) and returns `keep`, a stand-in of
+    /// the right type that run() drops with the rest of the widened body.
+    template <typename N>
+    N refuse(const std::string &why, N keep) {
+        if (failure.empty()) failure = why;
+        return keep;
+    }
+
     Expr widen(const Expr &e) {
         if (e.type().lanes() == lanes) return e;
         if (e.type().is_scalar()) return Broadcast::make(e, lanes);
-        throw CantVectorize();
+        return refuse("it mixes vectors of " + std::to_string(e.type().lanes()) + " and " +
+                          std::to_string(lanes) + " lanes",
+                      Expr(make_zero(e.type().with_lanes(lanes))));
     }
 
     Expr visit(const Variable *op) override {
@@ -335,7 +214,9 @@ protected:
         if (op->is_intrinsic(Call::return_second) && first && first->is_intrinsic("trace")) {
             return Call::make(args[1].type(), op->name, args, op->call_type);
         }
-        if (!widenable_call(op)) throw CantVectorize();
+        if (!widenable_call(op)) {
+            return refuse("it calls " + op->name + ", which has no vector form", Expr(op));
+        }
         for (Expr &a : args) a = widen(a);
         return Call::make(op->type.with_lanes(lanes), op->name, args, op->call_type, op->func,
                           op->value_index, op->param);
@@ -384,7 +265,12 @@ protected:
                     reads_self = reads_self || (l && l->name == op->name);
                     return !reads_self;
                 });
-                if (reads_self) throw CantVectorize();
+                if (reads_self) {
+                    return refuse("its lanes may store to the same element of " + op->name +
+                                      " that they read (a vector read-modify-write would lose "
+                                      "updates)",
+                                  Stmt(op));
+                }
             }
             Expr mask = is_const_true(p) ? Expr() : widen(p);
             if (pred.defined()) mask = mask.defined() ? And::make(mask, pred) : pred;
@@ -392,7 +278,10 @@ protected:
             return Store::make(op->name, widen(value), widen(index), op->param, mask,
                                ModulusRemainder());
         }
-        if (pred.defined() || p.type().is_vector()) throw CantVectorize();
+        if (pred.defined() || p.type().is_vector()) {
+            return refuse("a store to one element of " + op->name + " happens in some lanes only",
+                          Stmt(op));
+        }
         if (value.type().is_vector()) return reduction(op, index);
         if (value.same_as(op->value) && index.same_as(op->index) && p.same_as(op->predicate)) {
             return op;
@@ -411,7 +300,10 @@ protected:
             return IfThenElse::make(c, t, e);
         }
         if (!predicable(op->then_case) || (op->else_case.defined() && !predicable(op->else_case))) {
-            throw CantVectorize();
+            return refuse("an if whose condition differs between lanes holds a loop, an "
+                          "allocation or a call with side effects, which can't run in some "
+                          "lanes only",
+                          Stmt(op));
         }
         Expr cond = strip_likely(c);
         Expr outer = pred;
@@ -437,14 +329,19 @@ protected:
 
     Stmt visit(const For *op) override {
         Expr mn = mutate(op->min), ext = mutate(op->extent);
-        if (mn.type().is_vector() || ext.type().is_vector()) throw CantVectorize();
+        if (mn.type().is_vector() || ext.type().is_vector()) {
+            return refuse("the bounds of the inner loop over " + describe_loop(op->name) +
+                              " differ between lanes",
+                          Stmt(op));
+        }
         if (op->for_type == ForType::Parallel || op->for_type == ForType::Vectorized) {
-            throw CantVectorize();
+            return refuse("it holds the " + std::string(for_type_name(op->for_type)) +
+                              " loop over " + describe_loop(op->name),
+                          Stmt(op));
         }
         Stmt body = mutate(op->body);
         if (mn.same_as(op->min) && ext.same_as(op->extent) && body.same_as(op->body)) return op;
-        return For::make(op->name, mn, ext, op->for_type, op->device_api, body,
-                         op->partition_policy);
+        return op->with_range(mn, ext, body);
     }
     Stmt visit(const Allocate *op) override {
         // Each lane gets its own copy of the allocation (as in Halide): `lanes` times the
@@ -457,14 +354,20 @@ protected:
             if (m.type().is_vector()) {
                 // Enough room for the largest lane's extent.
                 Expr lo, hi;
-                if (!lane_bounds(m, widened_values, &lo, &hi)) throw CantVectorize();
+                if (!lane_bounds(m, widened_values, &lo, &hi)) {
+                    return refuse("the size of the allocation " + op->name +
+                                      " differs between lanes in a way Loom can't bound",
+                                  Stmt(op));
+                }
                 m = simplify(hi);
             }
             extents.push_back(m);
         }
         extents.push_back(make_const(Int(32), lanes));
         Expr cond = mutate(op->condition);
-        if (cond.type().is_vector()) throw CantVectorize();
+        if (cond.type().is_vector()) {
+            return refuse("whether " + op->name + " is allocated differs between lanes", Stmt(op));
+        }
         // The buffer's name as a value (a handle passed to an extern call) would see the
         // interleaved layout; such a loop stays serial.
         bool handle_use = false;
@@ -474,7 +377,12 @@ protected:
                 handle_use || (v && (v->name == op->name || v->name == op->name + ".buffer"));
             return !handle_use;
         });
-        if (handle_use) throw CantVectorize();
+        if (handle_use) {
+            return refuse("the buffer " + op->name +
+                              " is passed as a whole (to an extern call), which would see "
+                              "the lanes' interleaved copies",
+                          Stmt(op));
+        }
         wide_allocs[op->name]++;
         Stmt body = mutate(op->body);
         if (--wide_allocs[op->name] == 0) wide_allocs.erase(op->name);
@@ -485,12 +393,12 @@ protected:
         if (v.same_as(op->value)) return op;
         // A trace event of vector stores or loads (see visit(const Call *)).
         if (const Call *c = v.as<Call>(); c && c->is_intrinsic("trace")) return Evaluate::make(v);
-        throw CantVectorize();
+        return refuse("a call made for its side effects depends on the lane", Stmt(op));
     }
     Stmt visit(const AssertStmt *op) override {
         Expr c = mutate(op->condition), m = mutate(op->message);
         if (c.same_as(op->condition) && m.same_as(op->message)) return op;
-        throw CantVectorize();
+        return refuse("an assertion depends on the lane", Stmt(op));
     }
 
 private:
@@ -562,7 +470,7 @@ private:
     template <typename T>
     Expr refuse_changed(const T *op) {
         Expr r = IRMutator::visit(op);
-        if (!r.same_as(op)) throw CantVectorize();
+        if (!r.same_as(op)) return refuse("it holds vector code already", Expr(op));
         return r;
     }
 
@@ -605,7 +513,10 @@ private:
         } else if (const Or *m = v.as<Or>(); m && split(m->a, m->b, &self, &rest)) {
             rop = VectorReduce::Or;
         } else {
-            throw CantVectorize();
+            return refuse("every lane stores to the same element of " + op->name +
+                              ", and the value is not an associative update of it (+, *, min, "
+                              "max, &&, ||)",
+                          Stmt(op));
         }
         // The rest must not read what is being reduced into (it would see stale values).
         bool reads_self = false;
@@ -614,7 +525,11 @@ private:
             reads_self = reads_self || (l && l->name == op->name);
             return !reads_self;
         });
-        if (reads_self) throw CantVectorize();
+        if (reads_self) {
+            return refuse("the reduction into " + op->name + " reads " + op->name +
+                              " elsewhere too",
+                          Stmt(op));
+        }
         Expr wide = widen(mutate(rest));
         Expr sum = VectorReduce::make(rop, wide, 1);
         Expr old = Load::make(self.type(), op->name, index, const_true(), self.as<Load>()->param,
@@ -689,6 +604,9 @@ private:
 };
 
 class VectorizeLoops : public ConstantLetMutator {
+public:
+    std::vector<ScalarLoop> scalar_loops;
+
 protected:
     using IRMutator::visit;
 
@@ -697,8 +615,7 @@ protected:
         Stmt body = mutate(op->body);
         if (op->for_type != ForType::Vectorized) {
             if (body.same_as(op->body)) return op;
-            return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body,
-                             op->partition_policy);
+            return op->with_body(body);
         }
         Expr extent = constant_in_scope(op->extent);
         const int64_t *n = as_const_int(extent);
@@ -708,20 +625,34 @@ protected:
         Stmt serial = For::make(op->name, op->min, extent, ForType::Serial, op->device_api, body,
                                 op->partition_policy);
         if (*n <= 1 || contains_vectors(body)) return serial;
-        try {
-            Stmt wide = VectorSubs(op->name, (int)*n).run(body);
-            // The loop variable stays defined as the first lane (the ramps' base).
-            return LetStmt::make(op->name, op->min, wide);
-        } catch (const CantVectorize &) {
+        VectorSubs widen(op->name, (int)*n);
+        Stmt wide = widen.run(body);
+        if (!wide.defined()) {
+            ScalarLoop l{op->name, widen.failure};
+            // A loop copied by an enclosing unroll or specialization is reported once.
+            if (std::find(scalar_loops.begin(), scalar_loops.end(), l) == scalar_loops.end()) {
+                scalar_loops.push_back(l);
+            }
             return serial;
         }
+        // The loop variable stays defined as the first lane (the ramps' base).
+        return LetStmt::make(op->name, op->min, wide);
     }
 };
 
 } // namespace
 
-Stmt vectorize_loops(const Stmt &s, const Target &) {
-    return VectorizeLoops().mutate(ApplyAssertedConstants().mutate(s));
+std::string ScalarLoop::message() const {
+    return "The loop over " + describe_loop(loop) +
+           " is scheduled to be vectorized, but stays scalar: " + reason + ".";
+}
+
+VectorizeResult vectorize_loops(const Stmt &s, const Target &) {
+    VectorizeLoops v;
+    VectorizeResult result;
+    result.stmt = v.mutate(ApplyAssertedConstants().mutate(s));
+    result.scalar_loops = v.scalar_loops;
+    return result;
 }
 
 } // namespace internal

@@ -20,7 +20,8 @@
 /// - Inner loops stay loops when their bounds are the same for every lane.
 /// - Anything else (calls with side effects, allocations, parallel or already-vectorized inner
 ///   loops, inner loops whose bounds vary by lane, other reductions) leaves the loop a serial
-///   loop over the lanes: correct, slower.
+///   loop over the lanes: correct, slower. The result lists each such loop with the reason,
+///   and lower() warns about it, naming the Func and the loop (Halide scalarizes silently).
 ///
 /// A Vectorized loop whose extent is not a constant is a CompileError naming the loop.
 
@@ -28,20 +29,29 @@
 
 #include "ir/ir.h"
 
-#include <map>
 #include <string>
+#include <vector>
 
 namespace loom {
 namespace internal {
 
-/// Vectorizes the Vectorized loops of s; see the file comment.
-Stmt vectorize_loops(const Stmt &s, const Target &target);
+/// A loop scheduled vectorize() that stays a serial loop over its lanes.
+struct ScalarLoop {
+    std::string loop;   ///< the For's name ("f.s0.x.xi")
+    std::string reason; ///< why, in the user's terms ("it calls g, which has no vector form")
+    /// "The loop over x.xi of f is scheduled to be vectorized, but stays scalar: <reason>."
+    std::string message() const;
+    bool operator==(const ScalarLoop &o) const { return loop == o.loop && reason == o.reason; }
+};
 
-/// A scalar condition true exactly when every lane of the vector condition `cond` is true,
-/// built from the lanes' extremes (ramps with constant strides, broadcasts, sums, products by
-/// constants, min/max, likely(), and the variables in `lets`, widened lets whose vector values
-/// it looks through); && splits. Undefined when it cannot tell (e.g. data-dependent lanes).
-Expr all_lanes_true(const Expr &cond, const std::map<std::string, Expr> &lets = {});
+struct VectorizeResult {
+    Stmt stmt;
+    /// The Vectorized loops left serial, each once, in the order met.
+    std::vector<ScalarLoop> scalar_loops;
+};
+
+/// Vectorizes the Vectorized loops of s; see the file comment.
+VectorizeResult vectorize_loops(const Stmt &s, const Target &target);
 
 } // namespace internal
 } // namespace loom

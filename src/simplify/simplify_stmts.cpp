@@ -103,7 +103,7 @@ Stmt Simplify::visit(const For *op) {
     }
     if (is_no_op(body)) return no_op();
     if (mn.same_as(op->min) && ext.same_as(op->extent) && body.same_as(op->body)) return op;
-    return For::make(op->name, mn, ext, op->for_type, op->device_api, body, op->partition_policy);
+    return op->with_range(mn, ext, body);
 }
 
 Stmt Simplify::visit(const Store *op) {

@@ -13,7 +13,7 @@
 ///  - select evaluates both sides; shifts by a negative signed amount shift the other way and
 ///    shifting by the bit width or more sets `undefined`; abs and absd of ints give the unsigned
 ///    type of the same width.
-/// Evaluate an Expr with `ExprEval ev; ev.bind("x", ExprEval::scalar(Int(32), 3)); ev.eval(e)`.
+/// Evaluate an Expr with `ExprEval ev; ev.bind("x", ExprEval::scalar_int(Int(32), 3)); ev.eval(e)`.
 
 #include "ir/ir.h"
 

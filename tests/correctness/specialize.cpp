@@ -7,7 +7,8 @@
 #include "common/expect_error.h"
 #include "ir/ir.h"
 #include "ir/ir_visitor.h"
-#include "lower/lower.h"
+#include "lang/call_graph.h"
+#include "lower/schedule_functions.h"
 
 #include <gtest/gtest.h>
 
@@ -65,7 +66,7 @@ private:
 };
 
 Branches branches(const Func &f) {
-    internal::Stmt s = internal::lower_to_loop_nest({f.function()});
+    internal::Stmt s = internal::schedule_functions(internal::build_call_graph({f.function()}));
     BranchFinder finder(f.name());
     finder.dispatch(s);
     return finder.b;

@@ -2,9 +2,8 @@
 // realization bounds evaluate to the hand-computed regions.
 #include "lower_test_util.h"
 
+#include "lang/call_graph.h"
 #include "lower/bounds_inference.h"
-#include "lower/default_schedule.h"
-#include "lower/realization_order.h"
 #include "lower/schedule_functions.h"
 
 using namespace loom;
@@ -13,10 +12,8 @@ using namespace loom::test;
 namespace {
 
 Stmt schedule_and_infer(const std::vector<Function> &outputs) {
-    auto env = find_transitive_calls(outputs);
-    auto order = realization_order(outputs, env);
-    Stmt s = schedule_functions(outputs, order, env, default_schedule(outputs, env));
-    return bounds_inference(s, outputs, env);
+    CallGraph graph = build_call_graph(outputs);
+    return bounds_inference(schedule_functions(graph), graph);
 }
 
 } // namespace

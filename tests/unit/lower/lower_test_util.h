@@ -108,6 +108,27 @@ inline int64_t eval_let(const std::map<std::string, Expr> &lets, const std::stri
     return *v;
 }
 
+/// A level naming loop `var` of `func`'s last stage (compute_at, compute_with).
+inline LoopLevelSpec loop_level(const std::string &func, const std::string &var) {
+    LoopLevelSpec at;
+    at.kind = LoopLevelSpec::At;
+    at.func = func;
+    at.var = var;
+    return at;
+}
+
+/// out(x, y) = f(x, y) + g(x, y) with f(x, y) = x + y and g(x, y) = x - y both computed at the
+/// root and g.compute_with(f, y).
+inline Function compute_with_pair() {
+    Function f = make_func("f", {"x", "y"}, {ivar("x") + ivar("y")});
+    Function g = make_func("g", {"x", "y"}, {ivar("x") - ivar("y")});
+    f.schedule().compute_level = LoopLevelSpec::root();
+    g.schedule().compute_level = LoopLevelSpec::root();
+    g.definition().schedule.fuse_level = loop_level("f", "y");
+    return make_func("out", {"x", "y"},
+                     {f.make_call({ivar("x"), ivar("y")}) + g.make_call({ivar("x"), ivar("y")})});
+}
+
 } // namespace test
 } // namespace loom
 

@@ -1,11 +1,9 @@
 // The loop nest schedule_functions builds, checked through its compact summary and structure.
 #include "lower_test_util.h"
 
+#include "lang/call_graph.h"
 #include "lower/build_provide_loop_nest.h"
-#include "lower/default_schedule.h"
-#include "lower/lower.h"
 #include "lower/print_loop_nest.h"
-#include "lower/realization_order.h"
 #include "lower/schedule_functions.h"
 
 using namespace loom;
@@ -31,7 +29,7 @@ TEST(ScheduleFunctions, ComputeRootAndInline) {
                                      "      for x:\n"
                                      "        blur_y(...) = ...\n");
     // `in` was inlined: no call to it is left.
-    Stmt s = lower_to_loop_nest({by});
+    Stmt s = schedule_functions(build_call_graph({by}));
     EXPECT_EQ(text(s).find("in("), std::string::npos) << s;
 }
 

@@ -2,6 +2,7 @@
 // stores, broadcasts of invariants, renamed widened lets, predicated if bodies with a scalar
 // all-lanes fast path, VectorReduce for uniform stores), the serial fallback, the error on a
 // non-constant extent, and all_lanes_true's conditions.
+#include "lower/lower_utils.h"
 #include "lower/vectorize_loops.h"
 #include "lower_test_util.h"
 
@@ -44,7 +45,7 @@ bool has_loop(const Stmt &s) {
 TEST(VectorizeLoops, DenseLoadAndStore) {
     Expr x = ivar("x"), k = ivar("k");
     Stmt s = vloop("x", 0, 8, store("out", load(Int(32), "in", x + k) * 3, x));
-    Stmt v = vectorize_loops(s, Target());
+    Stmt v = vectorize_loops(s, Target()).stmt;
     Expr ramp = Ramp::make(x, 1, 8);
     Stmt expected = LetStmt::make(
         "x", 0,
@@ -59,7 +60,7 @@ TEST(VectorizeLoops, InvariantLetsStayScalarAndWidenedLetsAreRenamed) {
     Expr x = ivar("x"), k = ivar("k");
     Stmt body = LetStmt::make("a", k * 2,
                               LetStmt::make("b", x * x + ivar("a"), store("out", ivar("b"), x)));
-    Stmt v = vectorize_loops(vloop("x", 0, 4, body), Target());
+    Stmt v = vectorize_loops(vloop("x", 0, 4, body), Target()).stmt;
     Expr b = Variable::make(Int(32, 4), "b.widened.x");
     Stmt expected = LetStmt::make(
         "x", 0,
@@ -75,7 +76,7 @@ TEST(VectorizeLoops, LinearLetsAreSubstitutedSoIndicesStayRamps) {
     // Code generation recognizes dense accesses by a Ramp index, not a let-bound vector.
     Expr x = ivar("x"), k = ivar("k");
     Stmt body = LetStmt::make("i", x + k, store("out", load(Int(32), "in", ivar("i")), ivar("i")));
-    Stmt v = simplify(vectorize_loops(vloop("x", 0, 8, body), Target()));
+    Stmt v = simplify(vectorize_loops(vloop("x", 0, 8, body), Target()).stmt);
     const Store *st = v.as<Store>();
     ASSERT_TRUE(st) << v;
     EXPECT_TRUE(st->index.as<Ramp>()) << v;
@@ -87,7 +88,7 @@ TEST(VectorizeLoops, LinearLetsAreSubstitutedSoIndicesStayRamps) {
 TEST(VectorizeLoops, VaryingIfIsPredicatedWithScalarFastPath) {
     Expr x = ivar("x"), n = ivar("n");
     Stmt s = vloop("x", 0, 8, IfThenElse::make(x < n, store("out", load(Int(32), "in", x), x)));
-    Stmt v = simplify(vectorize_loops(s, Target()));
+    Stmt v = simplify(vectorize_loops(s, Target()).stmt);
     std::string t = text(v);
     // The all-lanes test is on the last lane, scalar (x is 0 here).
     EXPECT_NE(t.find("likely"), std::string::npos) << t;
@@ -121,7 +122,7 @@ TEST(VectorizeLoops, VaryingIfIsPredicatedWithScalarFastPath) {
 TEST(VectorizeLoops, UniformIfStaysAnIf) {
     Expr x = ivar("x"), n = ivar("n");
     Stmt s = vloop("x", 0, 8, IfThenElse::make(n > 0, store("out", x, x)));
-    Stmt v = vectorize_loops(s, Target());
+    Stmt v = vectorize_loops(s, Target()).stmt;
     Expr ramp = Ramp::make(x, 1, 8);
     EXPECT_IR_EQ(v, LetStmt::make("x", 0, IfThenElse::make(n > 0, store("out", ramp, ramp))));
 }
@@ -130,28 +131,40 @@ TEST(VectorizeLoops, UniformStoreOfVaryingValueIsAVectorReduce) {
     Expr r = ivar("r");
     Expr self = load(Int(32), "f", 0);
     Stmt s = vloop("r", 0, 16, store("f", self + load(Int(32), "g", r), 0));
-    Stmt v = vectorize_loops(s, Target());
+    Stmt v = vectorize_loops(s, Target()).stmt;
     Expr sum = VectorReduce::make(VectorReduce::Add,
                                   load(Int(32).with_lanes(16), "g", Ramp::make(r, 1, 16)), 1);
     EXPECT_IR_EQ(v, LetStmt::make("r", 0, store("f", Add::make(self, sum), 0)));
 
     // Not associative: a serial loop.
     Stmt sub = vloop("r", 0, 16, store("f", self - load(Int(32), "g", r), 0));
-    Stmt w = vectorize_loops(sub, Target());
-    const For *f = w.as<For>();
-    ASSERT_TRUE(f) << w;
+    VectorizeResult w = vectorize_loops(sub, Target());
+    const For *f = w.stmt.as<For>();
+    ASSERT_TRUE(f) << w.stmt;
     EXPECT_EQ(f->for_type, ForType::Serial);
+    ASSERT_EQ(w.scalar_loops.size(), 1u);
+    EXPECT_EQ(w.scalar_loops[0].loop, "r");
+    EXPECT_NE(w.scalar_loops[0].reason.find("not an associative update"), std::string::npos);
 }
 
 TEST(VectorizeLoops, SideEffectsLeaveASerialLoop) {
     Expr x = ivar("x");
     Expr call = Call::make(Int(32), "print_it", {x}, Call::Extern);
     Stmt s = vloop("x", 0, 4, Evaluate::make(call));
-    Stmt v = vectorize_loops(s, Target());
-    const For *f = v.as<For>();
-    ASSERT_TRUE(f) << v;
+    VectorizeResult r = vectorize_loops(s, Target());
+    const For *f = r.stmt.as<For>();
+    ASSERT_TRUE(f) << r.stmt;
     EXPECT_EQ(f->for_type, ForType::Serial);
     EXPECT_IR_EQ(f->body, Evaluate::make(call));
+    // Reported once, with the reason, in the user's terms.
+    ASSERT_EQ(r.scalar_loops.size(), 1u);
+    EXPECT_EQ(r.scalar_loops[0].reason, "it calls print_it, which has no vector form");
+    ScalarLoop named{"f.s0.x.xi", "why"};
+    EXPECT_EQ(named.message(),
+              "The loop over x.xi of f is scheduled to be vectorized, but stays scalar: why.");
+    // The same loop copied (by an unroll or a specialization) is reported once.
+    VectorizeResult twice = vectorize_loops(Block::make(s, s), Target());
+    EXPECT_EQ(twice.scalar_loops.size(), 1u);
 }
 
 TEST(VectorizeLoops, AllocationInsideIsWidenedPerLane) {
@@ -161,7 +174,7 @@ TEST(VectorizeLoops, AllocationInsideIsWidenedPerLane) {
                             store("out", load(Int(32), "tmp", 2) + load(Int(32), "tmp", i), x));
     Stmt a =
         vloop("x", 0, 4, Allocate::make("tmp", Int(32), MemoryType::Auto, {3}, const_true(), body));
-    Stmt va = vectorize_loops(a, Target());
+    Stmt va = vectorize_loops(a, Target()).stmt;
     Expr rx = Ramp::make(Expr(0), 1, 4);
     Expr slot2 = Ramp::make(Expr(2) * 4, 1, 4);
     Expr slot_i = i * Broadcast::make(4, 4) + Ramp::make(Expr(0), 1, 4);
@@ -181,7 +194,7 @@ TEST(VectorizeLoops, AllocationInsideIsWidenedPerLane) {
     Stmt h = vloop("x", 0, 4,
                    Allocate::make("tmp", Int(32), MemoryType::Auto, {4}, const_true(),
                                   Block::make(store("tmp", x, 0), Evaluate::make(handle))));
-    Stmt vh = vectorize_loops(h, Target());
+    Stmt vh = vectorize_loops(h, Target()).stmt;
     const For *g = vh.as<For>();
     ASSERT_TRUE(g) << vh;
     EXPECT_EQ(g->for_type, ForType::Serial);
@@ -191,7 +204,7 @@ TEST(VectorizeLoops, InnerLoopWithUniformBoundsStays) {
     Expr x = ivar("x"), y = ivar("y");
     Stmt inner = For::make("y", 0, 3, ForType::Serial, DeviceAPI::None,
                            store("out", load(Int(32), "in", x + y * 10), x + y * 8));
-    Stmt v = vectorize_loops(vloop("x", 0, 8, inner), Target());
+    Stmt v = vectorize_loops(vloop("x", 0, 8, inner), Target()).stmt;
     const LetStmt *l = v.as<LetStmt>();
     ASSERT_TRUE(l) << v;
     const For *f = l->body.as<For>();
@@ -203,10 +216,12 @@ TEST(VectorizeLoops, InnerLoopWithUniformBoundsStays) {
 
     // An inner loop whose extent varies by lane: serial.
     Stmt varying = For::make("y", 0, x, ForType::Serial, DeviceAPI::None, store("out", y, y));
-    Stmt vv = vectorize_loops(vloop("x", 0, 8, varying), Target());
-    const For *g = vv.as<For>();
+    VectorizeResult vv = vectorize_loops(vloop("x", 0, 8, varying), Target());
+    const For *g = vv.stmt.as<For>();
     ASSERT_TRUE(g);
     EXPECT_EQ(g->for_type, ForType::Serial);
+    ASSERT_EQ(vv.scalar_loops.size(), 1u);
+    EXPECT_NE(vv.scalar_loops[0].reason.find("differ between lanes"), std::string::npos);
 }
 
 TEST(VectorizeLoops, NonConstantExtentIsAnError) {
@@ -216,7 +231,7 @@ TEST(VectorizeLoops, NonConstantExtentIsAnError) {
                             {"constant extent", "x.v0 of f", "vectorize(x, factor)"});
     // A let-bound constant extent is fine.
     Stmt ok = LetStmt::make("n", 4, s);
-    EXPECT_NO_THROW(vectorize_loops(ok, Target()));
+    EXPECT_NO_THROW(vectorize_loops(ok, Target()).stmt);
 }
 
 TEST(VectorizeLoops, AllLanesTrue) {

@@ -1,0 +1,150 @@
+#include "lower/lower_utils.h"
+
+#include <loom/ir_operator.h>
+
+#include "ir/ir_utils.h"
+#include "simplify/simplify.h"
+
+namespace loom {
+namespace internal {
+
+Expr runtime_error_call(const std::string &fn, const std::vector<Expr> &args) {
+    std::vector<Expr> all{Variable::make(Handle(), "__user_context")};
+    all.insert(all.end(), args.begin(), args.end());
+    return Call::make(Int(32), fn, all, Call::Extern);
+}
+
+Expr buffer_handle(const std::string &name) { return Variable::make(Handle(), name + ".buffer"); }
+
+bool is_likely_call(const Call *c) {
+    return c && c->args.size() == 1 &&
+           (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost));
+}
+
+bool lane_bounds(const Expr &e, const std::map<std::string, Expr> &lets, Expr *lo, Expr *hi,
+                 int depth) {
+    if (depth > 32) return false;
+    if (e.type().is_scalar()) {
+        *lo = *hi = e;
+        return true;
+    }
+    if (!e.type().is_int()) return false;
+    if (const Broadcast *b = e.as<Broadcast>()) {
+        if (!b->value.type().is_scalar()) return false;
+        *lo = *hi = b->value;
+        return true;
+    }
+    if (const Ramp *r = e.as<Ramp>()) {
+        const int64_t *s = as_const_int(r->stride);
+        if (!s || !r->base.type().is_scalar()) return false;
+        Expr last = Add::make(r->base, make_const(r->base.type(), *s * (r->lanes - 1)));
+        *lo = *s >= 0 ? r->base : last;
+        *hi = *s >= 0 ? last : r->base;
+        return true;
+    }
+    Expr alo, ahi, blo, bhi;
+    if (const Add *a = e.as<Add>()) {
+        if (!lane_bounds(a->a, lets, &alo, &ahi, depth + 1) ||
+            !lane_bounds(a->b, lets, &blo, &bhi, depth + 1)) {
+            return false;
+        }
+        *lo = Add::make(alo, blo);
+        *hi = Add::make(ahi, bhi);
+        return true;
+    }
+    if (const Sub *a = e.as<Sub>()) {
+        if (!lane_bounds(a->a, lets, &alo, &ahi, depth + 1) ||
+            !lane_bounds(a->b, lets, &blo, &bhi, depth + 1)) {
+            return false;
+        }
+        *lo = Sub::make(alo, bhi);
+        *hi = Sub::make(ahi, blo);
+        return true;
+    }
+    if (const Mul *m = e.as<Mul>()) {
+        Expr v = m->a, k = m->b;
+        if (const Broadcast *b = v.as<Broadcast>()) {
+            if (as_const_int(b->value)) std::swap(v, k);
+        }
+        const Broadcast *kb = k.as<Broadcast>();
+        const int64_t *c = kb ? as_const_int(kb->value) : nullptr;
+        if (!c || !lane_bounds(v, lets, &alo, &ahi, depth + 1)) return false;
+        *lo = Mul::make(*c >= 0 ? alo : ahi, kb->value);
+        *hi = Mul::make(*c >= 0 ? ahi : alo, kb->value);
+        return true;
+    }
+    if (const Min *m = e.as<Min>()) {
+        if (!lane_bounds(m->a, lets, &alo, &ahi, depth + 1) ||
+            !lane_bounds(m->b, lets, &blo, &bhi, depth + 1)) {
+            return false;
+        }
+        *lo = Min::make(alo, blo);
+        *hi = Min::make(ahi, bhi);
+        return true;
+    }
+    if (const Max *m = e.as<Max>()) {
+        if (!lane_bounds(m->a, lets, &alo, &ahi, depth + 1) ||
+            !lane_bounds(m->b, lets, &blo, &bhi, depth + 1)) {
+            return false;
+        }
+        *lo = Max::make(alo, blo);
+        *hi = Max::make(ahi, bhi);
+        return true;
+    }
+    if (const Call *c = e.as<Call>()) {
+        if (is_likely_call(c)) return lane_bounds(c->args[0], lets, lo, hi, depth + 1);
+        return false;
+    }
+    if (const Variable *v = e.as<Variable>()) {
+        auto it = lets.find(v->name);
+        if (it == lets.end()) return false;
+        return lane_bounds(it->second, lets, lo, hi, depth + 1);
+    }
+    return false;
+}
+
+Expr all_lanes_true(const Expr &cond, const std::map<std::string, Expr> &lets) {
+    if (cond.type().is_scalar()) return cond;
+    if (const Broadcast *b = cond.as<Broadcast>()) {
+        return b->value.type().is_scalar() ? b->value : Expr();
+    }
+    if (const Call *c = cond.as<Call>()) {
+        return is_likely_call(c) ? all_lanes_true(c->args[0], lets) : Expr();
+    }
+    if (const And *a = cond.as<And>()) {
+        Expr x = all_lanes_true(a->a, lets), y = all_lanes_true(a->b, lets);
+        return x.defined() && y.defined() ? And::make(x, y) : Expr();
+    }
+    if (const Variable *v = cond.as<Variable>()) {
+        auto it = lets.find(v->name);
+        return it == lets.end() ? Expr() : all_lanes_true(it->second, lets);
+    }
+    if (const Not *n = cond.as<Not>()) {
+        // Push the negation down to comparisons: !(a || b) is !a && !b.
+        const Expr &a = n->a;
+        if (const Or *o = a.as<Or>()) {
+            return all_lanes_true(And::make(Not::make(o->a), Not::make(o->b)), lets);
+        }
+        if (const Not *nn = a.as<Not>()) return all_lanes_true(nn->a, lets);
+        if (const LT *op = a.as<LT>()) return all_lanes_true(GE::make(op->a, op->b), lets);
+        if (const LE *op = a.as<LE>()) return all_lanes_true(GT::make(op->a, op->b), lets);
+        if (const GT *op = a.as<GT>()) return all_lanes_true(LE::make(op->a, op->b), lets);
+        if (const GE *op = a.as<GE>()) return all_lanes_true(LT::make(op->a, op->b), lets);
+        if (const Call *c = a.as<Call>(); is_likely_call(c)) {
+            return all_lanes_true(Not::make(c->args[0]), lets);
+        }
+        return Expr();
+    }
+    Expr alo, ahi, blo, bhi;
+    auto both = [&](const Expr &a, const Expr &b) {
+        return lane_bounds(a, lets, &alo, &ahi) && lane_bounds(b, lets, &blo, &bhi);
+    };
+    if (const LT *op = cond.as<LT>()) return both(op->a, op->b) ? LT::make(ahi, blo) : Expr();
+    if (const LE *op = cond.as<LE>()) return both(op->a, op->b) ? LE::make(ahi, blo) : Expr();
+    if (const GT *op = cond.as<GT>()) return both(op->a, op->b) ? GT::make(alo, bhi) : Expr();
+    if (const GE *op = cond.as<GE>()) return both(op->a, op->b) ? GE::make(alo, bhi) : Expr();
+    return Expr();
+}
+
+} // namespace internal
+} // namespace loom

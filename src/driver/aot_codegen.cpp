@@ -39,9 +39,6 @@ public:
         internal_assert(impl) << "codegen_llvm produced no function " << m_.name << "\n";
         impl->setName("__loom_impl_" + m_.name);
         impl->setLinkage(llvm::GlobalValue::InternalLinkage);
-        if (llvm::Function *argv = module_.getFunction(m_.name + "_argv")) {
-            argv->eraseFromParent();
-        }
         llvm::Function *fn = build_public_function(impl, uc);
         if (m_.with_argv) build_argv_function(fn, uc);
         if (m_.with_metadata) build_metadata_function(uc);
@@ -317,11 +314,15 @@ void verify(llvm::Module &m, const std::string &what) {
 
 } // namespace
 
+void add_entry_points(llvm::Module &module, const ModuleContents &m, llvm::TargetMachine &tm) {
+    AotModuleBuilder(m, module, tm).build();
+    verify(module, "after adding the entry points");
+}
+
 std::unique_ptr<llvm::Module> build_aot_module(const ModuleContents &m, llvm::LLVMContext &ctx,
                                                llvm::TargetMachine &tm) {
     std::unique_ptr<llvm::Module> module = codegen_llvm(m.lowered, ctx, tm);
-    AotModuleBuilder(m, *module, tm).build();
-    verify(*module, "after adding the entry points");
+    add_entry_points(*module, m, tm);
     if (!m.target.has_feature(Target::NoRuntime)) {
         link_runtime(*module, m.target);
         verify(*module, "after linking the runtime");

@@ -26,6 +26,11 @@
 namespace loom {
 namespace internal {
 
+/// Turns the lowered function codegen_llvm generated into `module` into the internal function
+/// behind the entry points `m` describes (above). The one place the entry ABI is built: the
+/// JIT uses it too, with the lowered arguments as the public ones (jit.cpp).
+void add_entry_points(llvm::Module &module, const ModuleContents &m, llvm::TargetMachine &tm);
+
 /// Builds, links and optimizes the module for `m` with tm (from make_target_machine(m.target)).
 std::unique_ptr<llvm::Module> build_aot_module(const ModuleContents &m, llvm::LLVMContext &ctx,
                                                llvm::TargetMachine &tm);

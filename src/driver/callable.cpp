@@ -107,7 +107,8 @@ int Callable::call_argv_fast(size_t argc, const void *const *argv) const {
         << argc << ".\n";
     JITCallContext ctx(argv[0] ? *(JITUserContext *const *)argv[0] : nullptr, contents->handlers);
     std::vector<void *> lowered(m.lowered.args.size(), nullptr);
-    lowered[0] = ctx.get(); // __user_context
+    void *user_context = ctx.get();
+    lowered[0] = &user_context; // points at __user_context
     for (size_t i = 0; i < m.public_args.size(); i++) {
         int at = m.public_args[i].lowered_index;
         if (at >= 0) lowered[at] = const_cast<void *>(argv[i + 1]);

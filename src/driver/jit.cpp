@@ -4,6 +4,7 @@
 
 #include "codegen/llvm/codegen_llvm.h"
 #include "codegen/llvm/llvm_target.h"
+#include "driver/aot_llvm.h"
 #include "ir/ir_printer.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -44,16 +45,28 @@ Cache &cache() {
     return *c;
 }
 
+/// The JIT's entry points: those of an AOT module whose public arguments are f's own, in
+/// f's order, after the user context.
+ModuleContents entry_abi(const LoweredFunc &f, const Target &target) {
+    ModuleContents m;
+    m.name = f.name;
+    m.target = target.with_feature(Target::UserContext);
+    m.lowered = f;
+    for (size_t i = 1; i < f.args.size(); i++) m.public_args.push_back({f.args[i], (int)i});
+    m.with_metadata = false;
+    return m;
+}
+
 std::string cache_key(const LoweredFunc &f, const Target &target,
                       const std::map<std::string, void *> &externs) {
     std::ostringstream os;
     os << target.to_string() << "\n";
     for (const auto &e : externs) os << e.first << "=" << e.second << ";";
-    os << f.name << "(";
+    // The printed functions, and what the printing leaves out of the arguments.
     for (const LoweredArgument &a : f.args) {
-        os << a.name << ":" << (int)a.kind << ":" << a.type << ":" << a.dimensions << ",";
+        os << (int)a.kind << ":" << a.type << ":" << a.dimensions << ",";
     }
-    os << ")\n" << f.body;
+    os << "\n" << f;
     return os.str();
 }
 
@@ -225,6 +238,7 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         auto ctx = std::make_unique<llvm::LLVMContext>();
         phase("target_machine");
         std::unique_ptr<llvm::Module> module = codegen_llvm(f, *ctx, *tm);
+        add_entry_points(*module, entry_abi(f, target), *tm);
         phase("codegen_llvm");
         optimize_module(*module, *tm, target.has_feature(Target::EnableLLVMLoopOpt));
         phase("optimize_module");

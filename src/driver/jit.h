@@ -5,12 +5,14 @@
 /// with LLVM's ORC JIT.
 /// This header deliberately includes no LLVM header; the LLVM state lives behind a pimpl.
 ///
-/// Calling convention of the compiled code (see src/codegen/llvm/codegen_llvm.h):
+/// Calling convention of the compiled code: the entry points of an ahead-of-time module
+/// (src/driver/aot_llvm.h, built by the same code) whose arguments are the LoweredFunc's:
 ///   int32_t <name>(void *__user_context, <args...>)   buffers as halide_buffer_t*, scalars by
 ///                                                      value (bool as i8: 0 or 1)
-///   int32_t <name>_argv(void **args)                   args[0] IS the user context; for i > 0,
-///                                                      args[i] IS the halide_buffer_t* of a
-///                                                      buffer, or points at a scalar's value
+///   int32_t <name>_argv(void **args)                   args[0] points at the user context (a
+///                                                      void*); for i > 0, args[i] IS the
+///                                                      halide_buffer_t* of a buffer, or points
+///                                                      at a scalar's value
 /// Both return 0 on success or the (negative) error code of the first failed assertion.
 
 #include <loom/target.h>

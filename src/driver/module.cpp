@@ -89,9 +89,7 @@ std::string lowered_stmt_text(const LoweredFunc &f, bool html,
                               const std::map<std::string, Function> &env) {
     if (html) return stmt_html(f, env);
     std::ostringstream text;
-    text << "// " << f.name << "(";
-    for (size_t i = 0; i < f.args.size(); i++) text << (i ? ", " : "") << f.args[i].name;
-    text << ")\n" << f.body;
+    text << f;
     return text.str();
 }
 

@@ -137,7 +137,8 @@ std::vector<std::unique_ptr<QueryBuffer>> output_queries(const PipelineContents 
 /// with the runtime's message, unless a custom error handler took the error.
 void call(const PipelineContents::Compiled &compiled, std::vector<void *> &argv,
           const JITCallContext &ctx) {
-    argv[0] = ctx.get(); // args[0] is __user_context
+    void *user_context = ctx.get();
+    argv[0] = &user_context; // args[0] points at __user_context
     int rc = compiled.module->argv_function()(argv.data());
     if (rc != 0 && !ctx.has_custom_error()) {
         std::string msg = ctx.error_messages();

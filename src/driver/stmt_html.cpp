@@ -129,7 +129,9 @@ std::string short_name(const std::string &v) { return v.substr(v.rfind('.') + 1)
 
 class HtmlWriter {
 public:
-    explicit HtmlWriter(const std::map<std::string, Function> &env) : env(env) {}
+    HtmlWriter(const std::map<std::string, Function> &env, const LoweredFunc &f) : env(env) {
+        for (const LoweredFunc &g : f.functions) tasks[g.name] = &g;
+    }
     std::ostringstream out;
 
     void emit(const Stmt &s) {
@@ -174,6 +176,7 @@ public:
                 close_block();
             }
         } else if (const LetStmt *op = s.as<LetStmt>()) {
+            if (emit_task_launch(op)) return;
             line("let " + op->name + " = " + expr_text(op->value));
             emit(op->body);
         } else if (const Atomic *op = s.as<Atomic>()) {
@@ -194,6 +197,34 @@ public:
 
 private:
     const std::map<std::string, Function> &env;
+    std::map<std::string, const LoweredFunc *> tasks;
+
+    /// A parallel loop's launch (lower_parallel_tasks) shows as the loop it was, with its task's
+    /// body inside (without the closure's unpacking): the view reads as the schedule does.
+    bool emit_task_launch(const LetStmt *op) {
+        const Call *c = op->value.as<Call>();
+        if (!c || c->name != "halide_do_par_for" || c->args.size() != 5) return false;
+        const Variable *fn = c->args[1].as<Variable>();
+        auto it = fn ? tasks.find(fn->name) : tasks.end();
+        if (it == tasks.end()) return false;
+        const LoweredFunc &task = *it->second;
+        const std::string &loop = task.args[1].name;
+        Stmt header = For::make(loop, c->args[2], c->args[3], ForType::Parallel, DeviceAPI::None,
+                                Evaluate::make(0));
+        open_block("loop parallel", header_of(header),
+                   loop_annotation(loop, ForType::Parallel, env));
+        Stmt body = task.body;
+        while (const LetStmt *l = body.as<LetStmt>()) {
+            const Call *m = l->value.as<Call>();
+            if (!m || !m->is_intrinsic(Call::load_struct_member)) break;
+            body = l->body;
+        }
+        emit(body);
+        close_block();
+        // What follows the launch is the check of its result.
+        if (!op->body.as<AssertStmt>()) emit(op->body);
+        return true;
+    }
 
     void line(const std::string &text) {
         out << "<div class=\"line\">" << highlight(text) << "</div>\n";
@@ -256,7 +287,7 @@ std::string loop_annotation(const std::string &loop_name, ForType for_type,
 }
 
 std::string stmt_html(const LoweredFunc &f, const std::map<std::string, Function> &env) {
-    HtmlWriter w(env);
+    HtmlWriter w(env, f);
     w.emit(f.body);
     std::ostringstream page;
     std::string args;

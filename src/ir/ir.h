@@ -251,7 +251,13 @@ struct Call : ExprNode<Call> {
         "_halide_buffer_set_bounds"; ///< (buf, dim, min, extent)
     static constexpr const char *buffer_init_strides =
         "_halide_buffer_init_strides"; ///< dense strides for a query
+    /// make_struct(a, b, ...): a pointer to a struct holding the values (C layout, storage
+    /// types: bool is a byte), live until the function returns.
     static constexpr const char *make_struct = "make_struct";
+    /// load_struct_member(ptr, make_struct(<a value of each member's type>), i): member i of the
+    /// struct at ptr laid out as that make_struct would (its values are only a shape, never
+    /// evaluated). Reads a closure (lower/lower_parallel_tasks.h).
+    static constexpr const char *load_struct_member = "load_struct_member";
     /// prefetch(element, bytes): hint that `bytes` bytes from the element's address (a Load
     /// after storage flattening; a call before) will be read soon. Never changes values.
     static constexpr const char *prefetch = "prefetch";

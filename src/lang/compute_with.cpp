@@ -1,7 +1,8 @@
 // Stage::compute_with and Func's forwards: they only record the fusion in the stage's schedule
 // (StageSchedule::fuse_level and the alignment strategies). Whether the fusion is legal depends
-// on the whole pipeline (compute levels, dependencies, the loops of both stages), so lowering
-// checks it: src/lower/compute_with.cpp.
+// on the whole pipeline (compute levels, dependencies, the loops of both stages), so it is
+// checked when the pipeline's function graph is built (src/lang/fusion.cpp) and lowered by
+// src/lower/compute_with.cpp.
 #include <loom/func.h>
 
 #include "lang/function.h"

@@ -133,13 +133,5 @@ std::vector<LoweredArgument> output_arguments(const std::vector<Function> &outpu
     return args;
 }
 
-LoweredArgument user_context_argument() {
-    LoweredArgument a;
-    a.name = "__user_context";
-    a.kind = LoweredArgument::Scalar;
-    a.type = Handle();
-    return a;
-}
-
 } // namespace internal
 } // namespace loom

@@ -26,9 +26,6 @@ std::vector<LoweredArgument> infer_input_arguments(const std::vector<Function> &
 /// The output buffer arguments, one per Tuple element of each output, in order.
 std::vector<LoweredArgument> output_arguments(const std::vector<Function> &outputs);
 
-/// The "__user_context" argument.
-LoweredArgument user_context_argument();
-
 } // namespace internal
 } // namespace loom
 

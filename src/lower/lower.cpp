@@ -15,6 +15,7 @@
 #include "lower/inject_prefetch.h"
 #include "lower/inject_tracing.h"
 #include "lower/loop_invariant_code_motion.h"
+#include "lower/lower_parallel_tasks.h"
 #include "lower/mark_clamped_ramps.h"
 #include "lower/memoization.h"
 #include "lower/partition_loops.h"
@@ -74,7 +75,8 @@ private:
 
 /// Variables used in s that nothing defines: a bug in a pass (or a lowering case not
 /// supported yet), reported before code generation gives a less readable error.
-void check_no_free_variables(const Stmt &s, const std::vector<LoweredArgument> &args) {
+void check_no_free_variables(const Stmt &s, const std::vector<LoweredArgument> &args,
+                             const std::set<std::string> &functions) {
     class Check : public IRVisitor {
     public:
         std::set<std::string> defined;
@@ -116,6 +118,7 @@ void check_no_free_variables(const Stmt &s, const std::vector<LoweredArgument> &
     for (const LoweredArgument &a : args) {
         check.defined.insert(a.is_buffer() ? a.name + ".buffer" : a.name);
     }
+    check.defined.insert(functions.begin(), functions.end());
     check.dispatch(s);
     internal_assert(check.free.empty())
         << "Lowering left the variable " << check.free << " undefined in:\n"
@@ -273,13 +276,27 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
         s = run("strictify_float", s, [&] { return strictify_float(s); });
     }
 
+    // Each parallel loop's body becomes a task function with an explicit closure, launched by
+    // halide_do_par_for: back ends generate functions, never parallel loops.
+    ParallelTasks tasks;
+    s = run("lower_parallel_tasks", s, [&] {
+        tasks = lower_parallel_tasks(s, fn_name);
+        return tasks.body;
+    });
+
     LoweredFunc result;
     result.name = fn_name;
     result.args.push_back(user_context_argument());
     result.args.insert(result.args.end(), args.begin(), args.end());
     result.body = s;
+    result.functions = tasks.tasks;
     run("check_no_free_variables", s, [&] {
-        check_no_free_variables(result.body, result.args);
+        std::set<std::string> functions;
+        for (const LoweredFunc &f : result.functions) functions.insert(f.name);
+        check_no_free_variables(result.body, result.args, functions);
+        for (const LoweredFunc &f : result.functions) {
+            check_no_free_variables(f.body, f.args, functions);
+        }
         return s;
     });
     return result;

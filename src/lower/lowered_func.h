@@ -14,10 +14,12 @@
 /// - An AssertStmt whose condition fails evaluates its message (an Int(32) Extern call to a
 ///   runtime halide_error_* function) and the function returns that value. Reaching the end of
 ///   the body returns 0.
-/// - No Provide, Realize or Call::Halide/Image nodes remain.
+/// - No Provide, Realize or Call::Halide/Image nodes remain, and no parallel loop: each is a
+///   call to halide_do_par_for with a task among `functions` and an explicit closure.
 
 #include "ir/ir.h"
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -39,14 +41,34 @@ struct LoweredArgument {
     Parameter param;    ///< the Param/ImageParam/Buffer it came from (undefined for outputs
                         ///< and __user_context)
     bool is_buffer() const { return kind != Scalar; }
+
+    /// A scalar argument.
+    static LoweredArgument scalar(const std::string &name, Type t) {
+        LoweredArgument a;
+        a.name = name;
+        a.type = t;
+        return a;
+    }
 };
+
+/// The "__user_context" argument (Handle), first in every lowered function.
+inline LoweredArgument user_context_argument() {
+    return LoweredArgument::scalar("__user_context", Handle());
+}
 
 struct LoweredFunc {
     std::string name;
     /// In calling order; args[0] is "__user_context".
     std::vector<LoweredArgument> args;
     Stmt body;
+    /// The functions the body refers to by name (a Variable of Handle type), generated into the
+    /// same module with internal linkage: the tasks of parallel loops
+    /// (lower/lower_parallel_tasks.h), innermost first. Each follows the conventions above.
+    std::vector<LoweredFunc> functions;
 };
+
+/// Prints f as "// name(args)" then its body, then each of its functions the same way.
+std::ostream &operator<<(std::ostream &os, const LoweredFunc &f);
 
 } // namespace internal
 } // namespace loom

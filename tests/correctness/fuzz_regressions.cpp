@@ -356,13 +356,18 @@ TEST(FuzzRegressions, VectorCapturedByAParallelClosure) {
     std::string ir = text_written_by(
         [&](const std::string &path) { g.compile_to_llvm_assembly(path, {}, "g"); });
     int vector_closures = 0;
-    for (size_t at = ir.find(" = alloca %"); at != std::string::npos;
-         at = ir.find(" = alloca %", at + 1)) {
+    // The closure is a make_struct (lower_parallel_tasks): an alloca of a literal struct type,
+    // or of a named one.
+    for (size_t at = ir.find(" = alloca "); at != std::string::npos;
+         at = ir.find(" = alloca ", at + 1)) {
         size_t type_start = at + std::string(" = alloca ").size();
-        std::string type = ir.substr(type_start, ir.find(',', type_start) - type_start);
-        size_t def = ir.find("\n" + type + " = type ");
-        if (def == std::string::npos) continue;
-        std::string fields = ir.substr(def, ir.find('\n', def + 1) - def);
+        std::string fields = ir.substr(type_start, ir.find('\n', type_start) - type_start);
+        if (ir[type_start] == '%') {
+            std::string type = ir.substr(type_start, ir.find(',', type_start) - type_start);
+            size_t def = ir.find("\n" + type + " = type ");
+            if (def == std::string::npos) continue;
+            fields = ir.substr(def, ir.find('\n', def + 1) - def);
+        }
         if (fields.find("<16 x i32>") == std::string::npos) continue;
         vector_closures++;
         std::string line = ir.substr(at, ir.find('\n', at) - at);

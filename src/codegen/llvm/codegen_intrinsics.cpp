@@ -659,6 +659,19 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
         }
         return p;
     }
+    if (n == Call::load_struct_member) {
+        // The layout make_struct gives the shape's values (storage types), never evaluated.
+        const Call *shape = args[1].as<Call>();
+        int64_t index;
+        internal_assert(shape && shape->is_intrinsic(Call::make_struct) &&
+                        constant_int_value(args[2], &index))
+            << "load_struct_member needs a make_struct shape and a constant index\n";
+        std::vector<llvm::Type *> types;
+        for (const Expr &e : shape->args) types.push_back(llvm_storage_type_of(e.type()));
+        llvm::StructType *st = llvm::StructType::get(context_, types);
+        Value *field = builder_->CreateStructGEP(st, arg(0), (unsigned)index);
+        return from_storage(builder_->CreateLoad(types[index], field), t);
+    }
     if (starts_with(n, "_halide_buffer_")) {
         bool handled;
         return codegen_buffer_intrinsic(op, &handled);

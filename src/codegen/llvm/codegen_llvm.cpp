@@ -1,4 +1,4 @@
-// CodeGenLLVM core: module and function setup, the argv wrapper, types, scalar arithmetic,
+// CodeGenLLVM core: module and function setup, types, scalar arithmetic,
 // casts, comparisons and control flow. Memory (Load/Store/Allocate/Free) and vector nodes are
 // in codegen_vector.cpp, calls in codegen_intrinsics.cpp.
 #include "codegen/llvm/codegen_llvm.h"
@@ -96,29 +96,31 @@ void set_function_attributes(llvm::Function *fn, llvm::TargetMachine &tm) {
 
 } // namespace
 
-std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
+llvm::Function *CodeGenLLVM::declare_function(const LoweredFunc &f,
+                                              llvm::GlobalValue::LinkageTypes linkage) {
     internal_assert(!f.args.empty() && f.args[0].name == "__user_context")
         << "LoweredFunc " << f.name << ": args[0] must be __user_context\n";
     internal_assert(f.body.defined()) << "LoweredFunc " << f.name << " has no body\n";
-
-    module_ = std::make_unique<llvm::Module>(f.name, context_);
-    module_->setTargetTriple(target_machine_.getTargetTriple().str());
-    module_->setDataLayout(target_machine_.createDataLayout());
-    builder_ = std::make_unique<llvm::IRBuilder<>>(context_);
-    builder_->setFastMathFlags(default_fast_math_flags());
-
     std::vector<llvm::Type *> arg_types{ptr_t};
     for (size_t i = 1; i < f.args.size(); i++) {
         const LoweredArgument &a = f.args[i];
         arg_types.push_back(a.is_buffer() ? ptr_t : llvm_storage_type_of(a.type));
     }
     llvm::FunctionType *fn_type = llvm::FunctionType::get(i32_t, arg_types, false);
-    function_ =
-        llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, f.name, module_.get());
-    set_function_attributes(function_, target_machine_);
+    llvm::Function *fn = llvm::Function::Create(fn_type, linkage, f.name, module_.get());
+    set_function_attributes(fn, target_machine_);
+    return fn;
+}
+
+void CodeGenLLVM::generate_function(const LoweredFunc &f, llvm::Function *fn) {
+    // Set up: a fresh entry block and symbol table holding the arguments.
+    llvm::IRBuilderBase::InsertPointGuard guard(*builder_);
+    FunctionState outer{function_, entry_block_, user_context_, {}, {}};
+    outer.symbols.swap(symbols_);
+    outer.heap_allocations.swap(heap_allocations_);
+    function_ = fn;
     entry_block_ = llvm::BasicBlock::Create(context_, "entry", function_);
     builder_->SetInsertPoint(entry_block_);
-
     user_context_ = function_->getArg(0);
     user_context_->setName("__user_context");
     sym_push("__user_context", user_context_);
@@ -133,28 +135,46 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
             sym_push(a.name, from_storage(arg, a.type));
         }
     }
-
+    // The body; reaching its end returns 0.
     codegen(f.body);
     builder_->CreateRet(llvm::ConstantInt::get(i32_t, 0));
+    // Back to the function being generated before (this one may have been met inside it).
+    function_ = outer.function;
+    entry_block_ = outer.entry_block;
+    user_context_ = outer.user_context;
+    symbols_.swap(outer.symbols);
+    heap_allocations_.swap(outer.heap_allocations);
+}
 
-    // The argv wrapper: unpacks void **args and calls the typed function.
-    llvm::Function *wrapper =
-        llvm::Function::Create(llvm::FunctionType::get(i32_t, {ptr_t}, false),
-                               llvm::Function::ExternalLinkage, f.name + "_argv", module_.get());
-    set_function_attributes(wrapper, target_machine_);
-    builder_->SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", wrapper));
-    Value *argv = wrapper->getArg(0);
-    std::vector<Value *> call_args;
-    for (size_t i = 0; i < f.args.size(); i++) {
-        Value *slot = builder_->CreateConstInBoundsGEP1_64(ptr_t, argv, i);
-        Value *p = builder_->CreateLoad(ptr_t, slot, f.args[i].name);
-        if (i == 0 || f.args[i].is_buffer()) {
-            call_args.push_back(p);
-        } else {
-            call_args.push_back(builder_->CreateLoad(llvm_storage_type_of(f.args[i].type), p));
-        }
+llvm::Function *CodeGenLLVM::function_reference(const std::string &name) {
+    auto it = internal_functions_.find(name);
+    if (it == internal_functions_.end()) return nullptr;
+    InternalFunction &f = it->second;
+    if (!f.generated) {
+        f.generated = true;
+        generate_function(*f.lowered, f.fn);
     }
-    builder_->CreateRet(builder_->CreateCall(function_, call_args));
+    return f.fn;
+}
+
+std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
+    module_ = std::make_unique<llvm::Module>(f.name, context_);
+    module_->setTargetTriple(target_machine_.getTargetTriple().str());
+    module_->setDataLayout(target_machine_.createDataLayout());
+    builder_ = std::make_unique<llvm::IRBuilder<>>(context_);
+    builder_->setFastMathFlags(default_fast_math_flags());
+
+    // Every function is declared first, so that any body may refer to any of them. An internal
+    // function's body is generated where it is first referenced (a task at its launch), inside
+    // the referencing function's state: what that function knows about the buffers it passes
+    // (their alignment) then holds in the task too.
+    llvm::Function *entry = declare_function(f, llvm::Function::ExternalLinkage);
+    for (const LoweredFunc &g : f.functions) {
+        internal_functions_[g.name] = {&g, declare_function(g, llvm::Function::InternalLinkage)};
+    }
+    generate_function(f, entry);
+    for (const LoweredFunc &g : f.functions) function_reference(g.name);
+    function_ = entry;
 
     std::string err;
     llvm::raw_string_ostream err_os(err);
@@ -381,7 +401,11 @@ void CodeGenLLVM::visit(const Reinterpret *op) {
     }
 }
 
-void CodeGenLLVM::visit(const Variable *op) { value_ = sym_get(op->name); }
+void CodeGenLLVM::visit(const Variable *op) {
+    // A variable naming a function of the module (a parallel task) is its address.
+    llvm::Function *fn = sym_exists(op->name) ? nullptr : function_reference(op->name);
+    value_ = fn ? fn : sym_get(op->name);
+}
 
 // ---- Arithmetic ----
 
@@ -720,13 +744,12 @@ void CodeGenLLVM::visit(const AssertStmt *op) {
 
 void CodeGenLLVM::visit(const ProducerConsumer *op) { codegen(op->body); }
 
-// Parallel loops become tasks (codegen_parallel.cpp); the other ForTypes run serially here
-// (vectorizing and unrolling belong to lowering).
+// Vectorizing and unrolling belong to lowering, parallel loops became tasks there
+// (lower_parallel_tasks): every loop left runs serially here.
 void CodeGenLLVM::visit(const For *op) {
-    if (op->for_type == ForType::Parallel) {
-        codegen_parallel_for(op);
-        return;
-    }
+    internal_assert(op->for_type != ForType::Parallel)
+        << "The parallel loop " << op->name << " reached code generation; lowering turns "
+        << "parallel loops into tasks (lower_parallel_tasks)\n";
     Value *min = codegen(op->min);
     Value *extent = codegen(op->extent);
     Value *end = builder_->CreateAdd(min, extent, op->name + ".end");

@@ -5,16 +5,15 @@
 /// src/lower/lowered_func.h) becomes an llvm::Module. Only src/codegen/llvm and src/driver
 /// include this header.
 ///
-/// The module defines two functions:
+/// The module defines
 ///   int32_t <name>(void *__user_context, <args...>)
 ///       args in LoweredFunc order after args[0]; a buffer argument is a halide_buffer_t*
 ///       (ptr), a scalar is passed by value in its own type, except bool, passed as i8 (0 or 1)
-///       so that C callers can pass a `bool` without relying on i1 ABI details.
-///   int32_t <name>_argv(void **args)
-///       Halide's argv convention: args[0] IS the user context (void*); for i > 0, args[i] IS
-///       the halide_buffer_t* of a buffer argument, or points at the value of a scalar (a bool
-///       scalar is one byte, 0 or 1).
-/// Both return 0, or the value of the message of the first AssertStmt that failed.
+///       so that C callers can pass a `bool` without relying on i1 ABI details. It returns 0,
+///       or the value of the message of the first AssertStmt that failed;
+/// and each of f.functions (parallel tasks) the same way, with internal linkage. The entry
+/// points users call (the public function, argv, metadata) are the driver's, for JIT and AOT
+/// alike: driver/aot_llvm.h.
 
 #include "codegen/llvm/llvm_headers.h"
 #include "ir/ir_visitor.h"
@@ -60,6 +59,18 @@ public:
 
 protected:
     using IRVisitor::visit;
+
+    // ---- Functions ----
+    /// Declares f's function (its signature from f.args) with `linkage` and the target's
+    /// attributes.
+    llvm::Function *declare_function(const LoweredFunc &f, llvm::GlobalValue::LinkageTypes linkage);
+    /// Generates f's body into `fn`: setup (entry block, arguments as symbols), body, finish
+    /// (return 0). Saves and restores the state of the function being generated, so it can run
+    /// in the middle of another one.
+    void generate_function(const LoweredFunc &f, llvm::Function *fn);
+    /// The internal function (LoweredFunc::functions) named `name`, generated now if it was not
+    /// yet; null when there is none of that name.
+    llvm::Function *function_reference(const std::string &name);
 
     // ---- Values ----
     /// Emits e and returns its value (i1 for bools, vectors for vector types).
@@ -129,8 +140,6 @@ protected:
     void free_live_allocations();
     /// Returns `code` from the function after freeing live allocations.
     void emit_error_return(llvm::Value *code);
-    /// A ForType::Parallel loop as a task run by halide_do_par_for (codegen_parallel.cpp).
-    void codegen_parallel_for(const For *op);
     /// An atomic() update's stores as atomic read-modify-writes or under a lock
     /// (codegen_atomic.cpp).
     void codegen_atomic(const Atomic *op);
@@ -233,6 +242,21 @@ protected:
         llvm::Value *slot;
     };
     std::vector<HeapAllocation> heap_allocations_;
+    /// The state of one function being generated (generate_function nests them).
+    struct FunctionState {
+        llvm::Function *function;
+        llvm::BasicBlock *entry_block;
+        llvm::Value *user_context;
+        std::map<std::string, std::vector<llvm::Value *>> symbols;
+        std::vector<HeapAllocation> heap_allocations;
+    };
+    /// The module's internal functions, by name.
+    struct InternalFunction {
+        const LoweredFunc *lowered = nullptr;
+        llvm::Function *fn = nullptr;
+        bool generated = false;
+    };
+    std::map<std::string, InternalFunction> internal_functions_;
     /// The alignment in bytes of the base of each allocation in scope, by name
     /// (codegen_vector.cpp: vector loads and stores at provably aligned offsets use it).
     std::map<std::string, int> allocation_alignment_;

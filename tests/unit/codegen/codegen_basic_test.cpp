@@ -503,7 +503,8 @@ TEST(CodegenBasic, ConcurrentCompilesOfOneFunctionCompileOnce) {
     EXPECT_EQ(JITModule::compilation_count(), before + 1);
     for (int i = 1; i < 4; i++) EXPECT_EQ(got[i].get(), got[0].get());
     TestBuffer out(Int(32), {1});
-    void *args[] = {nullptr, out.raw()};
+    void *user_context = nullptr;
+    void *args[] = {&user_context, out.raw()};
     ASSERT_EQ(got[2]->argv_function()(args), 0);
     EXPECT_EQ(out.data<int32_t>()[0], 987654);
 }
@@ -545,7 +546,8 @@ TEST(CodegenBasic, CompileCacheSharesModules) {
     EXPECT_EQ(JITModule::compilation_count(), count + 1);
     EXPECT_NE(m1.get(), m3.get());
     TestBuffer out(Int(32), {1});
-    void *args[] = {nullptr, out.raw()};
+    void *user_context = nullptr;
+    void *args[] = {&user_context, out.raw()};
     ASSERT_EQ(m3->argv_function()(args), 0);
     EXPECT_EQ(out.data<int32_t>()[0], 54321);
     ASSERT_EQ(m2->argv_function()(args), 0);
@@ -592,7 +594,8 @@ TEST(CodegenBasic, RegisteredExternsWithBoolArgumentsAndResults) {
         {"codegen_test_is_even", (void *)&codegen_test_is_even}};
     auto m = JITModule::compile(f, externs);
     TestBuffer out(Int(32), {24});
-    void *args[] = {nullptr, out.raw()};
+    void *user_context = nullptr;
+    void *args[] = {&user_context, out.raw()};
     ASSERT_EQ(m->argv_function()(args), 0);
     for (int i = 0; i < 16; i++)
         EXPECT_EQ(out.data<int32_t>()[i], codegen_test_mad(i, 10, i % 2 == 0));

@@ -122,10 +122,11 @@ private:
     LoweredFunc f_;
 };
 
-/// Compiles f and calls its argv entry point with `args` (args[0], the user context, is
-/// prepended as null).
+/// Compiles f and calls its argv entry point with `args` (args[0], pointing at a null user
+/// context, is prepended).
 inline int run(const LoweredFunc &f, std::vector<void *> args) {
-    args.insert(args.begin(), nullptr);
+    static void *null_user_context = nullptr;
+    args.insert(args.begin(), &null_user_context);
     return JITModule::compile(f)->argv_function()(args.data());
 }
 

@@ -173,7 +173,7 @@ TEST(LLVMTarget, BitcodeAndLLVMAssembly) {
     std::string ll = compile_for("arm-64-linux", LLVMOutput::LLVMAssembly);
     EXPECT_TRUE(contains(ll, "target triple = \"aarch64-unknown-linux-gnu\"")) << ll;
     EXPECT_TRUE(contains(ll, "define")) << ll;
-    EXPECT_TRUE(contains(ll, "fvec_argv")) << ll;
+    EXPECT_TRUE(contains(ll, "@fvec(")) << ll;
 }
 
 TEST(LLVMTarget, EmittingLeavesTheModuleUnchanged) {

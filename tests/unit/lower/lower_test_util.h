@@ -108,6 +108,14 @@ inline int64_t eval_let(const std::map<std::string, Expr> &lets, const std::stri
     return *v;
 }
 
+/// Store and Load of a flat buffer (after storage flattening), unpredicated.
+inline Stmt flat_store(const std::string &buf, const Expr &value, const Expr &index) {
+    return Store::make(buf, value, index, Parameter(), const_true());
+}
+inline Expr flat_load(Type t, const std::string &buf, const Expr &index) {
+    return Load::make(t, buf, index, const_true(), Parameter(), ModulusRemainder());
+}
+
 /// A level naming loop `var` of `func`'s last stage (compute_at, compute_with).
 inline LoopLevelSpec loop_level(const std::string &func, const std::string &var) {
     LoopLevelSpec at;

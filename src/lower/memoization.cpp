@@ -141,7 +141,6 @@ public:
 
         std::vector<Expr> buffers;
         for (int k = 0; k < f.outputs(); k++) {
-            std::string host = f.outputs() == 1 ? f.name() : f.name() + "." + std::to_string(k);
             buffers.push_back(Variable::make(Handle(), p + "buffer." + std::to_string(k)));
         }
         Expr key_ptr = Variable::make(Handle(), p + "key");

@@ -174,7 +174,6 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     }
     generate_function(f, entry);
     for (const LoweredFunc &g : f.functions) function_reference(g.name);
-    function_ = entry;
 
     std::string err;
     llvm::raw_string_ostream err_os(err);

@@ -21,7 +21,7 @@
 /// stages of one Func may share loops only over unsplit pure Vars at which every stage of it in
 /// that loop nest reads and writes it, unshifted.
 /// Tests: tests/correctness/compute_with.cpp, tests/error/compute_with_errors.cpp,
-/// tests/unit/lang/call_graph_test.cpp.
+/// tests/unit/lang/call_graph_test.cpp, tests/unit/lower/compute_with_test.cpp.
 
 #include "lang/function.h"
 

@@ -25,7 +25,8 @@
 /// Checked here (it needs the nest's shape; everything else is checked by lang/fusion): two
 /// stages of one Func may share loops only over unsplit pure Vars at which every stage of it in
 /// that loop nest reads and writes it, unshifted, and in the order of the stages.
-/// Tests: tests/correctness/compute_with.cpp, tests/error/compute_with_errors.cpp.
+/// Tests: tests/correctness/compute_with.cpp, tests/error/compute_with_errors.cpp,
+/// tests/unit/lower/compute_with_test.cpp.
 
 #include "lang/fusion.h"
 

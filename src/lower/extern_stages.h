@@ -11,8 +11,9 @@
 ///
 /// lower_extern_stages (after bounds_inference) then
 ///  - replaces `produce f` by the call, with halide_buffer_t's built in place (make_struct):
-///      let f.extern.a0.buffer = make_struct(<g's storage: host g, g.x.min_realized, ...>)
-///      let f.extern.result = fn(f.extern.a0.buffer, in.buffer, p, f.extern.out0.buffer)
+///      let f.extern.a0.0.buffer = make_struct(<g's storage: host g, g.x.min_realized, ...>)
+///      let f.extern.out0.buffer = make_struct(<f's storage>)
+///      let f.extern.result = fn(f.extern.a0.0.buffer, in.buffer, p, f.extern.out0.buffer)
 ///      assert(f.extern.result == 0, halide_error_extern_stage_failed("fn", f.extern.result))
 ///    keeping a `loom_extern_touch(g(...min...), g(...max...))` marker so add_image_checks
 ///    sees the region of an input Func that is also a pipeline output;
@@ -31,7 +32,8 @@
 ///
 /// Only extern stages computed at the root (or outputs) can have Func or buffer inputs: an
 /// extern stage computed inside a loop is a CompileError when its query would depend on the
-/// loop. Tests: tests/correctness/extern_stages.cpp, tests/error/extern_errors.cpp.
+/// loop. Tests: tests/correctness/extern_stages.cpp, tests/error/extern_errors.cpp,
+/// tests/unit/lower/extern_stages_test.cpp.
 
 #include "lang/function.h"
 

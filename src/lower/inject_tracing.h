@@ -27,7 +27,7 @@
 ///   let t = f(args) in return_second(trace(..., t, args), t)
 /// and a store `f(args) = v` becomes  let t = v in { trace(..., t, args); f(args) = t }.
 /// A pipeline nothing traces is returned unchanged.
-/// Tests: tests/correctness/tracing.cpp.
+/// Tests: tests/correctness/tracing.cpp, tests/unit/lower/inject_tracing_test.cpp.
 
 #include <loom/target.h>
 

@@ -12,6 +12,7 @@
 /// Func it calls); the optional eviction key is stored beside it. Input buffers are not part
 /// of the key: a memoized Func reading an input whose contents change must be evicted
 /// (EvictionKey, halide_memoization_cache_evict) or the cache cleaned up.
+/// Tests: tests/correctness/memoize.cpp, tests/unit/lower/memoization_test.cpp.
 
 #include "ir/ir.h"
 #include "lang/function.h"

@@ -18,7 +18,7 @@
 /// Runs after sliding_window and simplify (the loop nest and lets are final there).
 /// Example: blur_x store_root, compute_at(blur_y, y) reading rows y-1..y+1:
 ///   realize blur_x([..], [0, 4]) { ... blur_x(x, y % 4) = ... blur_x(x, (y + 1) % 4) ... }
-/// Tests: tests/correctness/storage_folding.cpp.
+/// Tests: tests/correctness/storage_folding.cpp, tests/unit/lower/storage_folding_test.cpp.
 
 #include "lang/function.h"
 

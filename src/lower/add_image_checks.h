@@ -10,10 +10,12 @@
 ///  3. bounds query: when any buffer has a null host pointer, each such buffer gets its
 ///     required region and dense strides (_halide_buffer_set_bounds/_init_strides) and the
 ///     pipeline returns 0 without computing (Halide's infer_input_bounds protocol);
-///  4. otherwise: Pipeline requirements, non-negative extents, ImageParam / output buffer
-///     constraints (set_min/set_extent/set_stride), Param ranges, that each buffer covers the
-///     region it is touched over (halide_error_access_out_of_bounds), sizes that fit in 2^31-1
-///     elements; then the body.
+///  4. otherwise: the Pipeline's requirements, then argument by argument: a Param's range; for
+///     a buffer, dimension by dimension, that it covers the region it is touched over
+///     (halide_error_access_out_of_bounds), a non-negative extent, its constraints
+///     (set_min/set_extent/set_stride; an input's innermost stride is 1 unless the user lifted
+///     it, as in Halide) and a size that fits in 2^31-1 elements; then the body. (Where several
+///     checks fail, the first in this order is the one reported.)
 /// Tests: tests/unit/lower/add_image_checks_test.cpp and tests/unit/driver (run-time errors).
 
 #include "analysis/bounds.h"

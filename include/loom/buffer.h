@@ -372,32 +372,44 @@ public:
         return Buffer(typed().transposed(order));
     }
 
-    // ---- Devices (none on Loom's CPU runtime: harmless no-ops) ----
+    // ---- Devices (Runtime::Buffer's methods; see loom/runtime/loom_buffer.h) ----
 
-    /// Copy to (allocate on, wrap a native handle of) device d of target t. Loom has no device
-    /// runtime yet: each is the CompileError Halide gives for a device the target cannot use
-    /// (get_device_interface_for_device_api).
+    /// Copy to (allocate on, wrap a native handle of) device d of target t, through the device
+    /// interface get_device_interface_for_device_api gives (a CompileError for a device the
+    /// target cannot use); without d, the target's default GPU.
     int copy_to_device(const DeviceAPI &d, const Target &t = get_jit_target_from_environment()) {
         return copy_to_device(get_device_interface_for_device_api(d, t, "Buffer::copy_to_device"));
     }
+    int copy_to_device(const Target &t = get_jit_target_from_environment()) {
+        return copy_to_device(DeviceAPI::Default_GPU, t);
+    }
     int device_malloc(const DeviceAPI &d, const Target &t = get_jit_target_from_environment()) {
-        get_device_interface_for_device_api(d, t, "Buffer::device_malloc");
-        return halide_error_code_no_device_interface;
+        return device_malloc(get_device_interface_for_device_api(d, t, "Buffer::device_malloc"));
+    }
+    int device_malloc(const Target &t = get_jit_target_from_environment()) {
+        return device_malloc(DeviceAPI::Default_GPU, t);
     }
     int device_wrap_native(const DeviceAPI &d, uint64_t handle,
                            const Target &t = get_jit_target_from_environment()) {
-        get_device_interface_for_device_api(d, t, "Buffer::device_wrap_native");
-        return halide_error_code_no_device_interface;
+        return device_wrap_native(
+            get_device_interface_for_device_api(d, t, "Buffer::device_wrap_native"), handle);
     }
-    /// Forget a device handle wrapped with device_wrap_native (there is none without a device).
-    int device_detach_native(void *ctx = nullptr) { return 0; }
-
-    int copy_to_host(void *ctx = nullptr) { return c().buf.copy_to_host(ctx); }
-    int copy_to_device(const halide_device_interface_t *iface = nullptr, void *ctx = nullptr) {
+    /// Runtime::Buffer's methods of the same names, on the shared buffer.
+    int copy_to_device(const halide_device_interface_t *iface, void *ctx = nullptr) {
         return c().buf.copy_to_device(iface, ctx);
     }
+    int device_malloc(const halide_device_interface_t *iface, void *ctx = nullptr) {
+        return c().buf.device_malloc(iface, ctx);
+    }
+    int device_wrap_native(const halide_device_interface_t *iface, uint64_t handle,
+                           void *ctx = nullptr) {
+        return c().buf.device_wrap_native(iface, handle, ctx);
+    }
+    int device_detach_native(void *ctx = nullptr) { return c().buf.device_detach_native(ctx); }
+    int copy_to_host(void *ctx = nullptr) { return c().buf.copy_to_host(ctx); }
     int device_sync(void *ctx = nullptr) { return c().buf.device_sync(ctx); }
     int device_free(void *ctx = nullptr) { return c().buf.device_free(ctx); }
+    void device_deallocate() { c().buf.device_deallocate(); }
     bool has_device_allocation() const { return c().buf.has_device_allocation(); }
     bool host_dirty() const { return c().buf.host_dirty(); }
     bool device_dirty() const { return c().buf.device_dirty(); }

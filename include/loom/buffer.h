@@ -237,11 +237,13 @@ public:
 
     // ---- Elements ----
 
-    /// Element access by integer coordinates (T must not be void). Not bounds-checked.
+    /// Element access by integer coordinates (T must not be void). Not bounds-checked. Through
+    /// a non-const Buffer it marks the host dirty (Runtime::Buffer's operator()).
     template <typename... Args, typename T2 = T,
               typename = std::enable_if_t<!std::is_void<T2>::value &&
                                           Runtime::detail::AllInts<Args...>::value>>
     elem_T &operator()(int first, Args... rest) {
+        contents->buf.set_host_dirty();
         return *(elem_T *)contents->buf.address_of(first, rest...);
     }
     template <typename... Args, typename T2 = T,
@@ -252,6 +254,7 @@ public:
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()() {
+        contents->buf.set_host_dirty();
         return *(elem_T *)contents->buf.data();
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
@@ -260,6 +263,7 @@ public:
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()(const int *pos) {
+        contents->buf.set_host_dirty();
         return *(elem_T *)contents->buf.address_of(pos);
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
@@ -295,20 +299,23 @@ public:
         typed().for_each_value(std::forward<Fn>(f), to_runtime(others)...);
         return *this;
     }
-    /// Sets every element to a value, or to f(x, y, ...) of its coordinates.
+    /// Sets every element to a value, or to f(x, y, ...) of its coordinates. (typed() is a new
+    /// view: the shared buffer's host is marked dirty here.)
     template <typename V>
     Buffer &fill(V &&v) {
         typed().fill(std::forward<V>(v));
+        c().buf.set_host_dirty();
         return *this;
     }
     template <typename V>
     bool all_equal(V v) const {
         return typed().all_equal(v);
     }
-    /// Copies the elements at coordinates present in both buffers.
+    /// Copies the elements at coordinates present in both buffers (host memory, then dirty).
     template <typename Src>
     void copy_from(const Src &src) {
         typed().copy_from(to_runtime(src));
+        c().buf.set_host_dirty();
     }
     /// A new dense buffer with the same shape and contents.
     Buffer<not_const_T, Dims> copy() const { return Buffer<not_const_T, Dims>(typed().copy()); }

@@ -386,7 +386,8 @@ public:
         }
         return element_at(off);
     }
-    /// Element access (T must not be void). Not bounds-checked.
+    /// Element access (T must not be void). Not bounds-checked. Through a non-const Buffer it
+    /// marks the host dirty, as Halide's does, so a later copy_to_device sends the writes.
     template <
         typename... Args, typename T2 = T,
         typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
@@ -395,12 +396,29 @@ public:
                       "more coordinates than the Buffer has dimensions");
         return *address_of(first, rest...);
     }
+    template <
+        typename... Args, typename T2 = T,
+        typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
+    elem_T &operator()(int first, Args... rest) {
+        set_host_dirty();
+        return static_cast<const Buffer &>(*this)(first, rest...);
+    }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()() const {
         return *(elem_T *)buf.host;
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    elem_T &operator()() {
+        set_host_dirty();
+        return *(elem_T *)buf.host;
+    }
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()(const int *pos) const {
+        return *address_of(pos);
+    }
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    elem_T &operator()(const int *pos) {
+        set_host_dirty();
         return *address_of(pos);
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
@@ -410,6 +428,11 @@ public:
             off += (ptrdiff_t)(pos[i] - buf.dim[i].min) * buf.dim[i].stride;
         }
         return *element_at(off);
+    }
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    elem_T &operator()(const std::vector<int> &pos) {
+        set_host_dirty();
+        return static_cast<const Buffer &>(*this)(pos);
     }
 
     /// Calls f at every coordinate, dimension 0 fastest. f takes either `const int *pos` or
@@ -469,20 +492,23 @@ public:
         return *this;
     }
 
-    /// Sets every element to `value`.
+    /// Sets every element to `value` (the host becomes dirty).
     template <typename V, typename T2 = T,
               typename = std::enable_if_t<!std::is_void<T2>::value && std::is_arithmetic<V>::value>>
     Buffer &fill(V value) {
+        set_host_dirty();
         elem_T v = (elem_T)value;
         for_each_value([&](elem_T &x) { x = v; });
         return *this;
     }
-    /// Sets every element to f(x, y, ...) (or f(pos)) of its coordinates.
+    /// Sets every element to f(x, y, ...) (or f(pos)) of its coordinates (the host becomes
+    /// dirty).
     template <typename Fn, typename T2 = T,
               typename = std::enable_if_t<!std::is_void<T2>::value &&
                                           !std::is_arithmetic<std::decay_t<Fn>>::value>,
               typename = void>
     Buffer &fill(Fn &&f) {
+        set_host_dirty();
         using F = std::remove_reference_t<Fn>;
         if constexpr (std::is_invocable<F &, const int *>::value) {
             for_each_element([&](const int *pos) { (*this)(pos) = (elem_T)f(pos); });
@@ -507,10 +533,16 @@ public:
     }
 
     /// Copies the elements at coordinates present in both buffers from `src` (same element type
-    /// and dimension count). Correct even when the two views overlap in memory.
+    /// and dimension count) in host memory, which then is dirty. Correct even when the two
+    /// views overlap in memory. Neither buffer may have newer data on its device.
     template <typename T2, int D2>
     void copy_from(const Buffer<T2, D2> &src) {
         static_assert(!std::is_const<T>::value, "cannot copy into a Buffer of const elements");
+        if (src.device_dirty() || device_dirty()) {
+            detail::buffer_error(std::string("copy_from ") + (device_dirty() ? "into" : "from") +
+                                 " a Buffer whose newest data is on its device: call "
+                                 "copy_to_host first");
+        }
         if (!(src.type() == type())) detail::buffer_error("copy_from between different types");
         if (src.dimensions() != dimensions()) {
             detail::buffer_error("copy_from between buffers of different dimensions");
@@ -527,6 +559,7 @@ public:
         }
         if (!d.buf.host || !s.buf.host) detail::buffer_error("copy_from with no host memory");
         detail::copy_buffer_contents(d.buf, s.buf);
+        set_host_dirty();
     }
     /// A new dense buffer with the same shape, stride order and contents.
     Buffer<not_const_T, Dims> copy(void *(*allocate_fn)(size_t) = nullptr,

@@ -1,7 +1,7 @@
 // Runtime::Buffer's and loom::Buffer's device methods on the fake device of fake_device.h: they
 // reach the runtime's device functions (so the same dirty-flag rules and errors hold), a device
 // allocation is shared by copies and released once, crops and slices alias it through the
-// interface.
+// interface, and writes through the accessors mark the host dirty.
 
 #include "fake_device.h"
 
@@ -53,6 +53,7 @@ int32_t *device_data(const B &b) {
 TEST_F(BufferDevice, CopyRoundTripsThroughTheMethods) {
     Buffer<int32_t> b(4, 3);
     b.fill([](int x, int y) { return x + 10 * y; });
+    EXPECT_TRUE(b.host_dirty());
     EXPECT_EQ(b.copy_to_device(full), 0);
     EXPECT_TRUE(b.has_device_allocation());
     EXPECT_FALSE(b.host_dirty());
@@ -70,9 +71,9 @@ TEST_F(BufferDevice, CopyRoundTripsThroughTheMethods) {
     EXPECT_EQ(b.copy_to_host(), 0);
     EXPECT_EQ(counts.to_host, 1);
 
-    // The host writes.
+    // A write through operator() marks the host dirty, so the next copy sends it.
     b(2, 2) = 99;
-    b.set_host_dirty();
+    EXPECT_TRUE(b.host_dirty());
     EXPECT_EQ(b.copy_to_device(nullptr), 0);
     EXPECT_EQ(device_data(b)[2 + 4 * 2], 99);
     EXPECT_EQ(counts.to_device, 2);
@@ -82,6 +83,29 @@ TEST_F(BufferDevice, CopyRoundTripsThroughTheMethods) {
     EXPECT_EQ(counts.frees, 1);
     EXPECT_FALSE(b.has_device_allocation());
     EXPECT_TRUE(captured.empty());
+}
+
+TEST_F(BufferDevice, WritesMarkTheHostDirty) {
+    Buffer<int32_t> b(3);
+    EXPECT_FALSE(b.host_dirty());
+    b(1) = 4;
+    EXPECT_TRUE(b.host_dirty());
+    b.set_host_dirty(false);
+    b.fill(2);
+    EXPECT_TRUE(b.host_dirty());
+    b.set_host_dirty(false);
+    b.copy_from(Buffer<int32_t>(3));
+    EXPECT_TRUE(b.host_dirty());
+    b.set_host_dirty(false);
+    int pos[1] = {0};
+    b(pos) = 1;
+    EXPECT_TRUE(b.host_dirty());
+    // copy_from refuses buffers whose newest data is on the device.
+    b.set_host_dirty(false);
+    b.set_device_dirty();
+    EXPECT_THROW(b.copy_from(Buffer<int32_t>(3)), std::runtime_error);
+    EXPECT_THROW(Buffer<int32_t>(3).copy_from(b), std::runtime_error);
+    b.set_device_dirty(false);
 }
 
 TEST_F(BufferDevice, TheLastBufferSharingAnAllocationFreesIt) {
@@ -160,7 +184,7 @@ TEST_F(BufferDevice, BothDirtyThroughTheMethodsIsAnError) {
     Buffer<int32_t> b(3);
     ASSERT_EQ(b.copy_to_device(full), 0);
     b.set_device_dirty();
-    b.set_host_dirty(); // a host write while the device has newer data
+    b(0) = 1; // a host write while the device has newer data
     EXPECT_EQ(b.copy_to_host(), halide_error_code_host_and_device_dirty);
     EXPECT_EQ(message(), "Buffer has both host and device dirty bits set.");
     EXPECT_EQ(b.copy_to_device(full), halide_error_code_host_and_device_dirty);
@@ -275,7 +299,6 @@ TEST_F(BufferDevice, DeviceAndHostMallocIsFreedTogether) {
         EXPECT_FALSE(b.owns_host_memory()); // the runtime's memory replaced the Buffer's
         ASSERT_NE(b.data(), nullptr);
         b(3, 1) = 7;
-        b.set_host_dirty();
         EXPECT_EQ(b.copy_to_device(nullptr), 0);
         EXPECT_EQ(device_data(b)[7], 7);
         { Buffer<int32_t> c = b; }
@@ -308,11 +331,12 @@ TEST_F(BufferDevice, ARawDescriptorsAllocationIsItsOwnersUnlessSaidOtherwise) {
 TEST_F(BufferDevice, LoomBufferForwardsToTheRuntimeBuffer) {
     loom::Buffer<int32_t> b(4);
     b(1) = 3;
+    EXPECT_TRUE(b.host_dirty());
     EXPECT_EQ(b.copy_to_device(full), 0);
     EXPECT_TRUE(b.has_device_allocation());
     EXPECT_EQ(device_data(b)[1], 3);
     b.fill(9);
-    b.set_host_dirty();
+    EXPECT_TRUE(b.host_dirty());
     EXPECT_EQ(b.copy_to_device(full), 0);
     EXPECT_EQ(device_data(b)[3], 9);
     device_data(b)[0] = -1;

@@ -8,6 +8,8 @@
 //   - a buffer with both dirty bits, a device handle without an interface (or the reverse), or
 //     a device allocation on another interface than the one asked for is an error.
 // Every failure is reported through halide_error and returns a nonzero halide_error_code_t.
+// Also here: the settings every device API reads (which GPU, whether freed allocations may be
+// kept for reuse).
 
 #include "runtime/device_interface.h"
 
@@ -49,12 +51,14 @@ public:
     DeviceCopyLock() : ScopedLock(loom_runtime::device_copy_mutex) {}
 };
 
-/// The value of a decimal environment variable (possibly negative), or `fallback`.
+/// The value of a decimal environment variable (possibly negative), or `fallback` when it is
+/// unset or not a number.
 int env_int(const char *name, int fallback) {
     const char *s = getenv(name);
-    if (!s || !*s) return fallback;
+    if (!s) return fallback;
     bool negative = *s == '-';
     if (negative) s++;
+    if (*s < '0' || *s > '9') return fallback;
     int v = 0;
     for (; *s >= '0' && *s <= '9'; s++) v = v * 10 + (*s - '0');
     return *s ? fallback : negative ? -v : v;

@@ -447,8 +447,12 @@ TEST_F(DeviceInterface, GpuDeviceSelection) {
     // The only test that sets the device: until then the environment decides.
     setenv("HL_GPU_DEVICE", "3", 1);
     EXPECT_EQ(halide_get_gpu_device(nullptr), 3);
-    setenv("HL_GPU_DEVICE", "x", 1);
-    EXPECT_EQ(halide_get_gpu_device(nullptr), -1);
+    setenv("HL_GPU_DEVICE", "-2", 1);
+    EXPECT_EQ(halide_get_gpu_device(nullptr), -2);
+    for (const char *bad : {"x", "-", "", "1x"}) {
+        setenv("HL_GPU_DEVICE", bad, 1);
+        EXPECT_EQ(halide_get_gpu_device(nullptr), -1) << bad;
+    }
     unsetenv("HL_GPU_DEVICE");
     EXPECT_EQ(halide_get_gpu_device(nullptr), -1);
     halide_set_gpu_device(2);

@@ -1,15 +1,16 @@
-# The runtime as LLVM bitcode, one module per AOT architecture, embedded in libloom: AOT
-# compilation links it (weakly) into every object it writes, so a program using a Loom pipeline
-# needs neither libloom nor LLVM. The sources are those of the JIT's runtime (src/runtime),
-# compiled freestanding with clang-19 so they build for any target without its libc headers.
+# The runtime as LLVM bitcode, one file per source and AOT architecture, embedded in libloom: AOT
+# compilation links the sources of the runtime modules a target selects (weakly) into every
+# object it writes, so a program using a Loom pipeline needs neither libloom nor LLVM. The
+# modules and the features that select them are listed in src/driver/runtime_modules.cpp (module
+# <name> is src/runtime/<name>.cpp, the base module every other source), so a new source needs no
+# change here. The sources are those of the JIT's runtime (src/runtime), compiled freestanding
+# with clang-19 so they build for any target without its libc headers.
 #
 # loom_runtime_bitcode(<target>) adds the generated source that holds the bytes to <target>.
 
 find_program(LOOM_CLANG NAMES clang-19 HINTS /usr/lib/llvm-19/bin ${LLVM_TOOLS_BINARY_DIR})
-find_program(LOOM_LLVM_LINK NAMES llvm-link-19 llvm-link
-             HINTS ${LLVM_TOOLS_BINARY_DIR} /usr/lib/llvm-19/bin NO_DEFAULT_PATH)
-if(NOT LOOM_CLANG OR NOT LOOM_LLVM_LINK)
-  message(FATAL_ERROR "clang-19 and llvm-link-19 are needed to build the AOT runtime "
+if(NOT LOOM_CLANG)
+  message(FATAL_ERROR "clang-19 is needed to build the AOT runtime "
                       "(run scripts/setup.sh, or apt-get install clang-19)")
 endif()
 
@@ -20,9 +21,13 @@ set(LOOM_RUNTIME_TRIPLES x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu)
 function(loom_runtime_bitcode target)
   file(GLOB rt_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/runtime/*.cpp)
   set(out_dir ${CMAKE_BINARY_DIR}/runtime_bitcode)
-  set(linked "")
+  set(bcs "")
+  set(stems "")
+  foreach(src ${rt_srcs})
+    get_filename_component(stem ${src} NAME_WE)
+    list(APPEND stems ${stem})
+  endforeach()
   foreach(arch triple IN ZIP_LISTS LOOM_RUNTIME_ARCHES LOOM_RUNTIME_TRIPLES)
-    set(bcs "")
     # Atomics inline on AArch64 (no calls into libgcc's outlined helpers).
     set(arch_flags "")
     if(arch STREQUAL "aarch64")
@@ -44,22 +49,14 @@ function(loom_runtime_bitcode target)
         VERBATIM)
       list(APPEND bcs ${bc})
     endforeach()
-    set(all ${out_dir}/runtime_${arch}.bc)
-    add_custom_command(
-      OUTPUT ${all}
-      COMMAND ${LOOM_LLVM_LINK} ${bcs} -o ${all}
-      DEPENDS ${bcs}
-      COMMENT "Linking the ${arch} runtime bitcode"
-      VERBATIM)
-    list(APPEND linked ${all})
   endforeach()
 
   set(gen ${out_dir}/runtime_bitcode_data.cpp)
   add_custom_command(
     OUTPUT ${gen}
-    COMMAND ${CMAKE_COMMAND} -DOUT=${gen} "-DARCHES=${LOOM_RUNTIME_ARCHES}" -DDIR=${out_dir}
-            -P ${CMAKE_SOURCE_DIR}/cmake/LoomEmbedBitcode.cmake
-    DEPENDS ${linked} ${CMAKE_SOURCE_DIR}/cmake/LoomEmbedBitcode.cmake
+    COMMAND ${CMAKE_COMMAND} -DOUT=${gen} "-DARCHES=${LOOM_RUNTIME_ARCHES}" "-DSOURCES=${stems}"
+            -DDIR=${out_dir} -P ${CMAKE_SOURCE_DIR}/cmake/LoomEmbedBitcode.cmake
+    DEPENDS ${bcs} ${CMAKE_SOURCE_DIR}/cmake/LoomEmbedBitcode.cmake
     COMMENT "Embedding the runtime bitcode"
     VERBATIM)
   target_sources(${target} PRIVATE ${gen})

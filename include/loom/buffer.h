@@ -237,11 +237,13 @@ public:
 
     // ---- Elements ----
 
-    /// Element access by integer coordinates (T must not be void). Not bounds-checked.
+    /// Element access by integer coordinates (T must not be void). Not bounds-checked. Through
+    /// a non-const Buffer it marks the host dirty (Runtime::Buffer's operator()).
     template <typename... Args, typename T2 = T,
               typename = std::enable_if_t<!std::is_void<T2>::value &&
                                           Runtime::detail::AllInts<Args...>::value>>
     elem_T &operator()(int first, Args... rest) {
+        contents->buf.set_host_dirty();
         return *(elem_T *)contents->buf.address_of(first, rest...);
     }
     template <typename... Args, typename T2 = T,
@@ -252,6 +254,7 @@ public:
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()() {
+        contents->buf.set_host_dirty();
         return *(elem_T *)contents->buf.data();
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
@@ -260,6 +263,7 @@ public:
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()(const int *pos) {
+        contents->buf.set_host_dirty();
         return *(elem_T *)contents->buf.address_of(pos);
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
@@ -295,20 +299,23 @@ public:
         typed().for_each_value(std::forward<Fn>(f), to_runtime(others)...);
         return *this;
     }
-    /// Sets every element to a value, or to f(x, y, ...) of its coordinates.
+    /// Sets every element to a value, or to f(x, y, ...) of its coordinates. (typed() is a new
+    /// view: the shared buffer's host is marked dirty here.)
     template <typename V>
     Buffer &fill(V &&v) {
         typed().fill(std::forward<V>(v));
+        c().buf.set_host_dirty();
         return *this;
     }
     template <typename V>
     bool all_equal(V v) const {
         return typed().all_equal(v);
     }
-    /// Copies the elements at coordinates present in both buffers.
+    /// Copies the elements at coordinates present in both buffers (host memory, then dirty).
     template <typename Src>
     void copy_from(const Src &src) {
         typed().copy_from(to_runtime(src));
+        c().buf.set_host_dirty();
     }
     /// A new dense buffer with the same shape and contents.
     Buffer<not_const_T, Dims> copy() const { return Buffer<not_const_T, Dims>(typed().copy()); }
@@ -372,32 +379,44 @@ public:
         return Buffer(typed().transposed(order));
     }
 
-    // ---- Devices (none on Loom's CPU runtime: harmless no-ops) ----
+    // ---- Devices (Runtime::Buffer's methods; see loom/runtime/loom_buffer.h) ----
 
-    /// Copy to (allocate on, wrap a native handle of) device d of target t. Loom has no device
-    /// runtime yet: each is the CompileError Halide gives for a device the target cannot use
-    /// (get_device_interface_for_device_api).
+    /// Copy to (allocate on, wrap a native handle of) device d of target t, through the device
+    /// interface get_device_interface_for_device_api gives (a CompileError for a device the
+    /// target cannot use); without d, the target's default GPU.
     int copy_to_device(const DeviceAPI &d, const Target &t = get_jit_target_from_environment()) {
         return copy_to_device(get_device_interface_for_device_api(d, t, "Buffer::copy_to_device"));
     }
+    int copy_to_device(const Target &t = get_jit_target_from_environment()) {
+        return copy_to_device(DeviceAPI::Default_GPU, t);
+    }
     int device_malloc(const DeviceAPI &d, const Target &t = get_jit_target_from_environment()) {
-        get_device_interface_for_device_api(d, t, "Buffer::device_malloc");
-        return halide_error_code_no_device_interface;
+        return device_malloc(get_device_interface_for_device_api(d, t, "Buffer::device_malloc"));
+    }
+    int device_malloc(const Target &t = get_jit_target_from_environment()) {
+        return device_malloc(DeviceAPI::Default_GPU, t);
     }
     int device_wrap_native(const DeviceAPI &d, uint64_t handle,
                            const Target &t = get_jit_target_from_environment()) {
-        get_device_interface_for_device_api(d, t, "Buffer::device_wrap_native");
-        return halide_error_code_no_device_interface;
+        return device_wrap_native(
+            get_device_interface_for_device_api(d, t, "Buffer::device_wrap_native"), handle);
     }
-    /// Forget a device handle wrapped with device_wrap_native (there is none without a device).
-    int device_detach_native(void *ctx = nullptr) { return 0; }
-
-    int copy_to_host(void *ctx = nullptr) { return c().buf.copy_to_host(ctx); }
-    int copy_to_device(const halide_device_interface_t *iface = nullptr, void *ctx = nullptr) {
+    /// Runtime::Buffer's methods of the same names, on the shared buffer.
+    int copy_to_device(const halide_device_interface_t *iface, void *ctx = nullptr) {
         return c().buf.copy_to_device(iface, ctx);
     }
+    int device_malloc(const halide_device_interface_t *iface, void *ctx = nullptr) {
+        return c().buf.device_malloc(iface, ctx);
+    }
+    int device_wrap_native(const halide_device_interface_t *iface, uint64_t handle,
+                           void *ctx = nullptr) {
+        return c().buf.device_wrap_native(iface, handle, ctx);
+    }
+    int device_detach_native(void *ctx = nullptr) { return c().buf.device_detach_native(ctx); }
+    int copy_to_host(void *ctx = nullptr) { return c().buf.copy_to_host(ctx); }
     int device_sync(void *ctx = nullptr) { return c().buf.device_sync(ctx); }
     int device_free(void *ctx = nullptr) { return c().buf.device_free(ctx); }
+    void device_deallocate() { c().buf.device_deallocate(); }
     bool has_device_allocation() const { return c().buf.has_device_allocation(); }
     bool host_dirty() const { return c().buf.host_dirty(); }
     bool device_dirty() const { return c().buf.device_dirty(); }

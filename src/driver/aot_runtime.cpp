@@ -1,17 +1,13 @@
 // The runtime for ahead-of-time outputs: the bitcode cmake/LoomRuntimeBitcode.cmake compiles
-// from src/runtime for each architecture and embeds in libloom, linked weakly into a module.
+// from src/runtime for each architecture and embeds in libloom, of the runtime modules the
+// target selects (driver/runtime_modules.h), linked weakly into a module.
 #include "driver/aot_llvm.h"
+#include "driver/runtime_modules.h"
 
 #include "support/error.h"
 
 namespace loom {
 namespace internal {
-
-// Defined in the generated runtime_bitcode_data.cpp.
-extern const unsigned char runtime_bitcode_x86_64[];
-extern const size_t runtime_bitcode_x86_64_size;
-extern const unsigned char runtime_bitcode_aarch64[];
-extern const size_t runtime_bitcode_aarch64_size;
 
 namespace {
 
@@ -29,28 +25,29 @@ void make_weak(llvm::GlobalObject &g) {
 } // namespace
 
 void link_runtime(llvm::Module &module, const Target &t) {
-    const unsigned char *data = nullptr;
-    size_t size = 0;
-    if (t.arch == Target::X86 && t.bits == 64) {
-        data = runtime_bitcode_x86_64;
-        size = runtime_bitcode_x86_64_size;
-    } else if (t.arch == Target::ARM && t.bits == 64) {
-        data = runtime_bitcode_aarch64;
-        size = runtime_bitcode_aarch64_size;
-    }
-    user_assert(data) << "Loom has no runtime for target " << t.to_string()
-                      << " (only x86-64 and arm-64 have one). Compile with the feature "
-                         "no_runtime and link a runtime built for this target separately.\n";
+    std::vector<const RuntimeBitcodeFile *> files = runtime_bitcode_for(t);
+    user_assert(!files.empty())
+        << "Loom has no runtime for target " << t.to_string()
+        << " (only x86-64 and arm-64 have one). Compile with the feature "
+           "no_runtime and link a runtime built for this target separately.\n";
 
-    llvm::StringRef bytes((const char *)data, size);
-    auto buffer = llvm::MemoryBuffer::getMemBuffer(bytes, "loom_runtime", false);
-    llvm::Expected<std::unique_ptr<llvm::Module>> parsed =
-        llvm::parseBitcodeFile(buffer->getMemBufferRef(), module.getContext());
-    if (!parsed) {
-        internal_error << "Cannot read the embedded runtime bitcode: "
-                       << llvm::toString(parsed.takeError()) << "\n";
+    // The sources are linked together first, so that file-local names repeated in several of
+    // them are told apart before the mutable ones become shared below.
+    std::unique_ptr<llvm::Module> runtime;
+    for (const RuntimeBitcodeFile *f : files) {
+        llvm::MemoryBufferRef bytes(llvm::StringRef((const char *)f->data, f->size), f->source);
+        llvm::Expected<std::unique_ptr<llvm::Module>> parsed =
+            llvm::parseBitcodeFile(bytes, module.getContext());
+        if (!parsed) {
+            internal_error << "Cannot read the embedded runtime bitcode of " << f->source << ": "
+                           << llvm::toString(parsed.takeError()) << "\n";
+        }
+        if (!runtime) {
+            runtime = std::move(*parsed);
+        } else if (llvm::Linker::linkModules(*runtime, std::move(*parsed))) {
+            internal_error << "Linking the runtime source " << f->source << " failed\n";
+        }
     }
-    std::unique_ptr<llvm::Module> runtime = std::move(*parsed);
     runtime->setTargetTriple(module.getTargetTriple());
     runtime->setDataLayout(module.getDataLayout());
     for (llvm::Function &f : *runtime) make_weak(f);

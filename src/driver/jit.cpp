@@ -1,10 +1,11 @@
-// JITModule: LoweredFunc -> LLVM module (codegen_llvm) -> -O3 -> ORC LLJIT for a target the host
+// JITModule: LoweredFunc -> LLVM module (codegen_llvm, entry points) -> -O3 -> ORC LLJIT for a target the host
 // can run, with a process-wide cache of compiled modules keyed by target and printed LoweredFunc.
 #include "driver/jit.h"
 
 #include "codegen/llvm/codegen_llvm.h"
 #include "codegen/llvm/llvm_target.h"
 #include "driver/aot_llvm.h"
+#include "driver/runtime_modules.h"
 #include "ir/ir_printer.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -261,13 +262,20 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
                   "Cannot define the JIT externs");
         }
         // The process (libc, and libloom's runtime when it is globally visible), libloom
-        // itself by path (for hosts that load it RTLD_LOCAL), and libm.
-        jd.addGenerator(
-            check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix),
-                  "Cannot search the process for symbols"));
+        // itself by path (for hosts that load it RTLD_LOCAL), and libm. libloom holds every
+        // runtime module; the pipeline binds only to those its target selects.
+        auto runtime_modules_allow = [target, prefix](const llvm::orc::SymbolStringPtr &name) {
+            llvm::StringRef n = *name;
+            if (prefix && n.starts_with(llvm::StringRef(&prefix, 1))) n = n.drop_front();
+            return jit_may_bind(n.str(), target);
+        };
+        jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                                  prefix, runtime_modules_allow),
+                              "Cannot search the process for symbols"));
         Dl_info info;
         if (dladdr((void *)&anchor, &info) && info.dli_fname) {
-            auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(info.dli_fname, prefix);
+            auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(info.dli_fname, prefix,
+                                                                    runtime_modules_allow);
             if (g)
                 jd.addGenerator(std::move(*g));
             else

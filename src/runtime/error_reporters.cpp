@@ -221,4 +221,42 @@ int halide_error_bounds_inference_call_failed(void *uc, const char *extern_stage
     return report(uc, m, result);
 }
 
+int halide_error_no_device_interface(void *uc) {
+    Message m;
+    m << "Buffer has a non-zero device but no device interface.";
+    return report(uc, m, halide_error_code_no_device_interface);
+}
+
+int halide_error_device_interface_no_device(void *uc) {
+    Message m;
+    m << "Buffer has a non-null device_interface but device is 0.";
+    return report(uc, m, halide_error_code_device_interface_no_device);
+}
+
+int halide_error_host_and_device_dirty(void *uc) {
+    Message m;
+    m << "Buffer has both host and device dirty bits set.";
+    return report(uc, m, halide_error_code_host_and_device_dirty);
+}
+
+int halide_error_buffer_is_null(void *uc, const char *routine) {
+    Message m;
+    m << "Buffer pointer passed to " << routine << " is null.";
+    return report(uc, m, halide_error_code_buffer_is_null);
+}
+
+int halide_error_device_dirty_with_no_device_support(void *uc, const char *buffer_name) {
+    Message m;
+    m << "The buffer " << buffer_name
+      << " is dirty on device, but this pipeline was compiled with no support for device to "
+         "host copies.";
+    return report(uc, m, halide_error_code_device_dirty_with_no_device_support);
+}
+
+int halide_error_device_crop_failed(void *uc) {
+    Message m;
+    m << "Buffer could not be cropped (runtime error or unimplemented device option).";
+    return report(uc, m, halide_error_code_device_crop_failed);
+}
+
 } // extern "C"

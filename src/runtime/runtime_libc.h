@@ -18,6 +18,21 @@ size_t strlen(const char *s);
 /// POSIX write(2); the runtime writes to file descriptors 1 and 2 rather than through stdio.
 long write(int fd, const void *buf, size_t n);
 int snprintf(char *dst, size_t n, const char *format, ...);
+char *getenv(const char *name);
+/// POSIX mutexes (in libc since glibc 2.34, and in musl), on SyncStorage below.
+int pthread_mutex_lock(void *mutex);
+int pthread_mutex_unlock(void *mutex);
 }
+
+namespace loom_runtime {
+
+/// Storage for a pthread mutex or condition variable, larger and more aligned than glibc's on
+/// x86-64 and AArch64 (40/48 bytes); zero-initialized it is what PTHREAD_MUTEX_INITIALIZER and
+/// PTHREAD_COND_INITIALIZER make.
+struct alignas(16) SyncStorage {
+    unsigned char bytes[64];
+};
+
+} // namespace loom_runtime
 
 #endif

@@ -15,20 +15,15 @@
 
 #include <stdint.h>
 
-// pthreads, declared here for the same reason as runtime_libc.h: the runtime also builds
-// freestanding for other architectures. The mutex and condition variable live in storage larger
-// and more aligned than glibc's on x86-64 and AArch64 (40/48 bytes), zero-initialized as
-// PTHREAD_MUTEX_INITIALIZER and PTHREAD_COND_INITIALIZER are.
+// The rest of pthreads, declared here for the same reason as runtime_libc.h: the runtime also
+// builds freestanding for other architectures.
 extern "C" {
 typedef unsigned long loom_pthread_t;
 int pthread_create(loom_pthread_t *thread, const void *attr, void *(*start)(void *), void *arg);
 int pthread_join(loom_pthread_t thread, void **result);
-int pthread_mutex_lock(void *mutex);
-int pthread_mutex_unlock(void *mutex);
 int pthread_cond_wait(void *cond, void *mutex);
 int pthread_cond_broadcast(void *cond);
 long sysconf(int name);
-char *getenv(const char *name);
 }
 
 namespace {
@@ -42,10 +37,6 @@ const int kMaxThreads = 256;
 // External linkage: one pool and one set of handlers per program even when several AOT
 // pipelines carry the runtime (see error_handler.cpp).
 namespace loom_runtime {
-
-struct alignas(16) SyncStorage {
-    unsigned char bytes[64];
-};
 
 struct Job {
     halide_task_t task;

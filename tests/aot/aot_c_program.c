@@ -223,9 +223,35 @@ static void test_pipeline_lut(void) {
     check(bad == 0, "pipeline_lut reads the compiled-in table and honours the bool");
 }
 
+/* ---- The runtime's device functions (its device_interface module, in every archive's copy):
+ * a host buffer has nothing to copy back or free, and a buffer whose newest data is on a
+ * device it has no allocation on is reported through halide_error (here, the override). */
+
+static void test_device_interface(void) {
+    uint8_t data[4] = {1, 2, 3, 4};
+    halide_dimension_t dim = {0, 4, 1, 0};
+    halide_buffer_t buf = make_buffer(halide_type_uint, 8, data, &dim, 1);
+    error_calls = 0;
+    check(halide_copy_to_host(NULL, &buf) == 0 && halide_device_free(NULL, &buf) == 0 &&
+              error_calls == 0,
+          "a host buffer has nothing to copy back or free");
+    buf.flags = halide_buffer_flag_device_dirty;
+    check(halide_copy_to_host(NULL, &buf) == halide_error_code_no_device_interface &&
+              error_calls == 1 &&
+              strcmp(last_error, "halide_copy_to_host: the buffer is dirty on the device but "
+                                 "has no device allocation") == 0,
+          "copy_to_host of a device-dirty buffer without a device allocation is reported");
+    buf.flags = 0;
+    buf.device = 1;
+    check(halide_device_sync(NULL, &buf) == halide_error_code_no_device_interface &&
+              error_calls == 2,
+          "a device handle without a device interface is reported");
+}
+
 int main(void) {
     test_pipeline_a();
     test_pipeline_b();
     test_pipeline_lut();
+    test_device_interface();
     return check_summary();
 }

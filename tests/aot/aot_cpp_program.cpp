@@ -59,6 +59,14 @@ void test_pipeline_b() {
         bad += std::fabs(out(x, y) - want) > 1e-5f * (1 + std::fabs(want));
     });
     check(bad == 0, "pipeline_b matches the reference");
+
+    // Runtime::Buffer's device methods reach the runtime the archives carry (its device
+    // interface module): a host buffer has nothing to copy or free, and copying it to a device
+    // without a device interface is an error, not a silent success.
+    check(out.copy_to_host() == 0 && out.device_free() == 0,
+          "a host buffer's device calls are no-ops");
+    check(out.copy_to_device(nullptr) == halide_error_code_no_device_interface,
+          "copy_to_device without a device interface fails");
 }
 
 } // namespace

@@ -66,6 +66,12 @@ int main(void) {
     check(rc == halide_error_code_access_out_of_bounds, "a too-small input fails");
     check(handled_errors == 1, "the error reached the handler set on the runtime");
 
+    /* The standalone runtime has the device functions too (its device_interface module). */
+    bytes_buf.flags = halide_buffer_flag_device_dirty;
+    rc = halide_copy_to_host(NULL, &bytes_buf);
+    check(rc == halide_error_code_no_device_interface && handled_errors == 2,
+          "copy_to_host of a device-dirty buffer without a device allocation is reported");
+
     free(in);
     free(bright);
     free(scaled);

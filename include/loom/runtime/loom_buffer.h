@@ -150,14 +150,18 @@ public:
     Buffer(halide_type_t t, const void *data, const std::vector<halide_dimension_t> &shape)
         : Buffer(t, data, (int)shape.size(), shape.data()) {}
 
-    /// A view of the memory a raw buffer describes (not owned; the shape is copied).
-    explicit Buffer(const halide_buffer_t &b) {
+    /// A view of the memory a raw buffer describes (the host memory is not owned; the shape is
+    /// copied). Its device allocation, if any, is released as `ownership` says when the last
+    /// Buffer sharing it goes away: by default never, as the raw buffer's owner frees it.
+    explicit Buffer(const halide_buffer_t &b,
+                    BufferDeviceOwnership ownership = BufferDeviceOwnership::Unmanaged) {
         set_type(b.type);
         init_shape(b.dimensions, b.dim);
         buf.host = b.host;
         buf.device = b.device;
         buf.device_interface = b.device_interface;
         buf.flags = b.flags;
+        if (buf.device) dev_ref = new detail::DeviceRefCount(ownership);
     }
 
     Buffer(const Buffer &o) { copy_init(o); }
@@ -341,9 +345,11 @@ public:
     }
 
     /// Allocates zeroed host memory for the current shape (strides kept), dropping this Buffer's
-    /// reference to any previous memory. Custom functions, when given, provide the raw block.
+    /// references to any previous host memory and device allocation. Custom functions, when
+    /// given, provide the raw block.
     void allocate(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) {
         check_overflow();
+        release_device();
         detail::decref(alloc);
         alloc = nullptr;
         int64_t lo = 0, hi = 0;
@@ -352,11 +358,13 @@ public:
         alloc = detail::allocate_host((size_t)(hi - lo), allocate_fn, deallocate_fn, &p);
         buf.host = p - lo;
     }
-    /// Drops this Buffer's reference to its host memory (freed with the last reference).
+    /// Drops this Buffer's references to its host memory and its device allocation (each
+    /// freed with its last reference); the shape stays.
     void deallocate() {
         detail::decref(alloc);
         alloc = nullptr;
         buf.host = nullptr;
+        release_device();
     }
     /// Becomes an empty Buffer.
     void reset() { *this = Buffer(); }
@@ -378,7 +386,8 @@ public:
         }
         return element_at(off);
     }
-    /// Element access (T must not be void). Not bounds-checked.
+    /// Element access (T must not be void). Not bounds-checked. Through a non-const Buffer it
+    /// marks the host dirty, as Halide's does, so a later copy_to_device sends the writes.
     template <
         typename... Args, typename T2 = T,
         typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
@@ -387,12 +396,29 @@ public:
                       "more coordinates than the Buffer has dimensions");
         return *address_of(first, rest...);
     }
+    template <
+        typename... Args, typename T2 = T,
+        typename = std::enable_if_t<!std::is_void<T2>::value && detail::AllInts<Args...>::value>>
+    elem_T &operator()(int first, Args... rest) {
+        set_host_dirty();
+        return static_cast<const Buffer &>(*this)(first, rest...);
+    }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()() const {
         return *(elem_T *)buf.host;
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    elem_T &operator()() {
+        set_host_dirty();
+        return *(elem_T *)buf.host;
+    }
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
     elem_T &operator()(const int *pos) const {
+        return *address_of(pos);
+    }
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    elem_T &operator()(const int *pos) {
+        set_host_dirty();
         return *address_of(pos);
     }
     template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
@@ -402,6 +428,11 @@ public:
             off += (ptrdiff_t)(pos[i] - buf.dim[i].min) * buf.dim[i].stride;
         }
         return *element_at(off);
+    }
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_void<T2>::value>>
+    elem_T &operator()(const std::vector<int> &pos) {
+        set_host_dirty();
+        return static_cast<const Buffer &>(*this)(pos);
     }
 
     /// Calls f at every coordinate, dimension 0 fastest. f takes either `const int *pos` or
@@ -461,20 +492,23 @@ public:
         return *this;
     }
 
-    /// Sets every element to `value`.
+    /// Sets every element to `value` (the host becomes dirty).
     template <typename V, typename T2 = T,
               typename = std::enable_if_t<!std::is_void<T2>::value && std::is_arithmetic<V>::value>>
     Buffer &fill(V value) {
+        set_host_dirty();
         elem_T v = (elem_T)value;
         for_each_value([&](elem_T &x) { x = v; });
         return *this;
     }
-    /// Sets every element to f(x, y, ...) (or f(pos)) of its coordinates.
+    /// Sets every element to f(x, y, ...) (or f(pos)) of its coordinates (the host becomes
+    /// dirty).
     template <typename Fn, typename T2 = T,
               typename = std::enable_if_t<!std::is_void<T2>::value &&
                                           !std::is_arithmetic<std::decay_t<Fn>>::value>,
               typename = void>
     Buffer &fill(Fn &&f) {
+        set_host_dirty();
         using F = std::remove_reference_t<Fn>;
         if constexpr (std::is_invocable<F &, const int *>::value) {
             for_each_element([&](const int *pos) { (*this)(pos) = (elem_T)f(pos); });
@@ -499,10 +533,16 @@ public:
     }
 
     /// Copies the elements at coordinates present in both buffers from `src` (same element type
-    /// and dimension count). Correct even when the two views overlap in memory.
+    /// and dimension count) in host memory, which then is dirty. Correct even when the two
+    /// views overlap in memory. Neither buffer may have newer data on its device.
     template <typename T2, int D2>
     void copy_from(const Buffer<T2, D2> &src) {
         static_assert(!std::is_const<T>::value, "cannot copy into a Buffer of const elements");
+        if (src.device_dirty() || device_dirty()) {
+            detail::buffer_error(std::string("copy_from ") + (device_dirty() ? "into" : "from") +
+                                 " a Buffer whose newest data is on its device: call "
+                                 "copy_to_host first");
+        }
         if (!(src.type() == type())) detail::buffer_error("copy_from between different types");
         if (src.dimensions() != dimensions()) {
             detail::buffer_error("copy_from between buffers of different dimensions");
@@ -513,11 +553,13 @@ public:
             int lo = std::max(d.min(i), s.min(i));
             int hi = std::min(d.dim(i).max(), s.dim(i).max());
             if (hi < lo) return;
-            d.crop(i, lo, hi - lo + 1);
-            s.crop(i, lo, hi - lo + 1);
+            // Host views only: the device allocations are not involved.
+            d.crop_host(i, lo, hi - lo + 1);
+            s.crop_host(i, lo, hi - lo + 1);
         }
         if (!d.buf.host || !s.buf.host) detail::buffer_error("copy_from with no host memory");
         detail::copy_buffer_contents(d.buf, s.buf);
+        set_host_dirty();
     }
     /// A new dense buffer with the same shape, stride order and contents.
     Buffer<not_const_T, Dims> copy(void *(*allocate_fn)(size_t) = nullptr,
@@ -569,56 +611,61 @@ public:
         r.translate(delta);
         return r;
     }
-    /// Restricts dimension d to [min, min + extent), which must lie inside the buffer.
+    /// Restricts dimension d to [min, min + extent), which must lie inside the buffer. A device
+    /// allocation is cropped too, through its interface (halide_device_crop): the crop aliases
+    /// it, keeping the buffer it came from alive; where the device API cannot crop, the error is
+    /// reported through the runtime's handler and the crop has no device allocation.
     void crop(int d, int min, int extent) {
-        check_dim(d, "crop");
-        if (min < buf.dim[d].min || extent < 0 ||
-            (int64_t)min + extent > (int64_t)buf.dim[d].min + buf.dim[d].extent) {
-            detail::buffer_error("crop of dimension " + std::to_string(d) + " to [" +
-                                 std::to_string(min) + ", " + std::to_string(min + extent - 1) +
-                                 "] is outside [" + std::to_string(buf.dim[d].min) + ", " +
-                                 std::to_string(dim(d).max()) + "]");
+        if (buf.device_interface) {
+            *this = cropped(d, min, extent);
+        } else {
+            crop_host(d, min, extent);
         }
-        if (buf.host) {
-            buf.host += (ptrdiff_t)(min - buf.dim[d].min) * buf.dim[d].stride * buf.type.bytes();
-        }
-        buf.dim[d].min = min;
-        buf.dim[d].extent = extent;
     }
     /// Crops dimensions 0, 1, ... to the given (min, extent) pairs.
     void crop(const std::vector<std::pair<int, int>> &rect) {
-        for (size_t i = 0; i < rect.size(); i++) crop((int)i, rect[i].first, rect[i].second);
+        if (buf.device_interface) {
+            *this = cropped(rect);
+        } else {
+            crop_host(rect);
+        }
     }
     Buffer cropped(int d, int min, int extent) const {
         Buffer r(*this);
-        r.crop(d, min, extent);
+        r.device_deallocate();
+        r.crop_host(d, min, extent);
+        if (buf.device_interface) {
+            alias_device(r, buf.device_interface->device_crop(nullptr, &buf, &r.buf));
+        }
         return r;
     }
     Buffer cropped(const std::vector<std::pair<int, int>> &rect) const {
         Buffer r(*this);
-        r.crop(rect);
+        r.device_deallocate();
+        r.crop_host(rect);
+        if (buf.device_interface) {
+            alias_device(r, buf.device_interface->device_crop(nullptr, &buf, &r.buf));
+        }
         return r;
     }
-    /// Removes dimension d, keeping the elements whose coordinate in it is `pos`.
+    /// Removes dimension d, keeping the elements whose coordinate in it is `pos`; a device
+    /// allocation is sliced as crop() crops it.
     void slice(int d, int pos) {
         static_assert(Dims == AnyDims, "slice in place changes the dimension count; use sliced");
-        check_dim(d, "slice");
-        if (pos < buf.dim[d].min || pos > dim(d).max()) {
-            detail::buffer_error("slice of dimension " + std::to_string(d) + " at " +
-                                 std::to_string(pos) + " is outside [" +
-                                 std::to_string(buf.dim[d].min) + ", " +
-                                 std::to_string(dim(d).max()) + "]");
+        if (buf.device_interface) {
+            *this = sliced(d, pos);
+        } else {
+            slice_host(d, pos);
         }
-        if (buf.host) {
-            buf.host += (ptrdiff_t)(pos - buf.dim[d].min) * buf.dim[d].stride * buf.type.bytes();
-        }
-        for (int i = d; i + 1 < buf.dimensions; i++) buf.dim[i] = buf.dim[i + 1];
-        buf.dimensions--;
     }
     void slice(int d) { slice(d, dim(d).min()); }
     Buffer<T, DimsMinus> sliced(int d, int pos) const {
         Buffer<T, AnyDims> r(*this);
-        r.slice(d, pos);
+        r.device_deallocate();
+        r.slice_host(d, pos);
+        if (buf.device_interface) {
+            alias_device(r, buf.device_interface->device_slice(nullptr, &buf, d, pos, &r.buf));
+        }
         return r;
     }
     Buffer<T, DimsMinus> sliced(int d) const { return sliced(d, dim(d).min()); }
@@ -680,18 +727,97 @@ public:
         return r;
     }
 
-    // ---- Devices: Loom's CPU runtime has none, so these only keep the flags. ----
+    // ---- Devices ----
+    //
+    // Each call goes through the device interface (the buffer's, or the one given), as in
+    // Halide; for Loom's device APIs its entries are the runtime's halide_device_* functions
+    // (loom_runtime.h), which keep the dirty flags and report errors through the runtime's
+    // error handler. With no interface to go through, the runtime function is called directly,
+    // so that a buffer with nothing to copy succeeds and one in a state it cannot be in is
+    // reported: a program calling these links the runtime (libloom, or an AOT pipeline's).
+    // Each returns 0 or a halide_error_code_t.
 
-    int copy_to_host(void *ctx = nullptr) { return 0; }
-    int copy_to_device(const halide_device_interface_t *iface = nullptr, void *ctx = nullptr) {
-        return 0;
+    /// Copies the device's data to the host if the device has newer data (device_dirty).
+    int copy_to_host(void *ctx = nullptr) {
+        if (buf.device_interface) return buf.device_interface->copy_to_host(ctx, &buf);
+        return halide_copy_to_host(ctx, &buf);
     }
-    int device_sync(void *ctx = nullptr) { return 0; }
+    /// Copies the host's data to a device allocation on `iface` (null: the buffer's own),
+    /// allocating it if needed, if the host has newer data or the allocation is new.
+    int copy_to_device(const halide_device_interface_t *iface, void *ctx = nullptr) {
+        const halide_device_interface_t *via = iface ? iface : buf.device_interface;
+        if (via) return via->copy_to_device(ctx, &buf, iface);
+        return halide_copy_to_device(ctx, &buf, nullptr);
+    }
+    /// Allocates device memory on `iface` (freed with the last Buffer sharing it).
+    int device_malloc(const halide_device_interface_t *iface, void *ctx = nullptr) {
+        if (iface) return iface->device_malloc(ctx, &buf, iface);
+        return halide_device_malloc(ctx, &buf, nullptr);
+    }
+    /// Frees the device allocation now, dropping device-side data. It must be this Buffer's
+    /// alone and made by device_malloc or copy_to_device.
     int device_free(void *ctx = nullptr) {
-        set_device_dirty(false);
-        return 0;
+        check_sole_device_owner(BufferDeviceOwnership::Allocated, "device_free");
+        int r = buf.device_interface ? buf.device_interface->device_free(ctx, &buf)
+                                     : halide_device_free(ctx, &buf);
+        forget_device_ref();
+        return r;
     }
+    /// Waits for the device work on this buffer; a buffer without a device allocation has none.
+    int device_sync(void *ctx = nullptr) {
+        if (buf.device_interface) return buf.device_interface->device_sync(ctx, &buf);
+        return buf.device ? halide_device_sync(ctx, &buf) : 0;
+    }
+    /// Uses a native handle of the device API behind `iface` (a CUDA device pointer, an OpenCL
+    /// cl_mem, ...) as this buffer's device memory. The caller keeps owning it: the last Buffer
+    /// sharing it only detaches it.
+    int device_wrap_native(const halide_device_interface_t *iface, uint64_t handle,
+                           void *ctx = nullptr) {
+        int r = iface ? iface->wrap_native(ctx, &buf, handle, iface)
+                      : halide_device_wrap_native(ctx, &buf, handle, nullptr);
+        if (r == 0) set_device_ref(BufferDeviceOwnership::WrappedNative);
+        return r;
+    }
+    /// Forgets a handle given to device_wrap_native (which must be this Buffer's alone).
+    int device_detach_native(void *ctx = nullptr) {
+        if (!buf.device) return 0;
+        check_sole_device_owner(BufferDeviceOwnership::WrappedNative, "device_detach_native");
+        int r = buf.device_interface ? buf.device_interface->detach_native(ctx, &buf)
+                                     : halide_device_detach_native(ctx, &buf);
+        forget_device_ref();
+        return r;
+    }
+    /// Allocates host and device memory together on `iface`, replacing this Buffer's host
+    /// memory (whose contents are not kept); both are freed with the last Buffer sharing them.
+    int device_and_host_malloc(const halide_device_interface_t *iface, void *ctx = nullptr) {
+        // Without an interface, or with a device allocation already, the runtime reports why
+        // it cannot; otherwise the host memory it allocates replaces ours.
+        if (!iface || buf.device) return halide_device_and_host_malloc(ctx, &buf, iface);
+        detail::decref(alloc);
+        alloc = nullptr;
+        buf.host = nullptr;
+        int r = iface->device_and_host_malloc(ctx, &buf, iface);
+        if (r == 0) set_device_ref(BufferDeviceOwnership::AllocatedDeviceAndHost);
+        return r;
+    }
+    /// Frees what device_and_host_malloc allocated (this Buffer's alone); `iface` is unused, as
+    /// in Halide.
+    int device_and_host_free(const halide_device_interface_t *iface, void *ctx = nullptr) {
+        check_sole_device_owner(BufferDeviceOwnership::AllocatedDeviceAndHost,
+                                "device_and_host_free");
+        int r = buf.device_interface ? buf.device_interface->device_and_host_free(ctx, &buf)
+                                     : halide_device_and_host_free(ctx, &buf);
+        forget_device_ref();
+        return r;
+    }
+    /// Drops this Buffer's reference to its device allocation (released, as its ownership says,
+    /// with the last reference).
+    void device_deallocate() { release_device(); }
     bool has_device_allocation() const { return buf.device != 0; }
+    /// How the device allocation is released when the last Buffer sharing it goes away.
+    BufferDeviceOwnership device_ownership() const {
+        return dev_ref ? dev_ref->ownership : BufferDeviceOwnership::Allocated;
+    }
     bool host_dirty() const { return buf.host_dirty(); }
     bool device_dirty() const { return buf.device_dirty(); }
     void set_host_dirty(bool v = true) { buf.set_host_dirty(v); }
@@ -700,6 +826,12 @@ public:
 private:
     halide_buffer_t buf = {};
     detail::AllocationHeader *alloc = nullptr;
+    /// Shared by the Buffers sharing buf.device; null while this Buffer is its only holder and
+    /// it is released the default way (halide_device_free). Mutable: copying a const Buffer
+    /// starts the count.
+    mutable detail::DeviceRefCount *dev_ref = nullptr;
+    /// What a crop's or slice's device reference holds.
+    using AliasRef = detail::DeviceAliasRef<Buffer<const void, AnyDims>>;
     halide_dimension_t shape[detail::kInClassDims];
 
     static halide_type_t static_type_or_empty() {
@@ -730,6 +862,41 @@ private:
             detail::buffer_error("a Buffer with " + std::to_string(Dims) +
                                  " static dimensions cannot have " + std::to_string(d));
         }
+    }
+    /// crop() of the host side: the shape and the host pointer.
+    void crop_host(int d, int min, int extent) {
+        check_dim(d, "crop");
+        if (min < buf.dim[d].min || extent < 0 ||
+            (int64_t)min + extent > (int64_t)buf.dim[d].min + buf.dim[d].extent) {
+            detail::buffer_error("crop of dimension " + std::to_string(d) + " to [" +
+                                 std::to_string(min) + ", " + std::to_string(min + extent - 1) +
+                                 "] is outside [" + std::to_string(buf.dim[d].min) + ", " +
+                                 std::to_string(dim(d).max()) + "]");
+        }
+        if (buf.host) {
+            buf.host += (ptrdiff_t)(min - buf.dim[d].min) * buf.dim[d].stride * buf.type.bytes();
+        }
+        buf.dim[d].min = min;
+        buf.dim[d].extent = extent;
+    }
+    void crop_host(const std::vector<std::pair<int, int>> &rect) {
+        for (size_t i = 0; i < rect.size(); i++) crop_host((int)i, rect[i].first, rect[i].second);
+    }
+    /// slice() of the host side.
+    void slice_host(int d, int pos) {
+        static_assert(Dims == AnyDims, "slice changes the dimension count");
+        check_dim(d, "slice");
+        if (pos < buf.dim[d].min || pos > dim(d).max()) {
+            detail::buffer_error("slice of dimension " + std::to_string(d) + " at " +
+                                 std::to_string(pos) + " is outside [" +
+                                 std::to_string(buf.dim[d].min) + ", " +
+                                 std::to_string(dim(d).max()) + "]");
+        }
+        if (buf.host) {
+            buf.host += (ptrdiff_t)(pos - buf.dim[d].min) * buf.dim[d].stride * buf.type.bytes();
+        }
+        for (int i = d; i + 1 < buf.dimensions; i++) buf.dim[i] = buf.dim[i + 1];
+        buf.dimensions--;
     }
     void check_dim(int d, const char *what) const {
         if (d < 0 || d >= buf.dimensions) {
@@ -784,6 +951,12 @@ private:
         init_shape(o.buf.dimensions, o.buf.dim);
         alloc = o.alloc;
         detail::incref(alloc);
+        if (buf.device) {
+            // o held the allocation alone until now: the count starts with it.
+            if (!o.dev_ref) o.dev_ref = new detail::DeviceRefCount;
+            o.dev_ref->count++;
+            dev_ref = o.dev_ref;
+        }
     }
     template <typename T2, int D2>
     void move_init(Buffer<T2, D2> &o) {
@@ -798,6 +971,10 @@ private:
         alloc = o.alloc;
         o.alloc = nullptr;
         o.buf.host = nullptr;
+        dev_ref = o.dev_ref;
+        o.dev_ref = nullptr;
+        o.buf.device = 0;
+        o.buf.device_interface = nullptr;
         o.buf.dim = o.shape;
         o.buf.dimensions = 0;
         if (D2 != AnyDims) o.init_shape(D2);
@@ -805,7 +982,68 @@ private:
     void release() {
         detail::decref(alloc);
         alloc = nullptr;
+        release_device();
         free_shape();
+    }
+    /// Drops this Buffer's reference to buf.device; the last one releases it through the
+    /// interface as its ownership says (errors go to the runtime's handler: there is no caller
+    /// to return them to).
+    void release_device() {
+        detail::DeviceRefCount *ref = dev_ref;
+        dev_ref = nullptr;
+        if (!ref || --ref->count == 0) {
+            BufferDeviceOwnership o = ref ? ref->ownership : BufferDeviceOwnership::Allocated;
+            const halide_device_interface_t *iface = buf.device_interface;
+            if (buf.device && iface) {
+                if (o == BufferDeviceOwnership::Allocated) {
+                    iface->device_free(nullptr, &buf);
+                } else if (o == BufferDeviceOwnership::WrappedNative) {
+                    iface->detach_native(nullptr, &buf);
+                } else if (o == BufferDeviceOwnership::AllocatedDeviceAndHost) {
+                    iface->device_and_host_free(nullptr, &buf);
+                } else if (o == BufferDeviceOwnership::Cropped) {
+                    iface->device_release_crop(nullptr, &buf);
+                }
+            }
+            delete ref; // an alias's reference releases the Buffer it aliases here
+        }
+        buf.device = 0;
+        buf.device_interface = nullptr;
+    }
+    /// Drops the reference without releasing the allocation (already freed or detached).
+    void forget_device_ref() {
+        if (dev_ref && --dev_ref->count == 0) delete dev_ref;
+        dev_ref = nullptr;
+    }
+    /// After a wrap or a joint allocation: this Buffer alone holds buf.device, released as o.
+    void set_device_ref(BufferDeviceOwnership o) {
+        forget_device_ref();
+        dev_ref = new detail::DeviceRefCount(o);
+    }
+    /// Freeing through one Buffer an allocation that others share, or that is released
+    /// another way, would leave dangling handles or leak.
+    void check_sole_device_owner(BufferDeviceOwnership o, const char *what) const {
+        if (dev_ref ? dev_ref->ownership != o
+                    : o != BufferDeviceOwnership::Allocated && buf.device != 0) {
+            detail::buffer_error(std::string(what) +
+                                 ": the device allocation was not made that way (it is a crop, "
+                                 "a wrapped native handle, or not this Buffer's to free)");
+        }
+        if (dev_ref && dev_ref->count > 1) {
+            detail::buffer_error(std::string(what) +
+                                 ": other Buffers share the device allocation (copies or "
+                                 "crops), which would be left dangling");
+        }
+    }
+    /// After the interface's device_crop or device_slice gave r (made from this Buffer) an alias
+    /// (result 0): r keeps alive the Buffer the alias points into (the root of a crop of a
+    /// crop).
+    template <typename T2, int D2>
+    void alias_device(Buffer<T2, D2> &r, int result) const {
+        if (result != 0 || !r.buf.device) return;
+        using Parent = Buffer<const void, AnyDims>;
+        const Parent *root = dev_ref ? (const Parent *)dev_ref->aliased_buffer() : nullptr;
+        r.dev_ref = new AliasRef(root ? *root : Parent(*this));
     }
     elem_T *element_at(ptrdiff_t off) const {
         if constexpr (T_is_void)

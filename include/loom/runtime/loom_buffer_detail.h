@@ -49,6 +49,45 @@ struct AllocationHeader {
     void *block = nullptr;                   ///< what the allocate function returned
 };
 
+} // namespace detail
+
+/// How the device allocation a Buffer holds is released when the last Buffer sharing it goes
+/// away (Halide's names and meanings).
+enum struct BufferDeviceOwnership : int {
+    Allocated,              ///< freed with halide_device_free
+    WrappedNative,          ///< a native handle the caller owns: only detached
+    Unmanaged,              ///< someone else's: left alone
+    AllocatedDeviceAndHost, ///< freed, with the host memory, by halide_device_and_host_free
+    Cropped,                ///< an alias into another Buffer's allocation: released, and that
+                            ///< Buffer with it
+};
+
+namespace detail {
+
+/// The count of Buffers sharing one device allocation, and how it is released. Made when a
+/// second Buffer starts sharing the allocation, or when the way of releasing it is not the
+/// default (halide_device_free).
+struct DeviceRefCount {
+    std::atomic<int> count{1};
+    BufferDeviceOwnership ownership = BufferDeviceOwnership::Allocated;
+    DeviceRefCount() = default;
+    explicit DeviceRefCount(BufferDeviceOwnership o) : ownership(o) {}
+    virtual ~DeviceRefCount() = default;
+    /// The Buffer whose allocation a crop's or slice's alias points into (DeviceAliasRef), else
+    /// null.
+    virtual const void *aliased_buffer() const { return nullptr; }
+};
+
+/// A crop's or slice's device alias: it keeps the Buffer it aliases, and so that Buffer's
+/// device allocation, alive (B is Buffer<const void, AnyDims>).
+template <typename B>
+struct DeviceAliasRef : DeviceRefCount {
+    explicit DeviceAliasRef(const B &p)
+        : DeviceRefCount(BufferDeviceOwnership::Cropped), parent(p) {}
+    const void *aliased_buffer() const override { return &parent; }
+    B parent;
+};
+
 /// The functions allocate_host uses when a caller gives none (Halide's
 /// Runtime::Buffer::set_default_allocate_fn / set_default_deallocate_fn; null: malloc and free).
 struct DefaultAllocators {

@@ -63,7 +63,44 @@ typedef enum halide_buffer_flags {
     halide_buffer_flag_device_dirty = 2,
 } halide_buffer_flags;
 
-struct halide_device_interface_t;
+struct halide_buffer_t;
+/// What a device API implements behind its halide_device_interface_t; its layout is private to
+/// the runtime (src/runtime/device_interface.h).
+struct halide_device_interface_impl_t;
+
+/// The entry points of one device API (CUDA, OpenCL, ...), with Halide's exact layout, so a
+/// buffer carries a pointer to the code that manages its device allocation. Every device module
+/// fills the first fourteen with the runtime's halide_device_* / halide_copy_* functions below,
+/// which keep the buffer's fields and dirty flags, and puts what is specific to the API in
+/// `impl`; compute_capability is the API's own (null where it has none). Callers may use the
+/// pointers or the functions alike.
+struct halide_device_interface_t {
+    int (*device_malloc)(void *user_context, struct halide_buffer_t *buf,
+                         const struct halide_device_interface_t *device_interface);
+    int (*device_free)(void *user_context, struct halide_buffer_t *buf);
+    int (*device_sync)(void *user_context, struct halide_buffer_t *buf);
+    void (*device_release)(void *user_context,
+                           const struct halide_device_interface_t *device_interface);
+    int (*copy_to_host)(void *user_context, struct halide_buffer_t *buf);
+    int (*copy_to_device)(void *user_context, struct halide_buffer_t *buf,
+                          const struct halide_device_interface_t *device_interface);
+    int (*device_and_host_malloc)(void *user_context, struct halide_buffer_t *buf,
+                                  const struct halide_device_interface_t *device_interface);
+    int (*device_and_host_free)(void *user_context, struct halide_buffer_t *buf);
+    int (*buffer_copy)(void *user_context, struct halide_buffer_t *src,
+                       const struct halide_device_interface_t *dst_device_interface,
+                       struct halide_buffer_t *dst);
+    int (*device_crop)(void *user_context, const struct halide_buffer_t *src,
+                       struct halide_buffer_t *dst);
+    int (*device_slice)(void *user_context, const struct halide_buffer_t *src, int slice_dim,
+                        int slice_pos, struct halide_buffer_t *dst);
+    int (*device_release_crop)(void *user_context, struct halide_buffer_t *buf);
+    int (*wrap_native)(void *user_context, struct halide_buffer_t *buf, uint64_t handle,
+                       const struct halide_device_interface_t *device_interface);
+    int (*detach_native)(void *user_context, struct halide_buffer_t *buf);
+    int (*compute_capability)(void *user_context, int *major, int *minor);
+    const struct halide_device_interface_impl_t *impl;
+};
 
 /// The buffer descriptor every pipeline takes. A buffer whose host pointer and device handle are
 /// both null is a bounds query: the pipeline fills in the region it needs instead of running.
@@ -87,6 +124,14 @@ typedef struct halide_buffer_t {
     void set_device_dirty(bool v = true) {
         flags = v ? (flags | halide_buffer_flag_device_dirty)
                   : (flags & ~(uint64_t)halide_buffer_flag_device_dirty);
+    }
+    /// Waits for the device work on this buffer through its interface; without an interface
+    /// there is nothing to wait for (0), as in Halide.
+    int device_sync(void *ctx = NULL) {
+        if (device_interface && device_interface->device_sync) {
+            return device_interface->device_sync(ctx, this);
+        }
+        return 0;
     }
     bool get_flag(halide_buffer_flags flag) const { return (flags & flag) != 0; }
     void set_flag(halide_buffer_flags flag, bool value) {
@@ -182,7 +227,8 @@ struct halide_filter_metadata_t {
     const char *name;
 };
 
-/// Error codes returned by compiled pipelines (0 is success). Values match Halide's.
+/// Error codes returned by compiled pipelines and the runtime (0 is success): Halide's names and
+/// values.
 enum halide_error_code_t {
     halide_error_code_success = 0,
     halide_error_code_generic_error = -1,
@@ -204,10 +250,35 @@ enum halide_error_code_t {
     halide_error_code_device_sync_failed = -17,
     halide_error_code_device_free_failed = -18,
     halide_error_code_no_device_interface = -19,
-    halide_error_code_bad_dimensions = -43,
-    halide_error_code_buffer_extents_negative = -28,
-    halide_error_code_requirement_failed = -27,
+    halide_error_code_unimplemented = -20,
+    halide_error_code_symbol_not_found = -21,
     halide_error_code_internal_error = -22,
+    halide_error_code_device_run_failed = -23,
+    halide_error_code_unaligned_host_ptr = -24,
+    halide_error_code_bad_fold = -25,
+    halide_error_code_fold_factor_too_small = -26,
+    halide_error_code_requirement_failed = -27,
+    halide_error_code_buffer_extents_negative = -28,
+    halide_error_code_gpu_device_error = -29,
+    halide_error_code_trace_failed = -30,
+    halide_error_code_specialize_fail = -31,
+    halide_error_code_device_wrap_native_failed = -32,
+    halide_error_code_device_detach_native_failed = -33,
+    halide_error_code_host_is_null = -34,
+    halide_error_code_bad_extern_fold = -35,
+    halide_error_code_device_interface_no_device = -36,
+    halide_error_code_host_and_device_dirty = -37,
+    halide_error_code_buffer_is_null = -38,
+    halide_error_code_device_buffer_copy_failed = -39,
+    halide_error_code_device_crop_unsupported = -40,
+    halide_error_code_device_crop_failed = -41,
+    halide_error_code_incompatible_device_interface = -42,
+    halide_error_code_bad_dimensions = -43,
+    halide_error_code_device_dirty_with_no_device_support = -44,
+    halide_error_code_storage_bound_too_small = -45,
+    halide_error_code_split_factor_not_positive = -46,
+    halide_error_code_vscale_invalid = -47,
+    halide_error_code_cannot_profile_pipeline = -48,
 };
 
 // ---- Runtime entry points (src/runtime). Names and signatures follow Halide's runtime, so a
@@ -280,15 +351,6 @@ int halide_error_explicit_bounds_too_small(void *user_context, const char *func_
                                            const char *var_name, int min_bound, int max_bound,
                                            int min_required, int max_required);
 
-/// Halide's codes for the further reporters below (absent from halide_error_code_t above).
-enum loom_more_error_codes {
-    halide_error_code_unaligned_host_ptr = -24,
-    halide_error_code_bad_fold = -25,
-    halide_error_code_fold_factor_too_small = -26,
-    halide_error_code_specialize_fail = -31,
-    halide_error_code_host_is_null = -34,
-    halide_error_code_storage_bound_too_small = -45,
-};
 /// Further reporters with Halide's messages, for checks later lowering passes add.
 int halide_error_constraints_make_required_region_smaller(void *user_context,
                                                           const char *buffer_name, int dimension,
@@ -310,6 +372,100 @@ int halide_error_specialize_fail(void *user_context, const char *message);
 int halide_error_extern_stage_failed(void *user_context, const char *extern_stage_name, int result);
 int halide_error_bounds_inference_call_failed(void *user_context, const char *extern_stage_name,
                                               int result);
+
+/// Reporters for a buffer's device state, with Halide's messages: a device handle without an
+/// interface, an interface without a device handle, both dirty bits set, a null buffer passed to
+/// `routine`, a device-dirty buffer given to a pipeline that cannot copy it back, and a crop or
+/// slice the device interface could not make.
+int halide_error_no_device_interface(void *user_context);
+int halide_error_device_interface_no_device(void *user_context);
+int halide_error_host_and_device_dirty(void *user_context);
+int halide_error_buffer_is_null(void *user_context, const char *routine);
+int halide_error_device_dirty_with_no_device_support(void *user_context, const char *buffer_name);
+int halide_error_device_crop_failed(void *user_context);
+
+// ---- Device memory (src/runtime/device_interface.cpp). Each checks the buffer first: a null
+// buffer, a device handle without an interface (or the reverse) and both dirty bits set are
+// errors. Every failure is reported through halide_error and returns a nonzero
+// halide_error_code_t; 0 is success. ----
+
+/// Allocates device memory for buf's shape on `device_interface` (a no-op when buf already has
+/// an allocation there; an allocation on another interface is an error).
+int halide_device_malloc(void *user_context, struct halide_buffer_t *buf,
+                         const struct halide_device_interface_t *device_interface);
+/// Frees buf's device allocation (if any) and clears device, device_interface and device_dirty.
+int halide_device_free(void *user_context, struct halide_buffer_t *buf);
+/// halide_device_free with the signature of a destructor, for generated code's cleanups.
+void halide_device_free_as_destructor(void *user_context, void *buf);
+/// Waits for the device work on buf to finish.
+int halide_device_sync(void *user_context, struct halide_buffer_t *buf);
+/// Waits for all work of one device API (whose interface must not be null).
+int halide_device_sync_global(void *user_context,
+                              const struct halide_device_interface_t *device_interface);
+/// Releases everything a device API holds (contexts, modules); not thread-safe with pipelines
+/// running on it. Must be called explicitly by AOT programs that want the resources back.
+void halide_device_release(void *user_context,
+                           const struct halide_device_interface_t *device_interface);
+/// Copies device -> host when buf is device_dirty, then clears device_dirty; otherwise does
+/// nothing.
+int halide_copy_to_host(void *user_context, struct halide_buffer_t *buf);
+/// Copies host -> device when buf is host_dirty (or its device allocation is new, so holds
+/// nothing yet), allocating on `device_interface` (null: buf's own) if needed; clears
+/// host_dirty.
+int halide_copy_to_device(void *user_context, struct halide_buffer_t *buf,
+                          const struct halide_device_interface_t *device_interface);
+/// Allocates host and device memory together (buf must have neither), for APIs that can share
+/// them; free with halide_device_and_host_free.
+int halide_device_and_host_malloc(void *user_context, struct halide_buffer_t *buf,
+                                  const struct halide_device_interface_t *device_interface);
+/// Frees what halide_device_and_host_malloc allocated; host becomes null.
+int halide_device_and_host_free(void *user_context, struct halide_buffer_t *buf);
+/// halide_device_and_host_free with the signature of a destructor.
+void halide_device_and_host_free_as_destructor(void *user_context, void *buf);
+/// Copies the elements of dst's region (which must lie inside src's) from src, reading src's
+/// newest copy (host when both are current), into dst's device memory on
+/// `dst_device_interface` (allocated if needed), or into dst's host memory when it is null. The
+/// written side of dst becomes the dirty one.
+int halide_buffer_copy(void *user_context, struct halide_buffer_t *src,
+                       const struct halide_device_interface_t *dst_device_interface,
+                       struct halide_buffer_t *dst);
+/// Gives dst (same dimensions as src, a region inside it, no device allocation of its own) a
+/// device handle aliasing that region of src's allocation, with src's interface and
+/// device_dirty flag. Release with halide_device_release_crop, before src's allocation is
+/// freed. A src without a device allocation leaves dst alone.
+int halide_device_crop(void *user_context, const struct halide_buffer_t *src,
+                       struct halide_buffer_t *dst);
+/// As halide_device_crop, for dst = src sliced at slice_pos in dimension slice_dim.
+int halide_device_slice(void *user_context, const struct halide_buffer_t *src, int slice_dim,
+                        int slice_pos, struct halide_buffer_t *dst);
+/// Releases a crop's or slice's alias (not the allocation it aliases).
+int halide_device_release_crop(void *user_context, struct halide_buffer_t *buf);
+/// Makes buf (without a device allocation) use a device handle of the API (a CUDA device
+/// pointer, an OpenCL cl_mem, ...) that the caller keeps owning.
+int halide_device_wrap_native(void *user_context, struct halide_buffer_t *buf, uint64_t handle,
+                              const struct halide_device_interface_t *device_interface);
+/// Forgets a wrapped handle without freeing it.
+int halide_device_detach_native(void *user_context, struct halide_buffer_t *buf);
+
+/// The GPU that device APIs use: n as set here, else the environment's HL_GPU_DEVICE, else -1
+/// (the API's choice). A program may replace halide_get_gpu_device to choose per user context.
+void halide_set_gpu_device(int n);
+int halide_get_gpu_device(void *user_context);
+
+/// Whether device APIs may keep freed device allocations for reuse instead of returning them
+/// to the driver at once (by default they may). Setting false also asks every registered pool
+/// to release its unused allocations, and returns the first nonzero result. A program may
+/// replace halide_can_reuse_device_allocations to decide per user context.
+int halide_reuse_device_allocations(void *user_context, bool flag);
+bool halide_can_reuse_device_allocations(void *user_context);
+
+/// A device API's cache of unused allocations, released by halide_reuse_device_allocations(false).
+struct halide_device_allocation_pool {
+    int (*release_unused)(void *user_context);
+    struct halide_device_allocation_pool *next;
+};
+/// Registers a pool (of static lifetime; its next field is overwritten).
+void halide_register_device_allocation_pool(struct halide_device_allocation_pool *pool);
 
 /// String building for print(). Each writes at most up to `end - 1`, always NUL-terminates
 /// (when dst < end) and returns a pointer to the terminating NUL, so calls chain:

@@ -126,12 +126,14 @@ TEST(AotModule, LLVMAssemblyHasTheEntryPointsAndAWeakRuntime) {
     EXPECT_TRUE(defines(text, "a_fn_metadata", ""));
     EXPECT_TRUE(defines(text, "halide_error", "weak")) << "runtime linked weakly";
     EXPECT_TRUE(defines(text, "halide_malloc", "weak"));
+    EXPECT_TRUE(defines(text, "halide_copy_to_host", "weak")) << "the device_interface module";
 
     p.a.compile_to_llvm_assembly(ll, {p.input}, "a_fn", x86.with_feature(Target::NoRuntime));
     text = read_file(ll);
     EXPECT_TRUE(defines(text, "a_fn", ""));
     EXPECT_FALSE(defines(text, "halide_error", "weak")) << "no_runtime";
     EXPECT_FALSE(defines(text, "halide_malloc", "weak"));
+    EXPECT_FALSE(defines(text, "halide_copy_to_host", "weak"));
 }
 
 TEST(AotModule, LinkageTypes) {

@@ -377,7 +377,7 @@ TEST(RuntimeBuffer, HeapDimensionsAndStaticDims) {
     EXPECT_THROW((Buffer<int, 2>(std::vector<int>{1, 2, 3})), std::runtime_error);
 }
 
-TEST(RuntimeBuffer, ScalarAndDeviceNoOps) {
+TEST(RuntimeBuffer, ScalarAndHostOnlyDeviceCalls) {
     Buffer<double> s = Buffer<double>::make_scalar();
     EXPECT_EQ(s.dimensions(), 0);
     EXPECT_EQ(s.number_of_elements(), 1u);
@@ -386,11 +386,17 @@ TEST(RuntimeBuffer, ScalarAndDeviceNoOps) {
     double x = 1.5;
     Buffer<double> sv = Buffer<double>::make_scalar(&x);
     EXPECT_EQ(sv(), 1.5);
+    // A host-only buffer has nothing to copy back, wait for or free; copying it to the device
+    // needs a device interface (the device tests are in device_interface_test.cpp).
     EXPECT_EQ(s.copy_to_host(), 0);
-    EXPECT_EQ(s.copy_to_device(), 0);
     EXPECT_EQ(s.device_sync(), 0);
     EXPECT_EQ(s.device_free(), 0);
     EXPECT_FALSE(s.has_device_allocation());
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(s.copy_to_device(nullptr), halide_error_code_no_device_interface);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(),
+              "Error: halide_copy_to_device: no device interface was given and the buffer has no "
+              "device allocation\n");
     s.set_host_dirty();
     EXPECT_TRUE(s.host_dirty());
     s.set_host_dirty(false);

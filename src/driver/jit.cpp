@@ -1,5 +1,6 @@
-// JITModule: LoweredFunc -> LLVM module (codegen_llvm, entry points) -> -O3 -> ORC LLJIT for a target the host
-// can run, with a process-wide cache of compiled modules keyed by target and printed LoweredFunc.
+// JITModule: LoweredFunc -> LLVM module (codegen_llvm, then the entry points) -> -O3 -> ORC
+// LLJIT for a target the host can run, with a process-wide cache of compiled modules keyed by
+// target and printed LoweredFunc.
 #include "driver/jit.h"
 
 #include "codegen/llvm/codegen_llvm.h"

@@ -215,7 +215,7 @@ CallGraph build_call_graph(const std::vector<Function> &user_outputs) {
     for (const std::string &f : g.order) g.callees[f] = direct_callees(g.env.at(f));
     g.placements = default_schedule(g.outputs, g.env);
     g.fusion = analyze_compute_with(g);
-    g.fused_order = order_with_fused_groups(g.order, g.fusion, g.env);
+    g.fused_order = order_with_fused_groups(g.order, g.fusion, g.callees);
     g.value_bounds = func_value_bounds(g.env);
     return g;
 }

@@ -225,18 +225,19 @@ void check_member(const FusedStage &s, const FusedStage &child, const FusedStage
         << "there is no one loop nest to fuse. Fuse an unspecialized stage.\n";
 }
 
-/// The Funcs `f` reads, directly or through others in `env`, each with the Func it was reached
-/// from (for messages).
-std::map<std::string, std::string> reachable_callees(const std::string &f,
-                                                     const std::map<std::string, Function> &env) {
+/// The Funcs `f` reads, directly or through others (`callees`: CallGraph::callees), each with
+/// the Func it was reached from (for messages).
+std::map<std::string, std::string>
+reachable_callees(const std::string &f,
+                  const std::map<std::string, std::vector<std::string>> &callees) {
     std::map<std::string, std::string> from;
     std::vector<std::string> pending{f};
     while (!pending.empty()) {
         std::string n = pending.back();
         pending.pop_back();
-        auto it = env.find(n);
-        if (it == env.end()) continue;
-        for (const std::string &c : direct_callees(it->second)) {
+        auto it = callees.find(n);
+        if (it == callees.end()) continue;
+        for (const std::string &c : it->second) {
             if (c == f || from.count(c)) continue;
             from[c] = n;
             pending.push_back(c);
@@ -248,7 +249,8 @@ std::map<std::string, std::string> reachable_callees(const std::string &f,
 /// Groups the Funcs joined by compute_with, checks them and orders their units.
 class Planner {
 public:
-    explicit Planner(const CallGraph &graph) : env(graph.env), placements(graph.placements) {
+    explicit Planner(const CallGraph &graph)
+        : env(graph.env), callees(graph.callees), placements(graph.placements) {
         for (size_t i = 0; i < graph.order.size(); i++) rank[graph.order[i]] = (int)i;
     }
 
@@ -277,6 +279,7 @@ public:
 
 private:
     const std::map<std::string, Function> &env;
+    const std::map<std::string, std::vector<std::string>> &callees;
     const std::map<std::string, ComputePlacement> &placements;
     std::map<std::string, int> rank;
     Fusion fu;
@@ -353,7 +356,7 @@ private:
     /// before all of what it reads is computed, and bounds inference would not see the read.
     void check_dependencies(const std::vector<std::string> &members) {
         for (const std::string &a : members) {
-            std::map<std::string, std::string> from = reachable_callees(a, env);
+            std::map<std::string, std::string> from = reachable_callees(a, callees);
             for (const std::string &b : members) {
                 if (a == b || !from.count(b)) continue;
                 std::string path = b;
@@ -469,9 +472,9 @@ private:
 
 Fusion analyze_compute_with(const CallGraph &graph) { return Planner(graph).plan(); }
 
-std::vector<std::string> order_with_fused_groups(const std::vector<std::string> &order,
-                                                 const Fusion &fusion,
-                                                 const std::map<std::string, Function> &env) {
+std::vector<std::string>
+order_with_fused_groups(const std::vector<std::string> &order, const Fusion &fusion,
+                        const std::map<std::string, std::vector<std::string>> &callees) {
     if (fusion.groups.empty()) return order;
     // Items: a group, or a Func in no group; ordered topologically by the calls between them,
     // each as early in `order` as its Funcs allow.
@@ -498,7 +501,7 @@ std::vector<std::string> order_with_fused_groups(const std::vector<std::string> 
     std::vector<int> preds(items.size(), 0);
     for (const std::string &n : order) {
         int b = item_of[n];
-        for (const std::string &c : direct_callees(env.at(n))) {
+        for (const std::string &c : callees.at(n)) {
             auto it = item_of.find(c);
             if (it == item_of.end() || it->second == b) continue;
             if (succ[it->second].insert(b).second) preds[b]++;

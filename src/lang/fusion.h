@@ -96,15 +96,15 @@ struct Fusion {
     std::map<std::string, int> group_index;
 };
 
-/// Reads and checks every compute_with among the Funcs of `graph` (its env, order and
+/// Reads and checks every compute_with among the Funcs of `graph` (its env, callees, order and
 /// placements must be set). Empty when nothing is fused.
 Fusion analyze_compute_with(const CallGraph &graph);
 
 /// `order` (a realization order) with the members of each group next to each other, in the
 /// group's order, still after everything they call and before everything that calls them.
-std::vector<std::string> order_with_fused_groups(const std::vector<std::string> &order,
-                                                 const Fusion &fusion,
-                                                 const std::map<std::string, Function> &env);
+std::vector<std::string>
+order_with_fused_groups(const std::vector<std::string> &order, const Fusion &fusion,
+                        const std::map<std::string, std::vector<std::string>> &callees);
 
 } // namespace internal
 } // namespace loom

@@ -22,28 +22,7 @@ using loom::Runtime::BufferDeviceOwnership;
 const halide_device_interface_t *const full = &fake_device::full_interface;
 const halide_device_interface_t *const minimal = &fake_device::minimal_interface;
 
-std::vector<std::string> captured;
-void capture(void *, const char *msg) { captured.push_back(msg); }
-
-class BufferDevice : public ::testing::Test {
-protected:
-    void SetUp() override {
-        captured.clear();
-        fake_device::reset();
-        old = halide_set_error_handler(capture);
-    }
-    void TearDown() override {
-        halide_set_error_handler(old);
-        EXPECT_EQ(counts.live_blocks, 0);
-    }
-    std::string message() {
-        EXPECT_EQ(captured.size(), 1u);
-        std::string m = captured.empty() ? "" : captured.back();
-        captured.clear();
-        return m;
-    }
-    halide_error_handler_t old = nullptr;
-};
+using BufferDevice = fake_device::FakeDeviceTest;
 
 template <typename B>
 int32_t *device_data(const B &b) {
@@ -82,7 +61,7 @@ TEST_F(BufferDevice, CopyRoundTripsThroughTheMethods) {
     EXPECT_EQ(b.device_free(), 0);
     EXPECT_EQ(counts.frees, 1);
     EXPECT_FALSE(b.has_device_allocation());
-    EXPECT_TRUE(captured.empty());
+    EXPECT_TRUE(captured().empty());
 }
 
 TEST_F(BufferDevice, WritesMarkTheHostDirty) {
@@ -177,7 +156,7 @@ TEST_F(BufferDevice, NoInterfaceThroughTheMethodsIsAnError) {
     EXPECT_EQ(b.copy_to_host(), 0);
     EXPECT_EQ(b.device_sync(), 0);
     EXPECT_EQ(b.device_free(), 0);
-    EXPECT_TRUE(captured.empty());
+    EXPECT_TRUE(captured().empty());
 }
 
 TEST_F(BufferDevice, BothDirtyThroughTheMethodsIsAnError) {
@@ -355,7 +334,7 @@ TEST_F(BufferDevice, LoomBufferForwardsToTheRuntimeBuffer) {
     EXPECT_EQ(b.device_malloc(full), 0);
     b.device_deallocate();
     EXPECT_EQ(counts.frees, 2);
-    EXPECT_TRUE(captured.empty());
+    EXPECT_TRUE(captured().empty());
 }
 
 } // namespace

@@ -20,31 +20,7 @@ using fake_device::counts;
 const halide_device_interface_t *const full = &fake_device::full_interface;
 const halide_device_interface_t *const minimal = &fake_device::minimal_interface;
 
-std::vector<std::string> captured;
-void capture(void *, const char *msg) { captured.push_back(msg); }
-
-/// Installs a capturing error handler and resets the fake's counts for each test; checks at
-/// the end that every device block was freed.
-class DeviceInterface : public ::testing::Test {
-protected:
-    void SetUp() override {
-        captured.clear();
-        fake_device::reset();
-        old = halide_set_error_handler(capture);
-    }
-    void TearDown() override {
-        halide_set_error_handler(old);
-        EXPECT_EQ(counts.live_blocks, 0);
-    }
-    /// The single message reported since the last call (or SetUp).
-    std::string message() {
-        EXPECT_EQ(captured.size(), 1u);
-        std::string m = captured.empty() ? "" : captured.back();
-        captured.clear();
-        return m;
-    }
-    halide_error_handler_t old = nullptr;
-};
+using DeviceInterface = fake_device::FakeDeviceTest;
 
 /// A w x h int32 host buffer holding 0, 1, 2, ... in storage order, with mins (x0, y0).
 struct Raw {
@@ -115,7 +91,7 @@ TEST_F(DeviceInterface, CopyRoundTripsKeepTheDataAndTheFlags) {
     EXPECT_EQ(halide_device_free(nullptr, &r.buf), 0);
     EXPECT_FALSE(r.buf.device_dirty());
     EXPECT_EQ(counts.frees, 1);
-    EXPECT_TRUE(captured.empty());
+    EXPECT_TRUE(captured().empty());
 }
 
 TEST_F(DeviceInterface, ADeviceHandleWithoutAnInterfaceIsAnError) {
@@ -167,7 +143,7 @@ TEST_F(DeviceInterface, NoInterfaceToUseIsAnError) {
     EXPECT_EQ(r.buf.device, 0u);
     // A clean host buffer has nothing to copy back.
     EXPECT_EQ(halide_copy_to_host(nullptr, &r.buf), 0);
-    EXPECT_TRUE(captured.empty());
+    EXPECT_TRUE(captured().empty());
 }
 
 TEST_F(DeviceInterface, AnInterfaceWithoutADeviceHandleIsAnError) {

@@ -12,6 +12,11 @@
 
 #include "runtime/device_interface.h"
 
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
 #include <loom/runtime/loom_buffer.h>
 
 #include <cstdint>
@@ -173,6 +178,35 @@ inline halide_device_interface_t make_interface(const halide_device_interface_im
 }
 inline const halide_device_interface_t full_interface = make_interface(&full_impl);
 inline const halide_device_interface_t minimal_interface = make_interface(&minimal_impl);
+
+/// A test fixture that installs a capturing error handler and resets the fake's counts for
+/// each test, and checks at the end that every device block was freed.
+class FakeDeviceTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        captured().clear();
+        reset();
+        old = halide_set_error_handler(capture);
+    }
+    void TearDown() override {
+        halide_set_error_handler(old);
+        EXPECT_EQ(counts.live_blocks, 0);
+    }
+    /// The single message reported since the last call (or SetUp).
+    std::string message() {
+        EXPECT_EQ(captured().size(), 1u);
+        std::string m = captured().empty() ? "" : captured().back();
+        captured().clear();
+        return m;
+    }
+    /// Every message the error handler received.
+    static std::vector<std::string> &captured() {
+        static std::vector<std::string> messages;
+        return messages;
+    }
+    static void capture(void *, const char *msg) { captured().push_back(msg); }
+    halide_error_handler_t old = nullptr;
+};
 
 } // namespace fake_device
 

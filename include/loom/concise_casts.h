@@ -12,6 +12,8 @@ namespace ConciseCasts {
 /// Wrapping (for integers) or rounding (for floats) conversions.
 inline Expr f64(Expr e) { return cast(Float(64), std::move(e)); }
 inline Expr f32(Expr e) { return cast(Float(32), std::move(e)); }
+inline Expr f16(Expr e) { return cast(Float(16), std::move(e)); }
+inline Expr bf16(Expr e) { return cast(BFloat(16), std::move(e)); }
 inline Expr i64(Expr e) { return cast(Int(64), std::move(e)); }
 inline Expr i32(Expr e) { return cast(Int(32), std::move(e)); }
 inline Expr i16(Expr e) { return cast(Int(16), std::move(e)); }

@@ -4,6 +4,7 @@
 /// \file Expr, the handle to an expression tree, and the base of all IR nodes. The node kinds
 /// themselves are internal (src/ir/ir.h).
 
+#include <loom/float16.h>
 #include <loom/intrusive_ptr.h>
 #include <loom/type.h>
 
@@ -67,6 +68,9 @@ public:
     explicit Expr(uint64_t x);
     Expr(float x);
     explicit Expr(double x);
+    /// 16-bit float constants (Float(16), BFloat(16)) convert implicitly, as in Halide.
+    Expr(float16_t x);
+    Expr(bfloat16_t x);
     /// A string constant (for print and error messages).
     Expr(const std::string &s);
 

@@ -48,6 +48,8 @@ Type extern_type_of() {
         return Handle();
     } else if constexpr (std::is_same<U, bool>::value) {
         return Bool();
+    } else if constexpr (is_float16_class<U>) {
+        return type_of<U>();
     } else if constexpr (std::is_floating_point<U>::value) {
         return Float(8 * (int)sizeof(U));
     } else if constexpr (std::is_integral<U>::value || std::is_enum<U>::value) {

@@ -12,6 +12,7 @@
 #include <loom/error.h>
 #include <loom/expr.h>
 #include <loom/extern.h>
+#include <loom/float16.h>
 #include <loom/func.h>
 #include <loom/image_param.h>
 #include <loom/inline_reductions.h>

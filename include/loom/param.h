@@ -75,7 +75,13 @@ protected:
 /// integer parameter needs an integer value in its range.
 template <typename To, typename From>
 bool is_roundtrippable(const From &val) {
-    if constexpr (std::is_same<To, From>::value || std::is_floating_point<To>::value) {
+    if constexpr (is_float16_class<From> && !std::is_same<To, From>::value) {
+        return is_roundtrippable<To>((double)val);
+    } else if constexpr (is_float16_class<To> && std::is_arithmetic<From>::value) {
+        // NaN survives as NaN; everything else must be exactly representable.
+        double d = (double)val, back = (double)To(d);
+        return back == d || (d != d && back != back);
+    } else if constexpr (std::is_same<To, From>::value || std::is_floating_point<To>::value) {
         return true;
     } else if constexpr (std::is_integral<To>::value && std::is_floating_point<From>::value) {
         // Test the range first: an out-of-range float to int conversion is undefined.
@@ -101,6 +107,17 @@ bool is_roundtrippable(const From &val) {
     }
 }
 
+/// `val` as an S, through double when either is a 16-bit float class (whose constructors from
+/// other arithmetic types would be ambiguous).
+template <typename S, typename V>
+S convert_param_value(const V &val) {
+    if constexpr (!std::is_same<S, V>::value && (is_float16_class<S> || is_float16_class<V>)) {
+        return (S)(double)val;
+    } else {
+        return (S)val;
+    }
+}
+
 /// Stands for the value type of Param<void>, whose value constructors can't be used.
 struct ParamVoidPlaceholder {};
 
@@ -111,6 +128,8 @@ std::string param_value_to_string(const T &v) {
         return v ? "true" : "false";
     } else if constexpr (std::is_arithmetic<T>::value) {
         return std::to_string(v);
+    } else if constexpr (is_float16_class<T>) {
+        return std::to_string((double)v);
     } else {
         return "<value>";
     }
@@ -190,7 +209,8 @@ public:
     /// for a Param<uint8_t>) is a CompileError.
     template <typename V>
     void set(const V &val) {
-        static_assert(std::is_arithmetic<V>::value || std::is_pointer<V>::value,
+        static_assert(std::is_arithmetic<V>::value || internal::is_float16_class<V> ||
+                          std::is_pointer<V>::value,
                       "Param values are numbers or pointers");
         if constexpr (!std::is_void<T>::value) {
             store<T>(val);
@@ -216,6 +236,10 @@ public:
                 store<uint32_t>(val);
             } else if (t == UInt(64)) {
                 store<uint64_t>(val);
+            } else if (t == Float(16)) {
+                store<float16_t>(val);
+            } else if (t == BFloat(16)) {
+                store<bfloat16_t>(val);
             } else if (t == Float(32)) {
                 store<float>(val);
             } else if (t == Float(64)) {
@@ -233,7 +257,7 @@ public:
         if constexpr (!std::is_void<T>::value) {
             T v;
             std::memcpy(&v, scalar_address(), sizeof(T));
-            return (V)v;
+            return internal::convert_param_value<V>(v);
         } else {
             Type t = type();
             if (t.is_handle()) return load<void *, V>();
@@ -246,6 +270,8 @@ public:
             if (t == UInt(16)) return load<uint16_t, V>();
             if (t == UInt(32)) return load<uint32_t, V>();
             if (t == UInt(64)) return load<uint64_t, V>();
+            if (t == Float(16)) return load<float16_t, V>();
+            if (t == BFloat(16)) return load<bfloat16_t, V>();
             if (t == Float(32)) return load<float, V>();
             return load<double, V>();
         }
@@ -254,7 +280,8 @@ public:
     /// The value autoschedulers assume (checked like set).
     template <typename V>
     Param &set_estimate(const V &val) {
-        static_assert(std::is_arithmetic<V>::value, "Param estimates are numbers");
+        static_assert(std::is_arithmetic<V>::value || internal::is_float16_class<V>,
+                      "Param estimates are numbers");
         if constexpr (!std::is_void<T>::value) {
             if (!internal::is_roundtrippable<T>(val)) {
                 value_does_not_fit(internal::param_value_to_string(val));
@@ -278,7 +305,7 @@ private:
             if (!internal::is_roundtrippable<S>(val)) {
                 value_does_not_fit(internal::param_value_to_string(val));
             }
-            S s = (S)val;
+            S s = internal::convert_param_value<S>(val);
             std::memcpy(scalar_address(), &s, sizeof(S));
         }
     }
@@ -289,7 +316,7 @@ private:
         if constexpr (std::is_pointer<S>::value != std::is_pointer<V>::value) {
             value_does_not_fit("<handle>");
         } else {
-            return (V)s;
+            return internal::convert_param_value<V>(s);
         }
     }
     template <typename V>
@@ -300,6 +327,8 @@ private:
             return Expr((int64_t)val);
         } else if constexpr (std::is_integral<V>::value) {
             return Expr((uint64_t)val);
+        } else if constexpr (internal::is_float16_class<V>) {
+            return Expr(val);
         } else {
             return Expr((double)val);
         }

@@ -63,12 +63,13 @@ private:
     llvm::Type *abi_type(const LoweredArgument &a) {
         if (a.is_buffer() || a.type.is_handle()) return ptr_;
         if (a.type.is_bool()) return i8_;
+        // (BFloat before Float: is_float() holds for both.)
+        if (a.type.is_bfloat()) return llvm::Type::getBFloatTy(ctx_);
         if (a.type.is_float()) {
             return a.type.bits() == 64   ? llvm::Type::getDoubleTy(ctx_)
                    : a.type.bits() == 32 ? llvm::Type::getFloatTy(ctx_)
                                          : llvm::Type::getHalfTy(ctx_);
         }
-        if (a.type.is_bfloat()) return llvm::Type::getBFloatTy(ctx_);
         return llvm::IntegerType::get(ctx_, a.type.bits());
     }
 

@@ -582,6 +582,8 @@ Expr::Expr(uint32_t x) : IRHandle(internal::UIntImm::make(UInt(32), x)) {}
 Expr::Expr(uint64_t x) : IRHandle(internal::UIntImm::make(UInt(64), x)) {}
 Expr::Expr(float x) : IRHandle(internal::FloatImm::make(Float(32), x)) {}
 Expr::Expr(double x) : IRHandle(internal::FloatImm::make(Float(64), x)) {}
+Expr::Expr(float16_t x) : IRHandle(internal::FloatImm::make(Float(16), (double)x)) {}
+Expr::Expr(bfloat16_t x) : IRHandle(internal::FloatImm::make(BFloat(16), (double)x)) {}
 Expr::Expr(const std::string &s) : IRHandle(internal::StringImm::make(s)) {}
 
 } // namespace loom

@@ -4,6 +4,7 @@
 #include "support/error.h"
 
 #include <loom/buffer.h>
+#include <loom/float16.h>
 
 #include <cmath>
 #include <cstring>
@@ -33,58 +34,6 @@ struct ParameterContents : RefCounted {
     int host_alignment = 1;
     bool trace_loads = false;
 };
-
-/// IEEE half-precision bits to double (exact).
-double half_to_double(uint16_t h) {
-    int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-    double v;
-    if (exp == 0)
-        v = std::ldexp((double)mant, -24);
-    else if (exp == 31)
-        v = mant ? NAN : INFINITY;
-    else
-        v = std::ldexp((double)(mant | 0x400), exp - 25);
-    return sign ? -v : v;
-}
-
-/// Double to IEEE half-precision bits, rounding to nearest even.
-uint16_t double_to_half(double d) {
-    uint16_t sign = std::signbit(d) ? 0x8000 : 0;
-    double a = std::fabs(d);
-    if (std::isnan(d)) return sign | 0x7e00;
-    if (a >= 65520.0) return sign | 0x7c00; // rounds to infinity
-    if (a < std::ldexp(1.0, -14)) {
-        // Subnormal (or zero): units of 2^-24.
-        return sign | (uint16_t)std::nearbyint(a * std::ldexp(1.0, 24));
-    }
-    int e;
-    double m = std::frexp(a, &e); // a = m * 2^e, m in [0.5, 1)
-    // 11 significant bits; nearbyint rounds half to even in the default rounding mode.
-    double sig = std::nearbyint(std::ldexp(m, 11));
-    if (sig >= 2048.0) {
-        sig /= 2;
-        e++;
-    }
-    int biased = e - 1 + 15;
-    if (biased >= 31) return sign | 0x7c00;
-    return sign | (uint16_t)(biased << 10) | (uint16_t)((uint32_t)sig & 0x3ff);
-}
-
-float bfloat_to_float(uint16_t b) {
-    uint32_t bits = (uint32_t)b << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-uint16_t float_to_bfloat(float f) {
-    uint32_t bits;
-    std::memcpy(&bits, &f, 4);
-    if (std::isnan(f)) return (uint16_t)((bits >> 16) | 0x40);
-    // Round to nearest even on the dropped 16 bits.
-    bits += 0x7fff + ((bits >> 16) & 1);
-    return (uint16_t)(bits >> 16);
-}
 
 } // namespace
 
@@ -178,11 +127,12 @@ Expr Parameter::scalar_expr() const {
             return make_const(t, (uint64_t)read(uint64_t()));
         }
     } else if (t.is_bfloat()) {
-        if (t.bits() == 16) return make_const(t, (double)bfloat_to_float(read(uint16_t())));
+        if (t.bits() == 16)
+            return make_const(t, (double)bfloat16_t::make_from_bits(read(uint16_t())));
     } else if (t.is_float()) {
         switch (t.bits()) {
         case 16:
-            return make_const(t, half_to_double(read(uint16_t())));
+            return make_const(t, (double)float16_t::make_from_bits(read(uint16_t())));
         case 32:
             return make_const(t, (double)read(float()));
         case 64:
@@ -248,11 +198,11 @@ void Parameter::set_scalar_expr(const Expr &value) {
             return write((uint64_t)u);
         }
     } else if (t.is_bfloat()) {
-        if (t.bits() == 16) return write(float_to_bfloat((float)f));
+        if (t.bits() == 16) return write(bfloat16_t(f).to_bits());
     } else if (t.is_float()) {
         switch (t.bits()) {
         case 16:
-            return write(double_to_half(f));
+            return write(float16_t(f).to_bits());
         case 32:
             return write((float)f);
         case 64:

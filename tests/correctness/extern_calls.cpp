@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 using namespace loom;
@@ -29,7 +31,13 @@ extern "C" uint8_t loomtest_mix5(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uin
     return (uint8_t)(a + 2 * b + 3 * c + 4 * d + 5 * e);
 }
 
+/// The string's length, plus 1000 when it is not 32-byte aligned.
+extern "C" int32_t loomtest_string_check(const char *s) {
+    return (int32_t)strlen(s) + ((uintptr_t)s % 32 != 0 ? 1000 : 0);
+}
+
 HalideExtern_2(float, loomtest_weighted, float, int32_t);
+HalidePureExtern_1(int32_t, loomtest_string_check, const char *);
 HalideExtern_1(int32_t, loomtest_counter, int32_t);
 HalidePureExtern_3(double, loomtest_hyp3, double, double, double);
 HalidePureExtern_5(uint8_t, loomtest_mix5, uint8_t, uint8_t, uint8_t, uint8_t, uint8_t);
@@ -79,6 +87,16 @@ TEST(ExternCalls, PureFunctionsOfThreeAndFiveArguments) {
     for (int i = 0; i < 50; i++) {
         EXPECT_EQ(go(i), loomtest_mix5((uint8_t)i, (uint8_t)(i + 1), 2, (uint8_t)i, 3)) << i;
     }
+}
+
+TEST(ExternCalls, StringConstantsAreAlignedHandles) {
+    // As in Halide, a string constant is 32-byte aligned, so an extern may read it as wider
+    // data.
+    Var x("x");
+    Func f("strings");
+    f(x) = loomtest_string_check(Expr("hello")) + 10 * loomtest_string_check(Expr("ab"));
+    Buffer<int32_t> out = f.realize({2});
+    EXPECT_EQ(out(0), 5 + 10 * 2);
 }
 
 TEST(ExternCalls, ArgumentTypeIsChecked) {

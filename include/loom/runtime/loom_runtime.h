@@ -478,6 +478,10 @@ char *halide_uint64_to_string(char *dst, char *end, uint64_t arg, int digits);
 char *halide_double_to_string(char *dst, char *end, double arg, int scientific);
 /// "0x" followed by the address in hex.
 char *halide_pointer_to_string(char *dst, char *end, const void *arg);
+
+/// The value of IEEE binary16 bits (a Float(16) element), exactly.
+float halide_float16_bits_to_float(uint16_t bits);
+double halide_float16_bits_to_double(uint16_t bits);
 /// The type's name ("uint8", "float32x4", "bool"), packed or as a struct.
 char *halide_type_to_string(char *dst, char *end, const struct halide_type_t *arg);
 

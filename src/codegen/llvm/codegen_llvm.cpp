@@ -69,14 +69,15 @@ CodeGenLLVM::~CodeGenLLVM() = default;
 
 llvm::FastMathFlags CodeGenLLVM::default_fast_math_flags() {
     // Halide's float semantics: the compiler may contract a * b + c into an FMA, reassociate,
-    // use reciprocals and approximate functions, and ignore the sign of zero; strict_float()
+    // use approximate functions, and ignore the sign of zero, but, as in Halide, not replace a
+    // division by a multiplication with the reciprocal (two roundings, so results would differ
+    // from Halide's in the last bit even where nothing is reassociated); strict_float()
     // and Target::StrictFloat turn this off. Unlike Halide, NaNs and infinities are not
     // assumed away, so is_nan/is_inf/is_finite see the true value (reassociation may still
     // change whether an intermediate overflows: x * 0 + x may become x).
     llvm::FastMathFlags f;
     f.setAllowContract(true);
     f.setAllowReassoc();
-    f.setAllowReciprocal();
     f.setApproxFunc();
     f.setNoSignedZeros();
     return f;
@@ -283,7 +284,13 @@ Value *CodeGenLLVM::const_int(Type t, int64_t v) {
 
 Value *CodeGenLLVM::string_constant(const std::string &s) {
     Value *&g = strings_[s];
-    if (!g) g = builder_->CreateGlobalString(s, "str", 0, module_.get());
+    if (!g) {
+        // Aligned as Halide aligns its constants: a string passed as a handle may be read by
+        // an extern as wider data.
+        llvm::GlobalVariable *v = builder_->CreateGlobalString(s, "str", 0, module_.get());
+        v->setAlignment(llvm::Align(32));
+        g = v;
+    }
     return g;
 }
 

@@ -116,3 +116,30 @@ TEST(HalideScheduleLegality, RacingRVarsAreRefused) {
     EXPECT_TRUE(refused([&] { total.update().parallel(r); }));
     EXPECT_TRUE(refused([&] { cols.update().parallel(q.y); }));
 }
+
+TEST(HalideScheduleLegality, UnrollAndVectorizeLoopsASpecializationMakesConstant) {
+    // Inside specialize(width == c) the loop over x has the constant extent c, so it may be
+    // unrolled or vectorized whole; the general case keeps the serial loop.
+    ImageParam in(Int(32), 2, "spec_in");
+    Var x("x"), y("y");
+    Func f("spec_unroll"), g("spec_vector");
+    f(x, y) = in(x, y) * 3 + y;
+    f.specialize(f.output_buffer().width() == 4 && f.output_buffer().height() == 3)
+        .unroll(x)
+        .unroll(y);
+    g(x, y) = in(x, y) - x;
+    g.specialize(g.output_buffer().width() == 8).vectorize(x);
+    for (int w : {4, 8, 5}) {
+        Buffer<int> input(w, 3);
+        input.for_each_element([&](int i, int j) { input(i, j) = i * 7 - j * 5; });
+        in.set(input);
+        Buffer<int> a = f.realize({w, 3});
+        Buffer<int> b = g.realize({w, 3});
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i < w; i++) {
+                ASSERT_EQ(a(i, j), input(i, j) * 3 + j) << "width " << w;
+                ASSERT_EQ(b(i, j), input(i, j) - i) << "width " << w;
+            }
+        }
+    }
+}

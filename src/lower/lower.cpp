@@ -22,6 +22,7 @@
 #include "lower/remove_dead_allocations.h"
 #include "lower/rewrite_interleavings.h"
 #include "lower/schedule_functions.h"
+#include "lower/skip_stages.h"
 #include "lower/sliding_window.h"
 #include "lower/storage_flattening.h"
 #include "lower/storage_folding.h"
@@ -192,6 +193,8 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // Circular buffers for Funcs whose live region along a serial loop is small.
     s = run("storage_folding", s, [&] { return storage_folding(s, env); });
     s = run("inject_memoization", s, [&] { return inject_memoization(s, outputs, env); });
+    // Producers whose consumers use them only under a condition run only under it.
+    s = run("skip_stages", s, [&] { return skip_stages(s, outputs, env); });
 
     // The arguments: inputs in Halide's order (buffers, then scalars, by name), then outputs.
     std::vector<Expr> extra;

@@ -2,6 +2,7 @@
 
 #include <loom/ir_operator.h>
 
+#include "analysis/bounds.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/substitute.h"
@@ -9,6 +10,7 @@
 #include "lower/loop_names.h"
 #include "lower/lower_utils.h"
 #include "lower/output_buffers.h"
+#include "simplify/simplify.h"
 #include "support/error.h"
 
 #include <set>
@@ -134,16 +136,16 @@ protected:
     using IRMutator::visit;
 
     Stmt visit(const LetStmt *op) override {
-        path_lets.emplace_back(op->name, op->value);
+        path.push_back({op->name, op->value, Expr()});
         Stmt s = IRMutator::visit(op);
-        path_lets.pop_back();
+        path.pop_back();
         return s;
     }
 
     Stmt visit(const For *op) override {
-        path_loops.push_back(op->name);
+        path.push_back({op->name, op->min, op->extent});
         Stmt s = IRMutator::visit(op);
-        path_loops.pop_back();
+        path.pop_back();
         return s;
     }
 
@@ -167,25 +169,40 @@ private:
     }
 
     /// The region f computes ("<f>.s0.<v>.min/.max", let-bound by bounds_inference around
-    /// its Realize), in terms of what is defined at the top of the pipeline.
+    /// its Realize), in terms of what is defined at the top of the pipeline. For an extern
+    /// computed inside loops, the union over their iterations: one query at the top then sizes
+    /// every input, wherever it is computed, for every iteration (as Halide's query at an
+    /// outer level does with the relaxed region).
     std::vector<std::pair<Expr, Expr>> region_at_root(const Function &f) {
         std::vector<std::pair<Expr, Expr>> region;
-        std::set<std::string> loops(path_loops.begin(), path_loops.end());
         for (const std::string &a : f.args()) {
             std::pair<Expr, Expr> r;
             for (bool is_max : {false, true}) {
                 std::string n = stage_prefix(f.name(), 0) + a + (is_max ? ".max" : ".min");
                 Expr e = var(n);
-                // Substitute the lets on the path, innermost first, so only names defined
-                // outside the whole statement (arguments, other queries' results) remain.
-                for (auto it = path_lets.rbegin(); it != path_lets.rend(); ++it) {
-                    if (expr_uses_var(e, it->first)) e = substitute(it->first, it->second, e);
+                // Eliminate what the path defines, innermost first: lets by substitution,
+                // loop variables by the bound of e over the loop.
+                for (auto it = path.rbegin(); it != path.rend(); ++it) {
+                    if (!expr_uses_var(e, it->name)) continue;
+                    if (!it->extent.defined()) {
+                        e = substitute(it->name, it->value, e);
+                        continue;
+                    }
+                    Expr last = simplify(it->value + it->extent - 1);
+                    Interval i =
+                        bounds_of_expr_in_scope(e, {{it->name, Interval(it->value, last)}});
+                    Expr bound = is_max ? i.max : i.min;
+                    user_assert(!needs_query(f) ||
+                                ((is_max ? i.has_upper_bound() : i.has_lower_bound()) &&
+                                 !expr_uses_var(bound, it->name)))
+                        << "Func " << f.name() << " is an extern stage computed inside the loop "
+                        << describe_loop(it->name) << ", and Loom cannot bound the region it "
+                        << "computes over that loop (" << n << " = " << e
+                        << "), which its bounds query needs. Compute " << f.name()
+                        << " at an outer loop or at the root.\n";
+                    if (bound.defined()) e = bound;
                 }
-                user_assert(!expr_uses_vars(e, loops) || !needs_query(f))
-                    << "Func " << f.name() << " is an extern stage with inputs computed inside a "
-                    << "loop; Loom computes such extern stages at the root only. Schedule "
-                    << f.name() << ".compute_root().\n";
-                (is_max ? r.second : r.first) = e;
+                (is_max ? r.second : r.first) = simplify(e);
             }
             region.push_back(r);
         }
@@ -253,8 +270,12 @@ public:
 private:
     const std::map<std::string, Function> &env;
     std::set<std::string> output_names;
-    std::vector<std::pair<std::string, Expr>> path_lets;
-    std::vector<std::string> path_loops;
+    /// The lets (no extent) and loops (value: the min) enclosing the node visited.
+    struct PathEntry {
+        std::string name;
+        Expr value, extent;
+    };
+    std::vector<PathEntry> path;
 };
 
 /// The steps of f's bounds query, given the region it computes.

@@ -30,9 +30,11 @@
 /// assertions on the raw buffer handles. The queries run also when the pipeline itself is run
 /// as a bounds query, so infer_input_bounds sees the regions externs ask for.
 ///
-/// Only extern stages computed at the root (or outputs) can have Func or buffer inputs: an
-/// extern stage computed inside a loop is a CompileError when its query would depend on the
-/// loop. Tests: tests/correctness/extern_stages.cpp, tests/error/extern_errors.cpp,
+/// An extern stage computed inside loops is queried once, at the top, for the union of the
+/// regions it computes over those loops (bounded by interval arithmetic; a region that can't be
+/// bounded is a CompileError naming the loop): its inputs are computed over that union, and
+/// each call inside the loops passes its own output region. Tests:
+/// tests/correctness/extern_stages.cpp, tests/error/extern_errors.cpp,
 /// tests/unit/lower/extern_stages_test.cpp.
 
 #include "lang/function.h"

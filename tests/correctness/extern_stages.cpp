@@ -167,6 +167,35 @@ TEST(ExternStages, BoundsQueryDecidesTheInputRegion) {
     EXPECT_EQ(record.run_out_extent, 10);
 }
 
+TEST(ExternStages, ExternComputedInsideALoop) {
+    // f at h's tiles: one call per tile over the tile's region, its input g computed at the
+    // root or per tile over what the query asked for (the union of the tiles' regions).
+    for (bool g_per_tile : {false, true}) {
+        record = Record();
+        Var x("x"), xo("xo"), xi("xi");
+        Func g("g_tiles"), f("f_tiles"), h("h_tiles");
+        g(x) = x * 3;
+        f.define_extern("loomtest_window_sum", {g, 1}, Int(32), 1);
+        h(x) = f(x) - 1;
+        h.split(x, xo, xi, 4);
+        f.compute_at(h, xo);
+        if (g_per_tile) {
+            g.compute_at(h, xo);
+        } else {
+            g.compute_root();
+        }
+        Buffer<int32_t> out = h.realize({12});
+        for (int i = 0; i < 12; i++) {
+            EXPECT_EQ(out(i), 3 * (i + 5) + 3 * (i + 6) + 3 * (i + 7) + 1 - 1) << i;
+        }
+        EXPECT_EQ(record.runs, 3);
+        EXPECT_EQ(record.run_out_extent, 4);
+        EXPECT_EQ(record.run_out_min, 8);
+        EXPECT_LE(record.run_in_min, 13);
+        EXPECT_GE(record.run_in_min + record.run_in_extent, 19);
+    }
+}
+
 TEST(ExternStages, OutputExternStageWithShiftedOutput) {
     record = Record();
     Var x("x");

@@ -48,6 +48,17 @@ std::string describe_condition(const Expr &where) {
 
 DefinedPart strip_undef_selects(const Expr &e) {
     if (is_undef(e)) return {Expr(), const_false(e.type().lanes())};
+    if (const Let *let = e.as<Let>()) {
+        // Lets that earlier passes put around the value (inlined Funcs' shared terms) go
+        // around both parts.
+        DefinedPart body = strip_undef_selects(let->body);
+        if (!body.where.defined()) return {e, Expr()};
+        auto wrap = [&](const Expr &x) {
+            return x.defined() && expr_uses_var(x, let->name) ? Let::make(let->name, let->value, x)
+                                                              : x;
+        };
+        return {wrap(body.value), wrap(body.where)};
+    }
     const Select *s = e.as<Select>();
     if (!s) return {e, Expr()};
     DefinedPart t = strip_undef_selects(s->true_value);

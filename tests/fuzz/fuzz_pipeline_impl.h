@@ -389,32 +389,70 @@ inline void PipelineGenerator::stage_tuple() {
     int q = pick_producer();
     std::vector<GE> leaves{leaf_call(q, {}, 0), leaf_call(pick_producer(), {1, 0}, 0)};
     GE a = bound(expr_tree(leaves, t0, 1)), b = bound(expr_tree(leaves, t1, 1));
-    f(vars) = Tuple(a.e, b.e);
-    out << "Func " << name << "(\"" << name << "\");\n"
-        << name << "(" << var_list(var_names()) << ") = Tuple(" << a.s << ", " << b.s << ");\n";
-    add_func(name, f, dims, {t0, t1}, std::max(a.mag, b.mag));
-    if (!coin(0.6)) return;
+    const std::string vs = var_list(var_names()), cs = name + "(" + vs + ")";
+    const std::string x0 = vars[0].name();
+    out << "Func " << name << "(\"" << name << "\");\n";
+    int64_t mag = std::max(a.mag, b.mag);
+    if (coin(0.3)) {
+        // A Tuple-valued select: the elements swapped (and converted) on every third column.
+        GE b0 = bound(convert(b, t0)), a1 = bound(convert(a, t1));
+        f(vars) = select(vars[0] % 3 == 1, Tuple(a.e, b.e), Tuple(b0.e, a1.e));
+        out << cs << " = select(" << x0 << " % 3 == 1, Tuple(" << a.s << ", " << b.s << "), Tuple("
+            << b0.s << ", " << a1.s << "));\n";
+        mag = std::max({mag, b0.mag, a1.mag});
+    } else {
+        f(vars) = Tuple(a.e, b.e);
+        out << cs << " = Tuple(" << a.s << ", " << b.s << ");\n";
+    }
+    add_func(name, f, dims, {t0, t1}, mag);
+    const int fi = (int)p.funcs.size() - 1;
+    const int kind = rand_int(0, 4); // 0-1: argmax update, 2-3: partial update, 4: none
+    if (kind == 4) return;
+    std::vector<int> pure;
+    for (int i = 0; i < dims; i++) pure.push_back(i);
+    Expr cur0 = f(vars)[0], cur1 = f(vars)[1];
+    if (kind >= 2) {
+        // An update that leaves part of the Func as it was: one element undef, or every
+        // element undef where a condition on x fails (one condition for all, as Halide needs).
+        p.funcs.pop_back(); // so the call below records the use as stage 1 of this Func
+        GE term = convert(leaf_call(pick_producer(), {}, 1), Int(32));
+        GE c0{cur0, cs + "[0]", mag}, c1{cur1, cs + "[1]", mag};
+        GE v0 = bound(convert(bound(binop(convert(c0, Int(32)), term)), t0));
+        GE v1 = bound(convert(bound(binop(convert(c1, Int(32)), term)), t1));
+        std::string u0 = "undef<" + type_name(t0) + ">()", u1 = "undef<" + type_name(t1) + ">()";
+        if (kind == 2) {
+            bool first = coin();
+            f(vars) = first ? Tuple(v0.e, undef(t1)) : Tuple(undef(t0), v1.e);
+            out << cs << " = Tuple(" << (first ? v0.s : u0) << ", " << (first ? u1 : v1.s)
+                << ");\n";
+        } else {
+            Expr c = vars[0] % 2 == 0;
+            std::string c_s = x0 + " % 2 == 0";
+            f(vars) = Tuple(select(c, undef(t0), v0.e), select(c, undef(t1), v1.e));
+            out << cs << " = Tuple(select(" << c_s << ", " << u0 << ", " << v0.s << "), select("
+                << c_s << ", " << u1 << ", " << v1.s << "));\n";
+        }
+        add_func(name, f, dims, {t0, t1}, std::max({mag, v0.mag, v1.mag}));
+        p.funcs.back().rvars.push_back({});
+        p.funcs.back().update_pure.push_back(pure);
+        return;
+    }
     // An argmax-style update over a small window along x: the max of a and where it was.
-    int fi = (int)p.funcs.size() - 1;
     std::string rname = prefix + "r" + std::to_string(fi);
     int r0 = rand_int(-2, 0), k = rand_int(2, 4);
     RDom r(r0, k, rname);
     std::vector<Expr> args{vars.begin(), vars.end()};
     std::vector<std::string> args_s = var_names();
     args[0] = vars[0] + r.x;
-    args_s[0] = vars[0].name() + " + " + rname;
+    args_s[0] = x0 + " + " + rname;
     p.funcs.pop_back(); // so the call below records the use as stage 1 of this Func
     GE cand = convert(call(q, args, args_s, 1), t0);
-    Expr cur0 = f(vars)[0], cur1 = f(vars)[1];
-    std::string cs = name + "(" + var_list(var_names()) + ")";
     f(vars) = Tuple(max(cur0, cand.e), select(cand.e > cur0, cast(t1, r.x), cur1));
     out << "RDom " << rname << "(" << r0 << ", " << k << ", \"" << rname << "\");\n"
         << cs << " = Tuple(max(" << cs << "[0], " << cand.s << "), select(" << cand.s << " > " << cs
         << "[0], cast<" << type_name(t1) << ">(" << rname << "), " << cs << "[1]));\n";
-    add_func(name, f, dims, {t0, t1}, std::max<int64_t>({a.mag, b.mag, cand.mag, 8}));
+    add_func(name, f, dims, {t0, t1}, std::max<int64_t>({mag, cand.mag, 8}));
     p.funcs.back().rvars.push_back({r.x});
-    std::vector<int> pure;
-    for (int i = 0; i < dims; i++) pure.push_back(i);
     p.funcs.back().update_pure.push_back(pure);
 }
 

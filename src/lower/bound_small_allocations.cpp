@@ -320,11 +320,8 @@ protected:
         bounded = bounded && bytes <= kMaxBytes;
 
         if (mt == MemoryType::Stack) {
-            user_assert(bounded)
-                << "Allocation " << op->name << " has a dynamic size. Only fixed-size "
-                << "allocations can be stored on the stack: bound the dimensions of " << op->name
-                << " (bound, bound_extent, or a constant split factor at its "
-                << "compute level), or try storing on the heap instead.\n";
+            // A dynamic size stays dynamic: codegen allocas it for the allocation's scope.
+            if (!bounded) return IRMutator::visit(op);
         } else if (mt == MemoryType::Register) {
             user_assert(bounded)
                 << "Allocation " << op->name << " has a dynamic size. Only fixed-size "

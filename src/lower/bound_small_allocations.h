@@ -7,9 +7,9 @@
 /// the ranges of the variables its extents use. Then, by memory type:
 ///  - Auto: a bound of at most kMaxAutoStackBytes bytes puts the buffer on the stack
 ///    (MemoryType::Stack) with that constant size; otherwise it stays on the heap.
-///  - Stack: the constant bound becomes its size; no bound is a CompileError (Loom allocates
-///    stack buffers once, in the entry block of the function or parallel task, so a dynamic
-///    size cannot be supported).
+///  - Stack: the constant bound becomes its size; without one the size stays dynamic (as
+///    Halide allows) and codegen allocas it where the allocation starts, releasing the stack
+///    where it ends.
 ///  - Register: as Stack, and every Load/Store of it must be at a constant index (after
 ///    unrolling; a vector index must be a Ramp with constant base and stride); else a
 ///    CompileError.

@@ -68,6 +68,23 @@ TEST(StoreIn, StackWithConstantBound) {
     check(t.c.realize({129, 17}));
 }
 
+TEST(StoreIn, StackWithDynamicSize) {
+    // A row of p per row of c, as wide as the output: a dynamic size, allocated on the stack
+    // for each row (and released after it, or 4000 rows would not fit), serial and parallel.
+    for (bool parallel : {false, true}) {
+        Func p("p"), c("c");
+        Var x("x"), y("y");
+        p(x, y) = x * 3 + y * 7;
+        c(x, y) = p(x, y) + p(x + 1, y) + p(x, y + 1);
+        p.compute_at(c, y).store_in(MemoryType::Stack);
+        if (parallel) c.parallel(y);
+        std::string s = lowered(c);
+        EXPECT_NE(s.find("in Stack"), std::string::npos) << s;
+        check(c.realize({37, 5}));
+        check(c.realize({3000, 4000}));
+    }
+}
+
 TEST(StoreIn, RegisterWithUnrolledAccesses) {
     Func p("p"), c("c");
     Var x("x"), y("y");

@@ -1,6 +1,6 @@
-// Errors of the memory directives: store_in(Stack/Register) with a size that has no constant
-// bound, Register with a non-constant index, unsupported memory types, and reorder_storage of
-// a Var that is not a dimension, a repeated Var, or a single Var.
+// Errors of the memory directives: store_in(Register) with a size that has no constant bound
+// or with a non-constant index, unsupported memory types, and reorder_storage of a Var that is
+// not a dimension, a repeated Var, or a single Var.
 #include <loom/loom.h>
 
 #include "common/expect_error.h"
@@ -9,15 +9,6 @@
 
 using namespace loom;
 using loom_test::expect_error;
-
-TEST(MemoryErrors, StackWithDynamicSize) {
-    Func p("p"), c("c");
-    Var x("x"), y("y");
-    p(x, y) = x + y;
-    c(x, y) = p(x, y) + 1;
-    p.compute_at(c, y).store_in(MemoryType::Stack);
-    expect_error([&] { c.compile_jit(); }, {"Allocation p has a dynamic size", "stack", "heap"});
-}
 
 TEST(MemoryErrors, RegisterWithDynamicSize) {
     Func p("p"), c("c");

@@ -551,7 +551,7 @@ void CodeGenLLVM::visit(const Allocate *op) {
         return;
     }
 
-    // Heap: bytes = product of extents in 64 bits.
+    // bytes = product of extents in 64 bits.
     Value *bytes = llvm::ConstantInt::get(i64_t, bytes_per);
     for (const Expr &e : op->extents) {
         Value *v = codegen(e);
@@ -560,6 +560,22 @@ void CodeGenLLVM::visit(const Allocate *op) {
         bytes = builder_->CreateMul(bytes, v);
     }
     Value *cond = codegen(op->condition);
+    if (op->memory_type == MemoryType::Stack) {
+        // store_in(Stack) of a dynamic size, as Halide allows: an alloca of the size, released
+        // when the allocation's scope ends (so one inside a loop does not grow the stack).
+        Value *size = builder_->CreateSelect(cond, bytes, llvm::ConstantInt::get(i64_t, 0));
+        Value *saved = builder_->CreateStackSave();
+        llvm::AllocaInst *a =
+            builder_->CreateAlloca(llvm::Type::getInt8Ty(context_), size, op->name);
+        a->setAlignment(llvm::Align(stack_alignment));
+        sym_push(op->name, a);
+        int outer = set_alignment(stack_alignment);
+        codegen(op->body);
+        allocation_alignment_[op->name] = outer;
+        sym_pop(op->name);
+        builder_->CreateStackRestore(saved);
+        return;
+    }
     llvm::Value *slot = create_entry_alloca(ptr_t, 1, 8, op->name + ".slot");
     llvm::BasicBlock *pre = builder_->GetInsertBlock();
     llvm::BasicBlock *do_alloc =

@@ -12,13 +12,16 @@
 /// conjunction names are substituted, and a loop variable it names is eliminated by asking
 /// whether the condition holds for some iteration (the upper bound of the condition over the
 /// loop's range: `x < 5` for x in [m, M] becomes `m < 5`). A condition that reads a Func or a
-/// buffer (not yet computed where f is produced), or that the bounds cannot eliminate a loop
-/// from, counts as always true. f is used wherever its buffer is named (extern stages).
+/// buffer (not yet computed where f is produced), that the bounds cannot eliminate a loop from,
+/// or that grows past 256 nodes (nested selects, substituted let chains: not worth testing at
+/// run time), counts as always true. f is used wherever its buffer is named (extern stages).
 ///
 /// Not skipped where the condition differs between the lanes of an enclosing vectorized loop
-/// (the loop would stay scalar). Left alone: outputs, Funcs stored outside the loop they are computed in (sliding windows and
-/// folded storage need every iteration's values), memoized Funcs (the cache must not store what was
-/// not computed), and Funcs fused by compute_with (their produce holds other Funcs' stages).
+/// (the loop would stay scalar). Left alone: outputs; Funcs stored outside the loop they are
+/// computed in (sliding windows and folded storage need every iteration's values); memoized
+/// Funcs (the cache must not store what was not computed); Funcs fused by compute_with (their
+/// produce holds other Funcs' stages).
+///
 /// Runs after inject_memoization, on the unflattened loop nest.
 /// Tests: tests/correctness/skip_stages.cpp.
 

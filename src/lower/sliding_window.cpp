@@ -5,6 +5,7 @@
 #include "arith/monotonic.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "lower/compute_path.h"
 #include "lower/loop_names.h"
@@ -51,62 +52,111 @@ Stmt slide_function(const Stmt &realize_body, const Function &f, int loop_index)
         if (path.nodes[i].is_loop()) inner_loops.push_back(path.nodes[i].name);
     }
 
-    // The region lets of stage 0, expanded to the loop variable and what encloses the loop.
+    // The region lets of each stage, expanded to the loop variable and what encloses the loop.
     struct DimRegion {
         std::string min_name, max_name;
         Expr min, max;           ///< as let-bound
         Expr full_min, full_max; ///< with the lets inside the loop substituted
         Monotonic dir_min, dir_max;
     };
-    std::vector<DimRegion> dims;
-    for (const std::string &a : f.args()) {
-        DimRegion d;
-        d.min_name = stage_prefix(f.name(), 0) + a + ".min";
-        d.max_name = stage_prefix(f.name(), 0) + a + ".max";
-        int imin = path.find_let(d.min_name), imax = path.find_let(d.max_name);
-        if (imin < 0 || imax < 0) return realize_body;
-        d.min = path.nodes[imin].value;
-        d.max = path.nodes[imax].value;
-        d.full_min = path.expand(d.min, imin);
-        d.full_max = path.expand(d.max, imax);
-        d.dir_min = is_monotonic(d.full_min, v);
-        d.dir_max = is_monotonic(d.full_max, v);
-        dims.push_back(d);
+    const int stages = 1 + (int)f.updates().size();
+    std::vector<std::vector<DimRegion>> regions(stages);
+    for (int k = 0; k < stages; k++) {
+        for (const std::string &a : f.args()) {
+            DimRegion d;
+            d.min_name = stage_prefix(f.name(), k) + a + ".min";
+            d.max_name = stage_prefix(f.name(), k) + a + ".max";
+            int imin = path.find_let(d.min_name), imax = path.find_let(d.max_name);
+            if (imin < 0 || imax < 0) return realize_body;
+            d.min = path.nodes[imin].value;
+            d.max = path.nodes[imax].value;
+            d.full_min = path.expand(d.min, imin);
+            d.full_max = path.expand(d.max, imax);
+            d.dir_min = is_monotonic(d.full_min, v);
+            d.dir_max = is_monotonic(d.full_max, v);
+            regions[k].push_back(d);
+        }
     }
-    if (dims.empty()) return realize_body;
+    if (regions[0].empty()) return realize_body;
+
+    // The one dimension whose region moves with the loop, the same in every stage (-1: none).
+    int moving = -1;
+    for (int k = 0; k < stages; k++) {
+        int stage_moving = -1;
+        for (size_t i = 0; i < regions[k].size(); i++) {
+            const DimRegion &d = regions[k][i];
+            if (d.dir_min == Monotonic::Constant && d.dir_max == Monotonic::Constant) continue;
+            if (stage_moving >= 0) return realize_body; // more than one dimension moves
+            stage_moving = (int)i;
+        }
+        if (k > 0 && stage_moving != moving) return realize_body;
+        moving = stage_moving;
+    }
 
     Expr later = Variable::make(Int(32), v) > loop.min;
     auto prev = [&](const Expr &e) { return substitute(v, Variable::make(Int(32), v) - 1, e); };
-    int moving = -1;
-    for (size_t i = 0; i < dims.size(); i++) {
-        if (dims[i].dir_min == Monotonic::Constant && dims[i].dir_max == Monotonic::Constant) {
-            continue;
-        }
-        if (moving >= 0) return realize_body; // more than one dimension moves: no sliding
-        moving = (int)i;
-    }
+    Stmt body = realize_body;
     if (moving < 0) {
         // The same region every iteration: only the first computes it.
-        const DimRegion &d = dims[0];
-        Expr empty = Select::make(later, d.min - 1, d.max);
-        return ReplaceLetValue(d.max_name, empty).mutate(realize_body);
+        for (int k = 0; k < stages; k++) {
+            const DimRegion &d = regions[k][0];
+            body = ReplaceLetValue(d.max_name, Select::make(later, d.min - 1, d.max)).mutate(body);
+        }
+        return body;
     }
-    const DimRegion &d = dims[moving];
-    for (const std::string &inner : inner_loops) {
-        if (expr_uses_var(d.full_min, inner) || expr_uses_var(d.full_max, inner)) {
+    for (int k = 0; k < stages; k++) {
+        const DimRegion &d = regions[k][moving];
+        for (const std::string &inner : inner_loops) {
+            if (expr_uses_var(d.full_min, inner) || expr_uses_var(d.full_max, inner)) {
+                return realize_body;
+            }
+        }
+        if (combine(d.dir_min, d.dir_max) !=
+            combine(regions[0][moving].dir_min, regions[0][moving].dir_max)) {
             return realize_body;
         }
     }
-    Monotonic dir = combine(d.dir_min, d.dir_max);
-    if (dir == Monotonic::Increasing) {
-        Expr fresh = Max::make(d.min, prev(d.full_max) + 1);
-        return ReplaceLetValue(d.min_name, Select::make(later, fresh, d.min)).mutate(realize_body);
+    // Each stage computes the part of its region the previous iteration did not.
+    Monotonic dir = combine(regions[0][moving].dir_min, regions[0][moving].dir_max);
+    if (dir != Monotonic::Increasing && dir != Monotonic::Decreasing) return realize_body;
+    for (int k = 0; k < stages; k++) {
+        const DimRegion &d = regions[k][moving];
+        if (dir == Monotonic::Increasing) {
+            Expr fresh = Max::make(d.min, prev(d.full_max) + 1);
+            body = ReplaceLetValue(d.min_name, Select::make(later, fresh, d.min)).mutate(body);
+        } else {
+            Expr fresh = Min::make(d.max, prev(d.full_min) - 1);
+            body = ReplaceLetValue(d.max_name, Select::make(later, fresh, d.max)).mutate(body);
+        }
     }
-    if (dir == Monotonic::Decreasing) {
-        Expr fresh = Min::make(d.max, prev(d.full_min) - 1);
-        return ReplaceLetValue(d.max_name, Select::make(later, fresh, d.max)).mutate(realize_body);
+    return body;
+}
+
+/// Whether f's update stages can slide with its pure stage: each updates f at its pure
+/// Vars (f(x, y) += ..., not f(r, y) = ...), reading f itself only there, so the values
+/// earlier iterations computed are final and each new row is updated once.
+bool updates_can_slide(const Function &f) {
+    for (const Definition &u : f.updates()) {
+        for (size_t i = 0; i < u.args.size(); i++) {
+            const Variable *a = u.args[i].as<Variable>();
+            if (!a || a->name != f.args()[i]) return false;
+        }
+        bool self_elsewhere = false;
+        for (const Expr &value : u.values) {
+            visit_exprs(value, [&](const Expr &e) {
+                const Call *c = e.as<Call>();
+                if (c && c->call_type == Call::Halide && c->name == f.name()) {
+                    for (size_t i = 0; i < c->args.size(); i++) {
+                        const Variable *a = c->args[i].as<Variable>();
+                        if (!a || a->name != f.args()[i]) self_elsewhere = true;
+                    }
+                }
+                return !self_elsewhere;
+            });
+        }
+        if (self_elsewhere || !u.specializations.empty()) return false;
     }
-    return realize_body;
+    return true;
 }
 
 /// Slides one Func over every serial loop between its storage and its computation, innermost
@@ -134,7 +184,7 @@ protected:
         auto it = env.find(op->name);
         if (it == env.end()) return s;
         const Function &f = it->second;
-        if (!f.updates().empty() || f.has_extern_definition()) return s;
+        if (!updates_can_slide(f) || f.has_extern_definition()) return s;
         const Realize *r = s.as<Realize>();
         Stmt body = slide_function(r->body, f);
         if (body.same_as(r->body)) return s;

@@ -15,8 +15,10 @@
 /// The first iteration (of each run of L) computes the full region; this is simpler than
 /// Halide's warm-up (shifting the loop's min back) and keeps every iteration independent of
 /// how many iterations came before, at the cost of a select per iteration. When the region does
-/// not depend on L at all, iterations after the first compute nothing. Funcs with update
-/// definitions or an extern definition, and outputs, are left alone.
+/// not depend on L at all, iterations after the first compute nothing. Update stages slide with
+/// the pure stage (each clipped the same way, as in Halide) when every update writes f at its
+/// pure Vars and reads f only there (f(x, y) += g(x, y + r)); otherwise, and for extern
+/// definitions and outputs, the Func is left alone.
 ///
 /// Example (blur_y(x, y) = blur_x(x, y-1) + blur_x(x, y) + blur_x(x, y+1), blur_x store_root,
 /// compute_at(blur_y, y)): let blur_x.s0.y.min = select(blur_y.s0.y > blur_y.s0.y.loop_min,

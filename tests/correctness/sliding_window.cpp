@@ -87,6 +87,44 @@ TEST(SlidingWindow, BlurComputesEachRowOnce) {
         }
 }
 
+TEST(SlidingWindow, UpdateStagesSlideWithThePureStage) {
+    // bx(x, y) = in(x, y); bx(x, y) += in(x + r, y) * r: each stage computes each row once (as
+    // in Halide: H + 2 rows of the pure stage, 3 * (H + 2) evaluations of the update). With an
+    // update that writes fixed rows (f(x, r) = ...) nothing slides, and the values stay right.
+    Var x("x"), y("y");
+    Buffer<int32_t> in = make_input(40, 40);
+    Func c = BoundaryConditions::repeat_edge(in);
+    auto window = [&](int i, int j) {
+        auto cl = [&](int p, int q) {
+            return in(std::min(std::max(p, 0), 39), std::min(std::max(q, 0), 39));
+        };
+        int v = cl(i, j);
+        for (int r = 0; r < 3; r++) v += cl(i + r, j) * r;
+        return v;
+    };
+    const int W = 16, H = 11;
+    for (bool scan : {false, true}) {
+        Func bx(scan ? "swu_scan" : "swu_bx"), by(scan ? "swu_scan_by" : "swu_by");
+        RDom r(0, 3, "swu_r");
+        bx(x, y) = loomtest_sw_count(c(x, y));
+        if (scan) {
+            bx(x, r) += bx(x, r) * 0;
+        }
+        bx(x, y) += loomtest_sw_count(c(x + r, y)) * r;
+        by(x, y) = bx(x, y - 1) + bx(x, y) + bx(x, y + 1);
+        bx.store_root().compute_at(by, y);
+        sw_calls = 0;
+        Buffer<int32_t> out = by.realize({W, H});
+        if (!scan) EXPECT_EQ(sw_calls.load(), W * (H + 2) * (1 + 3));
+        for (int j = 0; j < H; j++) {
+            for (int i = 0; i < W; i++) {
+                ASSERT_EQ(out(i, j), window(i, j - 1) + window(i, j) + window(i, j + 1))
+                    << i << ", " << j << (scan ? " scan" : "");
+            }
+        }
+    }
+}
+
 TEST(SlidingWindow, NoSlidingAcrossParallelLoop) {
     Var x("x"), y("y");
     Buffer<int32_t> in = make_input(50, 50);

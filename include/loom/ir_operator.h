@@ -180,6 +180,23 @@ Expr select(Expr c1, Expr v1, Expr c2, Expr v2, Args &&...rest) {
 Expr mux(const Expr &index, const std::vector<Expr> &values);
 Expr mux(const Expr &index, std::initializer_list<Expr> values);
 
+/// Several stores and loads at once in an update definition (Halide's scatter and gather):
+/// f(x, scatter(3, 4)) = gather(1, 2) stores 1 at (x, 3) and 2 at (x, 4). Each is a vector of
+/// its arguments (scalars of one type; integer constants take the others' type), and
+/// operations on it distribute over the elements; every value is computed before any is
+/// stored, and stores to the same place happen left to right (the last wins), so
+/// f(scatter(3, 5)) = f(gather(5, 3)) swaps two elements.
+Expr scatter(const std::vector<Expr> &args);
+Expr gather(const std::vector<Expr> &args);
+template <typename... Args>
+Expr scatter(const Expr &e, const Args &...rest) {
+    return scatter(std::vector<Expr>{e, Expr(rest)...});
+}
+template <typename... Args>
+Expr gather(const Expr &e, const Args &...rest) {
+    return gather(std::vector<Expr>{e, Expr(rest)...});
+}
+
 // ---- Min, max, clamp ----
 /// Minimum / maximum, operands matched like arithmetic operands.
 Expr min(Expr a, Expr b);

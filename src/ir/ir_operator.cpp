@@ -511,6 +511,38 @@ Expr mux(const Expr &index, std::initializer_list<Expr> values) {
     return mux(index, std::vector<Expr>(values));
 }
 
+namespace {
+
+/// The vector of `args` for scatter and gather.
+Expr scatter_gather(const char *what, const std::vector<Expr> &args) {
+    user_assert(!args.empty()) << what << " needs at least one value.\n";
+    // The type of the first argument that is not an integer literal (Int(32) if all are).
+    Type t = Int(32);
+    for (const Expr &a : args) {
+        user_assert(a.defined()) << what << " of an undefined Expr.\n";
+        if (!a.as<IntImm>()) {
+            t = a.type();
+            break;
+        }
+    }
+    std::vector<Expr> elems;
+    for (const Expr &a : args) {
+        user_assert(a.type().is_scalar()) << "The arguments of " << what << " must be scalars, but "
+                                          << a << " has " << a.type().lanes() << " lanes.\n";
+        Expr e = a.as<IntImm>() && a.type() != t ? cast(t, a) : a;
+        user_assert(e.type() == t)
+            << "The arguments of " << what << " must have one type, but " << args[0] << " has type "
+            << args[0].type() << " and " << a << " has type " << a.type() << ".\n";
+        elems.push_back(e);
+    }
+    return elems.size() == 1 ? elems[0] : Shuffle::make_concat(elems);
+}
+
+} // namespace
+
+Expr scatter(const std::vector<Expr> &args) { return scatter_gather("scatter", args); }
+Expr gather(const std::vector<Expr> &args) { return scatter_gather("gather", args); }
+
 Expr clamp(Expr a, const Expr &min_val, const Expr &max_val) {
     user_assert(a.defined() && min_val.defined() && max_val.defined())
         << "clamp of an undefined Expr.\n";

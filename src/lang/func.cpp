@@ -36,20 +36,21 @@ const Variable *as_pure_var(const Expr &e) {
 }
 
 /// Halide's argument rules for calls to Funcs: Int(32) coordinates; narrower integers are
-/// widened; floats and integers that don't fit in int32 need an explicit cast.
+/// widened; floats and integers that don't fit in int32 need an explicit cast. A vector of
+/// coordinates is a scatter or gather (several elements at once).
 void check_arg_types(const std::string &func, std::vector<Expr> &args) {
     for (size_t i = 0; i < args.size(); i++) {
         user_assert(args[i].defined())
             << "Argument " << i + 1 << " in a reference to Func \"" << func << "\" is undefined.\n";
         Type t = args[i].type();
-        user_assert(t.is_scalar() && !t.is_handle())
+        user_assert(!t.is_handle() && !t.is_bool())
             << "Argument " << i + 1 << " in a reference to Func \"" << func << "\" has type " << t
-            << "; coordinates must be scalar integers.\n";
+            << "; coordinates must be integers (or scatter/gather of integers).\n";
         user_assert(
             !(t.is_float() || (t.is_uint() && t.bits() >= 32) || (t.is_int() && t.bits() > 32)))
             << "Implicit cast from " << t << " to int in argument " << i + 1
             << " in a reference to Func \"" << func << "\" is not allowed. Use an explicit cast.\n";
-        if (t != Int(32)) args[i] = cast(Int(32), args[i]);
+        if (t.element_of() != Int(32)) args[i] = cast(Int(32, t.lanes()), args[i]);
     }
 }
 

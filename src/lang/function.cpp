@@ -261,6 +261,11 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
     CheckVars check(fn, where, /*pure=*/true);
     check.pure_args = args;
     for (const Expr &v : values) check.dispatch(v);
+    for (const Expr &v : values) {
+        user_assert(v.type().is_scalar())
+            << where << "The value " << v << " is a vector of " << v.type().lanes()
+            << " elements (gather?). scatter and gather may only be used in update definitions.\n";
+    }
 
     std::vector<Type> types;
     for (const Expr &v : values) types.push_back(v.type());
@@ -297,7 +302,7 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
     touch();
 }
 
-void Function::define_update(const std::vector<Expr> &args, const std::vector<Expr> &values) {
+void Function::define_update(const std::vector<Expr> &args_in, const std::vector<Expr> &values_in) {
     internal_assert(defined()) << "define_update on an undefined Function\n";
     const std::string &fn = name();
     size_t idx = contents->updates.size();
@@ -308,14 +313,30 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
     user_assert(has_pure_definition())
         << where << "Func \"" << fn << "\" has no pure definition yet. Give it one first, over "
         << "distinct Vars (e.g. " << fn << "(x, y) = 0).\n";
-    for (size_t i = 0; i < args.size(); i++) {
-        user_assert(args[i].defined())
+    for (size_t i = 0; i < args_in.size(); i++) {
+        user_assert(args_in[i].defined())
             << where << "Argument " << i << " of the left-hand side is undefined.\n";
     }
-    for (size_t i = 0; i < values.size(); i++) {
-        user_assert(values[i].defined())
+    for (size_t i = 0; i < values_in.size(); i++) {
+        user_assert(values_in[i].defined())
             << where << "Value " << i << " of the right-hand side is undefined.\n";
     }
+    // scatter/gather: the arguments and values that are vectors store that many elements at
+    // once; scalars among them stand for every element.
+    int lanes = 1;
+    for (const std::vector<Expr> *list : {&args_in, &values_in}) {
+        for (const Expr &e : *list) {
+            int n = e.type().lanes();
+            user_assert(n == 1 || lanes == 1 || n == lanes)
+                << where << "The scatter and gather expressions of an update must all have the "
+                << "same number of elements, but one has " << lanes << " and " << e << " has " << n
+                << ".\n";
+            lanes = std::max(lanes, n);
+        }
+    }
+    // (Scalars stay scalar, so pure Vars stay recognisable; the Provide is split into one store
+    // per element in build_provide_loop_nest.)
+    const std::vector<Expr> &args = args_in, &values = values_in;
     user_assert((int)args.size() == dimensions())
         << where << "The left-hand side has " << args.size() << " argument(s), but " << fn
         << " has " << dimensions() << " dimension(s).\n";
@@ -324,7 +345,7 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
         << "of " << fn << " has " << contents->output_types.size() << ".\n";
     for (size_t i = 0; i < values.size(); i++) {
         Type pure_type = contents->output_types[i];
-        user_assert(values[i].type() == pure_type)
+        user_assert(values[i].type().element_of() == pure_type)
             << where
             << (values.size() > 1 ? "Tuple element " + std::to_string(i) + " of the value"
                                   : std::string("The value"))
@@ -366,7 +387,8 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
     if (rdom.defined()) d.schedule.rvars = rdom.domain();
     d.schedule.dims = default_dims(d.args, rdom);
     for (Dim &dim : d.schedule.dims) {
-        if (dim.kind == Dim::Kind::ImpureRVar && rvar_is_pure(dim.var, d, fn)) {
+        // (With scatter, iterations write several places: they stay ordered.)
+        if (dim.kind == Dim::Kind::ImpureRVar && lanes == 1 && rvar_is_pure(dim.var, d, fn)) {
             dim.kind = Dim::Kind::PureRVar;
         }
     }
@@ -381,7 +403,10 @@ Expr Function::make_call(const std::vector<Expr> &args, int index) const {
                                 << "\" because it has not yet been defined.\n";
     internal_assert(index >= 0 && index < (int)types.size())
         << "value index " << index << " out of range in a call to " << name() << "\n";
-    return Call::make(types[index], name(), args, Call::Halide, contents, index);
+    // A call at gathered coordinates (f(gather(3, 5))) reads as many elements.
+    int lanes = 1;
+    for (const Expr &a : args) lanes = std::max(lanes, a.type().lanes());
+    return Call::make(types[index].with_lanes(lanes), name(), args, Call::Halide, contents, index);
 }
 
 std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDomain &rdom) {

@@ -124,6 +124,44 @@ void widen_fuse_promises(const std::vector<Split> &splits, const std::vector<Tai
     }
 }
 
+/// The Provide of f's values at args; with scatter/gather (vector arguments or values of N
+/// elements), the values are computed once, as vectors, then stored one element at a time,
+/// left to right (so the last of several stores to one place wins).
+Stmt scattered_provide(const Function &f, const std::vector<Expr> &values,
+                       const std::vector<Expr> &args) {
+    int lanes = 1;
+    for (const std::vector<Expr> *list : {&values, &args}) {
+        for (const Expr &e : *list) lanes = std::max(lanes, e.type().lanes());
+    }
+    if (lanes == 1) return Provide::make(f.name(), values, args, const_true());
+    std::vector<Expr> gathered;
+    std::vector<std::pair<std::string, Expr>> lets;
+    for (size_t i = 0; i < values.size(); i++) {
+        if (values[i].type().is_scalar()) {
+            gathered.push_back(values[i]);
+            continue;
+        }
+        std::string n = f.name() + ".gathered." + std::to_string(i);
+        lets.emplace_back(n, values[i]);
+        gathered.push_back(Variable::make(values[i].type(), n));
+    }
+    auto element = [](const Expr &e, int k) {
+        return e.type().is_scalar() ? e : Shuffle::make_extract_element(e, k);
+    };
+    std::vector<Stmt> stores;
+    for (int k = 0; k < lanes; k++) {
+        std::vector<Expr> vs, as;
+        for (const Expr &v : gathered) vs.push_back(element(v, k));
+        for (const Expr &a : args) as.push_back(element(a, k));
+        stores.push_back(Provide::make(f.name(), vs, as, const_true()));
+    }
+    Stmt s = Block::make(stores);
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+        s = LetStmt::make(it->first, it->second, s);
+    }
+    return s;
+}
+
 /// The loops of one definition of stage `stage` (the default or a specialization), without the
 /// stage's "__outermost" loop.
 Stmt build_definition_loops(const Function &f, int stage, const Definition &def) {
@@ -132,7 +170,7 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
     Definition renamed = rename_definition(f, stage, def);
 
     // The innermost statement: the Provide, under the RDom predicate.
-    Stmt body = Provide::make(f.name(), renamed.values, renamed.args, const_true());
+    Stmt body = scattered_provide(f, renamed.values, renamed.args);
     if (def.schedule.atomic) {
         // atomic(): the stores become atomic (codegen_atomic.cpp); a Tuple needs a lock.
         body = Atomic::make(f.name(), f.outputs() > 1 ? f.name() + ".mutex" : "", body);

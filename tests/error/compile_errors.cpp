@@ -123,3 +123,15 @@ TEST(CompileErrors, UnboundImageParam) {
         },
         {"unbound_input"});
 }
+
+TEST(CompileErrors, MisusedScatterAndGather) {
+    Var x("x");
+    Func pure("sg_pure");
+    expect_error([&] { pure(x) = gather(x, x + 1); }, {"sg_pure", "update definitions"});
+    Func sizes("sg_sizes");
+    sizes(x) = 0;
+    expect_error([&] { sizes(scatter(1, 2)) = gather(1, 2, 3); },
+                 {"sg_sizes", "same number of elements"});
+    expect_error([&] { scatter(std::vector<Expr>{}); }, {"scatter", "at least one"});
+    expect_error([&] { gather(Expr(1.5f), Expr(x)); }, {"gather", "one type"});
+}

@@ -302,7 +302,7 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
     touch();
 }
 
-void Function::define_update(const std::vector<Expr> &args_in, const std::vector<Expr> &values_in) {
+void Function::define_update(const std::vector<Expr> &args, const std::vector<Expr> &values) {
     internal_assert(defined()) << "define_update on an undefined Function\n";
     const std::string &fn = name();
     size_t idx = contents->updates.size();
@@ -313,18 +313,19 @@ void Function::define_update(const std::vector<Expr> &args_in, const std::vector
     user_assert(has_pure_definition())
         << where << "Func \"" << fn << "\" has no pure definition yet. Give it one first, over "
         << "distinct Vars (e.g. " << fn << "(x, y) = 0).\n";
-    for (size_t i = 0; i < args_in.size(); i++) {
-        user_assert(args_in[i].defined())
+    for (size_t i = 0; i < args.size(); i++) {
+        user_assert(args[i].defined())
             << where << "Argument " << i << " of the left-hand side is undefined.\n";
     }
-    for (size_t i = 0; i < values_in.size(); i++) {
-        user_assert(values_in[i].defined())
+    for (size_t i = 0; i < values.size(); i++) {
+        user_assert(values[i].defined())
             << where << "Value " << i << " of the right-hand side is undefined.\n";
     }
     // scatter/gather: the arguments and values that are vectors store that many elements at
-    // once; scalars among them stand for every element.
+    // once; scalars among them stand for every element (they stay scalar, so pure Vars stay
+    // recognisable; build_provide_loop_nest splits the Provide into one store per element).
     int lanes = 1;
-    for (const std::vector<Expr> *list : {&args_in, &values_in}) {
+    for (const std::vector<Expr> *list : {&args, &values}) {
         for (const Expr &e : *list) {
             int n = e.type().lanes();
             user_assert(n == 1 || lanes == 1 || n == lanes)
@@ -334,9 +335,6 @@ void Function::define_update(const std::vector<Expr> &args_in, const std::vector
             lanes = std::max(lanes, n);
         }
     }
-    // (Scalars stay scalar, so pure Vars stay recognisable; the Provide is split into one store
-    // per element in build_provide_loop_nest.)
-    const std::vector<Expr> &args = args_in, &values = values_in;
     user_assert((int)args.size() == dimensions())
         << where << "The left-hand side has " << args.size() << " argument(s), but " << fn
         << " has " << dimensions() << " dimension(s).\n";

@@ -86,6 +86,11 @@ private:
         Expr cond = const_true();
         for (auto it = enclosing.rbegin(); it != enclosing.rend(); ++it) {
             if (it->kind == Enclosing::Condition) {
+                if (!it->value.type().is_scalar()) {
+                    // A per-element condition of a scatter/gather update.
+                    always = true;
+                    return;
+                }
                 cond = is_const_one(cond) ? it->value : And::make(it->value, cond);
                 if (too_large(cond)) return;
             } else if (!expr_uses_var(cond, it->name)) {

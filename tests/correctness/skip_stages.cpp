@@ -164,3 +164,17 @@ TEST(SkipStages, ProducerReadByAnUpdateUnderACondition) {
         for (int i = 0; i < 3; i++) ASSERT_EQ(out(i), (kv > 0 ? 55 : 0) + 10 * i);
     }
 }
+
+TEST(SkipStages, PerElementConditionOfAScatterUpdate) {
+    // The select's condition differs between the two stores: a is computed (once per point).
+    Var x("x");
+    Func a("a"), g("g");
+    a(x) = loomtest_skip_count(0, x * 10);
+    a.compute_root();
+    g(x) = x;
+    g(scatter(1, 2)) = select(gather(1, 2) > 1, a(gather(3, 4)), 0);
+    reset_counts();
+    Buffer<int> r = g.realize({5});
+    EXPECT_EQ(calls[0], 2);
+    for (int i = 0; i < 5; i++) EXPECT_EQ(r(i), i == 1 ? 0 : i == 2 ? 40 : i) << i;
+}

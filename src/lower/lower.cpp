@@ -194,7 +194,7 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("storage_folding", s, [&] { return storage_folding(s, env); });
     s = run("inject_memoization", s, [&] { return inject_memoization(s, outputs, env); });
     // Producers whose consumers use them only under a condition run only under it.
-    s = run("skip_stages", s, [&] { return skip_stages(s, outputs, env); });
+    s = run("skip_stages", s, [&] { return skip_stages(s, graph); });
 
     // The arguments: inputs in Halide's order (buffers, then scalars, by name), then outputs.
     std::vector<Expr> extra;

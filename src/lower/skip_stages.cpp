@@ -253,27 +253,16 @@ private:
 
 class SkipStages : public IRMutator {
 public:
-    SkipStages(const std::vector<Function> &outputs, const std::map<std::string, Function> &env)
-        : env(env) {
-        for (const Function &o : outputs) excluded.insert(o.name());
-        // Both ends of every compute_with: a fused produce holds other Funcs' stages.
-        for (const auto &[name, f] : env) {
-            for (int k = 0; k < num_stages(f); k++) {
-                const LoopLevelSpec &level = stage_definition(f, k).schedule.fuse_level;
-                if (level.kind != LoopLevelSpec::At) continue;
-                excluded.insert(name);
-                excluded.insert(level.func);
-            }
-        }
+    explicit SkipStages(const CallGraph &graph) : graph(graph) {
+        for (const Function &o : graph.outputs) outputs.insert(o.name());
     }
 
 private:
     using IRMutator::visit;
 
-    const std::map<std::string, Function> &env;
-    /// Outputs (a pipeline's outputs are realized like other Funcs until storage_flattening)
-    /// and both ends of every compute_with.
-    std::set<std::string> excluded;
+    const CallGraph &graph;
+    /// A pipeline's outputs are realized like other Funcs until storage_flattening.
+    std::set<std::string> outputs;
     int loop_depth = 0;
     /// The variables of the enclosing vectorized loops, and the lets that depend on them.
     std::set<std::string> lane_varying;
@@ -299,23 +288,19 @@ private:
     }
 
     Stmt visit(const Realize *op) override {
-        auto saved =
-            realize_depth.find(op->name) == realize_depth.end() ? -1 : realize_depth[op->name];
+        // (A Func's Realize nodes never nest: it is realized once on any path.)
         realize_depth[op->name] = loop_depth;
         Stmt s = IRMutator::visit(op);
-        if (saved < 0) {
-            realize_depth.erase(op->name);
-        } else {
-            realize_depth[op->name] = saved;
-        }
+        realize_depth.erase(op->name);
         return s;
     }
 
     bool may_skip(const std::string &name) const {
-        auto f = env.find(name);
+        auto f = graph.env.find(name);
         auto r = realize_depth.find(name);
-        return f != env.end() && !f->second.schedule().memoized && !excluded.count(name) &&
-               r != realize_depth.end() && r->second == loop_depth;
+        // A fused group's produce holds the stages of every Func in it.
+        return f != graph.env.end() && !f->second.schedule().memoized && !outputs.count(name) &&
+               !graph.fusion.group_of(name) && r != realize_depth.end() && r->second == loop_depth;
     }
 
     Stmt visit(const Block *op) override {
@@ -339,10 +324,7 @@ private:
 
 } // namespace
 
-Stmt skip_stages(const Stmt &s, const std::vector<Function> &outputs,
-                 const std::map<std::string, Function> &env) {
-    return SkipStages(outputs, env).mutate(s);
-}
+Stmt skip_stages(const Stmt &s, const CallGraph &graph) { return SkipStages(graph).mutate(s); }
 
 } // namespace internal
 } // namespace loom

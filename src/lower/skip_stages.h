@@ -25,17 +25,12 @@
 /// Runs after inject_memoization, on the unflattened loop nest.
 /// Tests: tests/correctness/skip_stages.cpp.
 
-#include "lang/function.h"
-
-#include <map>
-#include <string>
-#include <vector>
+#include "lang/call_graph.h"
 
 namespace loom {
 namespace internal {
 
-Stmt skip_stages(const Stmt &s, const std::vector<Function> &outputs,
-                 const std::map<std::string, Function> &env);
+Stmt skip_stages(const Stmt &s, const CallGraph &graph);
 
 } // namespace internal
 } // namespace loom

@@ -104,21 +104,19 @@ Stmt slide_function(const Stmt &realize_body, const Function &f, int loop_index)
         }
         return body;
     }
+    // Every stage's region must move the same way, and not with the loops inside.
+    const Monotonic dir = combine(regions[0][moving].dir_min, regions[0][moving].dir_max);
+    if (dir != Monotonic::Increasing && dir != Monotonic::Decreasing) return realize_body;
     for (int k = 0; k < stages; k++) {
         const DimRegion &d = regions[k][moving];
+        if (combine(d.dir_min, d.dir_max) != dir) return realize_body;
         for (const std::string &inner : inner_loops) {
             if (expr_uses_var(d.full_min, inner) || expr_uses_var(d.full_max, inner)) {
                 return realize_body;
             }
         }
-        if (combine(d.dir_min, d.dir_max) !=
-            combine(regions[0][moving].dir_min, regions[0][moving].dir_max)) {
-            return realize_body;
-        }
     }
     // Each stage computes the part of its region the previous iteration did not.
-    Monotonic dir = combine(regions[0][moving].dir_min, regions[0][moving].dir_max);
-    if (dir != Monotonic::Increasing && dir != Monotonic::Decreasing) return realize_body;
     for (int k = 0; k < stages; k++) {
         const DimRegion &d = regions[k][moving];
         if (dir == Monotonic::Increasing) {

@@ -190,4 +190,14 @@ TEST(HalideFloat16, BFloat16StorageAndConversions) {
     Param<bfloat16_t> p;
     p.set(bfloat16_t(0.5f));
     EXPECT_EQ(evaluate<float>(cast<float>(p)), 0.5f);
+#ifdef LOOM_COMPAT_HALIDE_H
+    // A Param<void> of each 16-bit type holds a representable value, given as a float or as the
+    // 16-bit type (Halide 21's Param<void> refuses both).
+    Param<void> half_param(Float(16)), brain_param(BFloat(16));
+    half_param.set(-2.25f);
+    brain_param.set(bfloat16_t(384.0f));
+    EXPECT_EQ(evaluate<float>(cast<float>(half_param) + cast<float>(brain_param)), 381.75f);
+    EXPECT_EQ(half_param.get<float>(), -2.25f);
+    EXPECT_EQ(brain_param.get<bfloat16_t>().to_bits(), bfloat16_t(384.0f).to_bits());
+#endif
 }

@@ -23,7 +23,7 @@
 /// produce holds other Funcs' stages).
 ///
 /// Runs after inject_memoization, on the unflattened loop nest.
-/// Tests: tests/correctness/skip_stages.cpp.
+/// Tests: tests/compat/halide_skip_stages.cpp (built against Halide 21 too).
 
 #include "lang/call_graph.h"
 

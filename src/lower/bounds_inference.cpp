@@ -4,6 +4,7 @@
 
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
+#include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "lower/build_provide_loop_nest.h"
@@ -72,13 +73,23 @@ struct PathNode {
 };
 
 /// Finds the `produce f; consume f` Block inside a Realize body and replaces it by what
-/// `replace` makes of it, recording the loops and lets on the way.
+/// `replace` makes of it, recording the loops and lets on the way. Lets the callback leaves in
+/// `loop_lets` go at the top of the body of the innermost loop on the way instead.
 class ReplaceComputeBlock : public IRMutator {
 public:
     ReplaceComputeBlock(const std::string &f, std::function<Stmt(const Block *)> replace)
         : f(f), replace(std::move(replace)) {}
     std::vector<PathNode> path;
     bool found = false;
+    std::vector<std::pair<std::string, Expr>> loop_lets;
+
+    /// The index in `path` of its innermost loop (path.size() when there is none).
+    size_t innermost_loop() const {
+        for (size_t i = path.size(); i-- > 0;) {
+            if (path[i].extent.defined()) return i;
+        }
+        return path.size();
+    }
 
 protected:
     using IRMutator::visit;
@@ -97,6 +108,15 @@ protected:
         stack.push_back({op->name, op->min, op->extent, Expr()});
         Stmt s = IRMutator::visit(op);
         stack.pop_back();
+        if (found && !loop_lets.empty() && innermost_loop() == stack.size()) {
+            const For *loop = s.as<For>();
+            Stmt body = loop->body;
+            for (auto l = loop_lets.rbegin(); l != loop_lets.rend(); ++l) {
+                body = LetStmt::make(l->first, simplify(l->second), body);
+            }
+            loop_lets.clear();
+            return loop->with_body(body);
+        }
         return s;
     }
     Stmt visit(const LetStmt *op) override {
@@ -351,14 +371,27 @@ protected:
             return wrap_as_is(wrap(with_checks(checks, result), lets), consumer_lets);
         }
 
-        // Stored outside the compute level: the stage lets go around `produce f; consume f`
-        // (they depend on the loops in between), the storage covers the touched region over
+        // Stored outside the compute level: the stage lets go at the top of the body of the
+        // compute loop (they depend on the loops in between), ahead of the lets of the Funcs
+        // computed at that loop before f, whose regions depend on f's (h.compute_at(g, y) and
+        // f.store_root().compute_at(g, y), f reading h); or around `produce f; consume f` when
+        // they use a let defined inside that loop. The storage covers the touched region over
         // every iteration of those loops.
         ComputeBounds cb;
         ReplaceComputeBlock replace(f.name(), [&](const Block *b) {
             cb = compute_bounds(f, find_in_chain(b->first, f.name(), true),
                                 find_in_chain(b->rest, f.name(), false));
-            return wrap(with_checks(cb.checks, Stmt(b)), cb.lets);
+            std::set<std::string> inner;
+            for (size_t i = replace.innermost_loop() + 1; i < replace.path.size(); i++) {
+                inner.insert(replace.path[i].name);
+            }
+            bool movable = replace.innermost_loop() < replace.path.size();
+            for (size_t i = 0; movable && i < cb.lets.size(); i++) {
+                movable = !expr_uses_vars(cb.lets[i].second, inner);
+            }
+            if (!movable) return wrap(with_checks(cb.checks, Stmt(b)), cb.lets);
+            replace.loop_lets = cb.lets;
+            return with_checks(cb.checks, Stmt(b));
         });
         body = replace.mutate(body);
         internal_assert(replace.found)

@@ -658,6 +658,19 @@ public:
     /// computed at the root.
     Func &memoize(const EvictionKey &eviction_key = EvictionKey());
 
+    /// Compute this Func in a task of its own, concurrently with its consumers, which wait
+    /// (on semaphores) until what they read has been computed. Stored outside its compute level
+    /// (store_at, sliding windows), the producer runs ahead of the consumer across the loops in
+    /// between; with folded storage or a ring_buffer it waits in turn for the consumer to be done
+    /// with what it would overwrite. Outputs and inlined Funcs have no production of their own:
+    /// async() is ignored for them, as in Halide. See src/lower/async_producers.h.
+    Func &async();
+    /// Give the storage an extra dimension of `extent` copies, indexed by the iteration of the
+    /// loops between the hoist_storage and the store level, so an async producer can compute
+    /// the next `extent` iterations' values while the consumer reads older ones. Needs a
+    /// hoist_storage level outside the store level; `extent` is a positive integer.
+    Func &ring_buffer(Expr extent);
+
     /// Make this (undefined) Func an extern stage: its values over a region are computed by
     /// calling `int function_name(<params>, halide_buffer_t *out...)` (one output buffer per
     /// type), first in bounds-query mode to learn the region of each input it needs. Func

@@ -507,6 +507,14 @@ Stmt Atomic::make(const std::string &producer_name, const std::string &mutex_nam
     return n;
 }
 
+Stmt Fork::make(Stmt first, Stmt rest) {
+    internal_assert(first.defined() && rest.defined()) << "Fork of an undefined statement\n";
+    Fork *n = new Fork;
+    n->first = std::move(first);
+    n->rest = std::move(rest);
+    return n;
+}
+
 namespace {
 Expr broadcast_if_vector(Expr scalar, Type t) {
     return t.is_vector() ? Broadcast::make(std::move(scalar), t.lanes()) : scalar;

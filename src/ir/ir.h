@@ -466,6 +466,15 @@ struct Atomic : StmtNode<Atomic> {
     LOOM_NODE_TYPE(Atomic);
 };
 
+/// `first` and `rest` run concurrently, on different threads (an async producer and its
+/// consumers, which synchronize through semaphores); done when both are. lower_parallel_tasks
+/// turns every Fork into tasks for halide_do_parallel_tasks, so back ends never see one.
+struct Fork : StmtNode<Fork> {
+    Stmt first, rest;
+    static Stmt make(Stmt first, Stmt rest);
+    LOOM_NODE_TYPE(Fork);
+};
+
 #undef LOOM_NODE_TYPE
 
 /// Scalar constants of a given type (broadcast when t is a vector).

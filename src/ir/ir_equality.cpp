@@ -206,6 +206,12 @@ void fields(const Atomic *a, const Atomic *b, V &v) {
     v(a->body, b->body);
 }
 
+template <typename V>
+void fields(const Fork *a, const Fork *b, V &v) {
+    v(a->first, b->first);
+    v(a->rest, b->rest);
+}
+
 template <typename T>
 int three_way(const T &a, const T &b) {
     return a < b ? -1 : (b < a ? 1 : 0);

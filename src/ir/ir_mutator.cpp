@@ -233,6 +233,15 @@ Stmt IRMutator::visit(const Atomic *op) {
     return b.same_as(op->body) ? Stmt(op) : Atomic::make(op->producer_name, op->mutex_name, b);
 }
 
+Stmt IRMutator::visit(const Fork *op) {
+    Stmt f = mutate(op->first), r = mutate(op->rest);
+    if (f.same_as(op->first) && r.same_as(op->rest)) return op;
+    // A side removed by a mutator leaves nothing to run concurrently.
+    if (!f.defined()) return r;
+    if (!r.defined()) return f;
+    return Fork::make(f, r);
+}
+
 namespace {
 class PostOrderExprRewriter : public IRMutator {
 public:

@@ -576,5 +576,17 @@ void IRPrinter::visit(const Atomic *op) {
     stream << "}\n";
 }
 
+void IRPrinter::visit(const Fork *op) {
+    // The two sides print as parallel branches, as Halide prints them.
+    do_indent();
+    stream << "fork {\n";
+    print_body(op->first);
+    do_indent();
+    stream << "} {\n";
+    print_body(op->rest);
+    do_indent();
+    stream << "}\n";
+}
+
 } // namespace internal
 } // namespace loom

@@ -138,6 +138,10 @@ void IRVisitor::visit(const IfThenElse *op) {
 }
 void IRVisitor::visit(const Evaluate *op) { dispatch(op->value); }
 void IRVisitor::visit(const Atomic *op) { dispatch(op->body); }
+void IRVisitor::visit(const Fork *op) {
+    dispatch(op->first);
+    dispatch(op->rest);
+}
 
 namespace {
 // Pre-order walk that offers each Expr to f before descending.

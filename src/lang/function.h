@@ -118,6 +118,10 @@ struct FuncSchedule {
     bool memoized = false;
     /// memoize(EvictionKey): stored with the cache entries (undefined when none).
     Expr memoize_eviction_key;
+    /// Func::async: produced in a task of its own, concurrently with its consumers.
+    bool async = false;
+    /// Func::ring_buffer: the number of copies of the storage (undefined when none).
+    Expr ring_buffer;
     /// The user called compute_root/compute_at/... (as opposed to Loom's default choice).
     bool touched = false;
     /// Func::in / clone_in: the wrapper (a FunctionContents) that replaces calls to this Func

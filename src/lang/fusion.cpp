@@ -220,6 +220,9 @@ void check_member(const FusedStage &s, const FusedStage &child, const FusedStage
     user_assert(!f.schedule().memoized)
         << what << f.name() << " is memoized; a memoized Func is computed (or found in the "
         << "cache) on its own, so it can't share loops with another Func.\n";
+    user_assert(!f.schedule().async)
+        << what << f.name() << " is async; an async Func is computed in a task of its own, "
+        << "so it can't share loops with another Func. Remove the async() or the compute_with.\n";
     user_assert(s.def().specializations.empty())
         << what << s.text() << " has specializations; each branch has loops of its own, so "
         << "there is no one loop nest to fuse. Fuse an unspecialized stage.\n";

@@ -2,6 +2,7 @@
 
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
+#include "lower/loop_names.h"
 
 namespace loom {
 namespace internal {
@@ -69,16 +70,56 @@ private:
     std::vector<ComputePathNode> stack;
 };
 
+void summarize_loops(ComputePath &path) {
+    path.loop_index = -1;
+    path.all_serial = true;
+    for (int i = 0; i < (int)path.nodes.size(); i++) {
+        if (!path.nodes[i].is_loop()) continue;
+        path.loop_index = i;
+        if (path.nodes[i].for_type != ForType::Serial) path.all_serial = false;
+    }
+}
+
+bool same_level(const LoopLevelSpec &a, const LoopLevelSpec &b) {
+    return a.kind == b.kind && a.func == b.func && a.var == b.var && a.stage_index == b.stage_index;
+}
+
+/// Whether the For `loop` runs the loop level `level` (a split product's loop "f.s0.y.yo" runs
+/// the level (f, yo); a loop shared through compute_with, "f.s0.fused.y", the level (f, y)).
+bool is_loop_of(const std::string &loop, const LoopLevelSpec &level) {
+    LoopName n = parse_loop_name(loop);
+    if (level.kind != LoopLevelSpec::At || !n.valid() || n.func != level.func) return false;
+    if (level.stage_index >= 0 && n.stage != level.stage_index) return false;
+    const std::string &v = level.var;
+    return n.var == v ||
+           (n.var.size() > v.size() && n.var.compare(n.var.size() - v.size(), v.size(), v) == 0 &&
+            n.var[n.var.size() - v.size() - 1] == '.');
+}
+
 } // namespace
 
 ComputePath find_compute_path(const Stmt &realize_body, const std::string &func) {
     ComputePath path;
     FindComputePath finder(func, path);
     finder.dispatch(realize_body);
+    summarize_loops(path);
+    return path;
+}
+
+ComputePath find_compute_path(const Stmt &realize_body, const Function &f) {
+    ComputePath path = find_compute_path(realize_body, f.name());
+    const FuncSchedule &s = f.schedule();
+    const LoopLevelSpec &store = s.store_level_set ? s.store_level : s.compute_level;
+    if (s.hoist_storage_level.is_inlined() || same_level(s.hoist_storage_level, store) ||
+        store.kind != LoopLevelSpec::At) {
+        return path;
+    }
     for (int i = 0; i < (int)path.nodes.size(); i++) {
-        if (!path.nodes[i].is_loop()) continue;
-        path.loop_index = i;
-        if (path.nodes[i].for_type != ForType::Serial) path.all_serial = false;
+        if (!path.nodes[i].is_loop() || !is_loop_of(path.nodes[i].name, store)) continue;
+        path.hoisted.assign(path.nodes.begin(), path.nodes.begin() + i + 1);
+        path.nodes.erase(path.nodes.begin(), path.nodes.begin() + i + 1);
+        summarize_loops(path);
+        break;
     }
     return path;
 }

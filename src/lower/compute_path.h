@@ -7,6 +7,7 @@
 /// tests/unit/lower/storage_folding_test.cpp.
 
 #include "ir/ir.h"
+#include "lang/function.h"
 
 #include <string>
 #include <vector>
@@ -35,11 +36,19 @@ struct ComputePath {
     /// e (valid at node `index`) with the lets between the innermost loop and `index`
     /// substituted: in terms of the innermost loop variable and what encloses that loop.
     Expr expand(const Expr &e, int index) const;
+    /// With hoist_storage, the loops and lets between the Realize (at the hoist level) and the
+    /// store level, down to the store loop, which `nodes` then starts below: values do not
+    /// live across their iterations (Halide hoists only the allocation), so nothing slides or
+    /// folds over them; a ring buffer indexes its copies by their iteration.
+    std::vector<ComputePathNode> hoisted;
 };
 
 /// The loops and lets from `realize_body` (the body of f's Realize) down to f's
 /// `produce f; consume f` block (not found when f is computed elsewhere).
 ComputePath find_compute_path(const Stmt &realize_body, const std::string &func);
+
+/// The same for the Func f, whose storage may be hoisted (see ComputePath::hoisted).
+ComputePath find_compute_path(const Stmt &realize_body, const Function &f);
 
 } // namespace internal
 } // namespace loom

@@ -4,6 +4,7 @@
 #include "ir/ir_visitor.h"
 #include "lower/add_image_checks.h"
 #include "lower/alias_bound_lets.h"
+#include "lower/async_producers.h"
 #include "lower/bound_small_allocations.h"
 #include "lower/bounds_inference.h"
 #include "lower/check_device_apis.h"
@@ -195,6 +196,9 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("inject_memoization", s, [&] { return inject_memoization(s, outputs, env); });
     // Producers whose consumers use them only under a condition run only under it.
     s = run("skip_stages", s, [&] { return skip_stages(s, graph); });
+    // Ring buffers get their extra dimension; async Funcs are forked from their consumers,
+    // which wait on semaphores (turned into tasks by lower_parallel_tasks).
+    s = run("async_producers", s, [&] { return async_producers(s, graph); });
 
     // The arguments: inputs in Halide's order (buffers, then scalars, by name), then outputs.
     std::vector<Expr> extra;
@@ -280,7 +284,8 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     }
 
     // Each parallel loop's body becomes a task function with an explicit closure, launched by
-    // halide_do_par_for: back ends generate functions, never parallel loops.
+    // halide_do_par_for, and each fork two tasks launched by loom_do_fork: back ends generate
+    // functions, never parallel loops or forks.
     ParallelTasks tasks;
     s = run("lower_parallel_tasks", s, [&] {
         tasks = lower_parallel_tasks(s, fn_name);

@@ -2,6 +2,7 @@
 
 #include <loom/ir_operator.h>
 
+#include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "simplify/simplify.h"
 
@@ -144,6 +145,86 @@ Expr all_lanes_true(const Expr &cond, const std::map<std::string, Expr> &lets) {
     if (const GT *op = cond.as<GT>()) return both(op->a, op->b) ? GT::make(alo, bhi) : Expr();
     if (const GE *op = cond.as<GE>()) return both(op->a, op->b) ? GE::make(alo, bhi) : Expr();
     return Expr();
+}
+
+Stmt change_coordinates(const Stmt &s, const std::string &func,
+                        const std::function<std::vector<Expr>(std::vector<Expr>)> &change) {
+    class Change : public IRMutator {
+    public:
+        Change(const std::string &func,
+               const std::function<std::vector<Expr>(std::vector<Expr>)> &change)
+            : func(func), change(change) {}
+
+    protected:
+        using IRMutator::visit;
+        Stmt visit(const Provide *op) override {
+            Stmt s = IRMutator::visit(op);
+            if (op->name != func) return s;
+            const Provide *p = s.as<Provide>();
+            return Provide::make(p->name, p->values, change(p->args), p->predicate);
+        }
+        Expr visit(const Call *op) override {
+            Expr e = IRMutator::visit(op);
+            if (op->call_type != Call::Halide || op->name != func) return e;
+            const Call *c = e.as<Call>();
+            return Call::make(c->type, c->name, change(c->args), c->call_type, c->func,
+                              c->value_index, c->param);
+        }
+
+    private:
+        const std::string &func;
+        const std::function<std::vector<Expr>(std::vector<Expr>)> &change;
+    };
+    return Change(func, change).mutate(s);
+}
+
+namespace {
+
+Expr semaphore_call(const char *fn, const std::string &semaphore, const Expr &count) {
+    return Call::make(Int(32), fn, {Variable::make(Handle(), semaphore), cast(Int(32), count)},
+                      Call::Extern);
+}
+
+} // namespace
+
+Stmt allocate_semaphore(const std::string &semaphore, const Expr &count, const Stmt &body) {
+    // Two 64-bit words, the size of a halide_semaphore_t.
+    Stmt init = Evaluate::make(semaphore_call("halide_semaphore_init", semaphore, count));
+    return Allocate::make(semaphore, UInt(64), MemoryType::Stack, {Expr(2)}, const_true(),
+                          Block::make(init, body));
+}
+
+Stmt acquire_semaphore(const std::string &semaphore, const Expr &count) {
+    // The other side's failure was reported there: only the code is returned.
+    return AssertStmt::make(semaphore_call("loom_semaphore_acquire", semaphore, count) == 0,
+                            Expr(-1));
+}
+
+Stmt release_semaphore(const std::string &semaphore, const Expr &count) {
+    return Evaluate::make(semaphore_call("halide_semaphore_release", semaphore, count));
+}
+
+std::string semaphore_of(const Call *c) {
+    if (!c || c->call_type != Call::Extern || c->args.size() != 2) return "";
+    if (c->name != "loom_semaphore_acquire" && c->name != "halide_semaphore_release" &&
+        c->name != "halide_semaphore_init") {
+        return "";
+    }
+    const Variable *v = c->args[0].as<Variable>();
+    return v ? v->name : "";
+}
+
+std::string acquired_semaphore(const Stmt &s) {
+    const AssertStmt *a = s.as<AssertStmt>();
+    const EQ *eq = a ? a->condition.as<EQ>() : nullptr;
+    const Call *c = eq ? eq->a.as<Call>() : nullptr;
+    return c && c->name == "loom_semaphore_acquire" ? semaphore_of(c) : "";
+}
+
+std::string released_semaphore(const Stmt &s) {
+    const Evaluate *e = s.as<Evaluate>();
+    const Call *c = e ? e->value.as<Call>() : nullptr;
+    return c && c->name == "halide_semaphore_release" ? semaphore_of(c) : "";
 }
 
 } // namespace internal

@@ -7,6 +7,7 @@
 
 #include "ir/ir.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +35,29 @@ bool lane_bounds(const Expr &e, const std::map<std::string, Expr> &lets, Expr *l
 /// constants, min/max, likely(), and the variables in `lets`, widened lets whose vector values
 /// it looks through); && splits. Undefined when it cannot tell (e.g. data-dependent lanes).
 Expr all_lanes_true(const Expr &cond, const std::map<std::string, Expr> &lets = {});
+
+/// s with the coordinates of every Provide to and Halide call of Func `func` replaced by
+/// `change(coordinates)` (storage folding's modulo, a ring buffer's extra dimension).
+Stmt change_coordinates(const Stmt &s, const std::string &func,
+                        const std::function<std::vector<Expr>(std::vector<Expr>)> &change);
+
+/// The semaphores of Func::async (src/lower/async_producers.h): a halide_semaphore_t on the
+/// stack, named "<f>.semaphore" (what the producer has computed), "<f>.ring_semaphore" (ring
+/// buffer slots free) or "<f>.folding_semaphore.<dim>" (folded rows free); the Variable of the
+/// allocation's name is its address.
+/// `body` with the semaphore allocated around it and first set to `count`.
+Stmt allocate_semaphore(const std::string &semaphore, const Expr &count, const Stmt &body);
+/// Waits until `count` can be taken from the semaphore and takes it; the enclosing task
+/// returns an error code if the other side of its fork failed.
+Stmt acquire_semaphore(const std::string &semaphore, const Expr &count);
+/// Adds `count` to the semaphore.
+Stmt release_semaphore(const std::string &semaphore, const Expr &count);
+/// The semaphore a call made by the three above acts on ("" for any other call).
+std::string semaphore_of(const Call *c);
+/// The semaphore of an acquire_semaphore statement ("" for any other statement).
+std::string acquired_semaphore(const Stmt &s);
+/// The semaphore of a release_semaphore statement ("" for any other statement).
+std::string released_semaphore(const Stmt &s);
 
 } // namespace internal
 } // namespace loom

@@ -38,7 +38,7 @@ private:
 /// -1), if that is legal: iterations after the first compute only the part of the region the
 /// previous iteration did not.
 Stmt slide_function(const Stmt &realize_body, const Function &f, int loop_index) {
-    ComputePath path = find_compute_path(realize_body, f.name());
+    ComputePath path = find_compute_path(realize_body, f);
     if (!path.found || path.loop_index < 0 || !path.all_serial) return realize_body;
     const int innermost = path.loop_index;
     if (loop_index >= 0) path.loop_index = loop_index; // expand() stops at this loop
@@ -161,7 +161,7 @@ bool updates_can_slide(const Function &f) {
 /// first (Halide's lesson 8: stored at root and computed per pixel, each pixel after the first
 /// of its row computes one new column, and each row after the first only its new row).
 Stmt slide_function(const Stmt &realize_body, const Function &f) {
-    ComputePath path = find_compute_path(realize_body, f.name());
+    ComputePath path = find_compute_path(realize_body, f);
     std::vector<int> loops;
     for (int i = (int)path.nodes.size() - 1; i >= 0; i--) {
         if (path.nodes[i].is_loop()) loops.push_back(i);

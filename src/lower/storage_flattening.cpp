@@ -224,6 +224,8 @@ private:
                 auto it = std::find(args.begin(), args.end(), sd.var);
                 if (it != args.end()) order.push_back((int)(it - args.begin()));
             }
+            // A ring buffer's extra dimension (async_producers) is outermost.
+            for (int d = (int)args.size(); d < dims && !order.empty(); d++) order.push_back(d);
         }
         if ((int)order.size() != dims) {
             order.clear();

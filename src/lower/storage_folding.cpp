@@ -20,37 +20,6 @@ namespace internal {
 
 namespace {
 
-/// Indexes dimension `dim` of every access to `func` modulo `factor`.
-class FoldAccesses : public IRMutator {
-public:
-    FoldAccesses(const std::string &f, int dim, const Expr &factor)
-        : func(f), dim(dim), factor(factor) {}
-
-protected:
-    using IRMutator::visit;
-    Stmt visit(const Provide *op) override {
-        Stmt s = IRMutator::visit(op);
-        if (op->name != func) return s;
-        const Provide *p = s.as<Provide>();
-        std::vector<Expr> args = p->args;
-        args[dim] = Mod::make(args[dim], factor);
-        return Provide::make(p->name, p->values, args, p->predicate);
-    }
-    Expr visit(const Call *op) override {
-        Expr e = IRMutator::visit(op);
-        if (op->call_type != Call::Halide || op->name != func) return e;
-        const Call *c = e.as<Call>();
-        std::vector<Expr> args = c->args;
-        args[dim] = Mod::make(args[dim], factor);
-        return Call::make(c->type, c->name, args, c->call_type, c->func, c->value_index, c->param);
-    }
-
-private:
-    std::string func;
-    int dim;
-    Expr factor;
-};
-
 /// Puts `check` right before the `produce f; consume f` block.
 class CheckBeforeBlock : public IRMutator {
 public:
@@ -65,6 +34,26 @@ protected:
 
 private:
     Stmt block, check;
+};
+
+/// Adds `before` at the start and `after` at the end of the body of every loop `loop`.
+class WrapLoopBody : public IRMutator {
+public:
+    WrapLoopBody(const std::string &loop, const Stmt &before, const Stmt &after)
+        : loop(loop), before(before), after(after) {}
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        Stmt s = IRMutator::visit(op);
+        if (op->name != loop) return s;
+        const For *f = s.as<For>();
+        return f->with_body(Block::make({before, f->body, after}));
+    }
+
+private:
+    std::string loop;
+    Stmt before, after;
 };
 
 /// A lower (upper) bound of e where every Select in an additive, min/max or constant-scaled
@@ -105,7 +94,7 @@ int64_t next_power_of_two(int64_t v) {
 }
 
 Stmt fold_function(const Realize *op, const Function &f) {
-    ComputePath path = find_compute_path(op->body, f.name());
+    ComputePath path = find_compute_path(op->body, f);
     auto explicit_factor = [&](const std::string &var) -> Expr {
         for (const StorageDim &sd : f.schedule().storage_dims) {
             if (sd.var == var && sd.fold_factor.defined()) return sd.fold_factor;
@@ -242,8 +231,32 @@ Stmt fold_function(const Realize *op, const Function &f) {
             factor = Expr((int32_t)next_power_of_two(*c));
             folded_auto = true;
         }
-        body = FoldAccesses(f.name(), d, factor).mutate(body);
+        body = change_coordinates(body, f.name(), [&](std::vector<Expr> args) {
+            args[d] = Mod::make(args[d], factor);
+            return args;
+        });
         bounds[d] = Range(Expr(0), factor);
+        if (f.schedule().async) {
+            // An async producer runs ahead of its consumer (src/lower/async_producers.h): it
+            // must not overwrite rows the consumer still reads. The semaphore counts the free
+            // rows of the fold: each iteration of the fold loop the producer takes the rows it
+            // adds to the region (all of it the first time), and the consumer gives back, when
+            // done, the rows the next iteration no longer reads.
+            const Expr loop_var = Variable::make(Int(32), v);
+            auto at = [&](const Expr &e, const Expr &iteration) {
+                return simplify(substitute(v, iteration, e));
+            };
+            Expr first = loop_var == path.nodes[fold_loop].min;
+            Expr whole = tmax - tmin + 1;
+            Expr added = dir == Monotonic::Decreasing ? at(tmin, loop_var - 1) - tmin
+                                                      : tmax - at(tmax, loop_var - 1);
+            Expr freed = dir == Monotonic::Decreasing ? tmax - at(tmax, loop_var + 1)
+                                                      : at(tmin, loop_var + 1) - tmin;
+            const std::string sema = f.name() + ".folding_semaphore." + std::to_string(d);
+            Stmt take = acquire_semaphore(sema, simplify(max(select(first, whole, added), 0)));
+            Stmt give = release_semaphore(sema, simplify(max(freed, 0)));
+            body = allocate_semaphore(sema, factor, WrapLoopBody(v, take, give).mutate(body));
+        }
     }
     if (body.same_as(op->body)) return op;
     return Realize::make(op->name, op->types, op->memory_type, bounds, op->condition, body);

@@ -19,9 +19,15 @@ size_t strlen(const char *s);
 long write(int fd, const void *buf, size_t n);
 int snprintf(char *dst, size_t n, const char *format, ...);
 char *getenv(const char *name);
-/// POSIX mutexes (in libc since glibc 2.34, and in musl), on SyncStorage below.
+/// POSIX mutexes, condition variables and threads (in libc since glibc 2.34, and in musl), on
+/// SyncStorage below; a pthread_t is an unsigned long on both.
+typedef unsigned long loom_pthread_t;
 int pthread_mutex_lock(void *mutex);
 int pthread_mutex_unlock(void *mutex);
+int pthread_cond_wait(void *cond, void *mutex);
+int pthread_cond_broadcast(void *cond);
+int pthread_create(loom_pthread_t *thread, const void *attr, void *(*start)(void *), void *arg);
+int pthread_join(loom_pthread_t thread, void **result);
 }
 
 namespace loom_runtime {

@@ -15,16 +15,7 @@
 
 #include <stdint.h>
 
-// The rest of pthreads, declared here for the same reason as runtime_libc.h: the runtime also
-// builds freestanding for other architectures.
-extern "C" {
-typedef unsigned long loom_pthread_t;
-int pthread_create(loom_pthread_t *thread, const void *attr, void *(*start)(void *), void *arg);
-int pthread_join(loom_pthread_t thread, void **result);
-int pthread_cond_wait(void *cond, void *mutex);
-int pthread_cond_broadcast(void *cond);
-long sysconf(int name);
-}
+extern "C" long sysconf(int name);
 
 namespace {
 
@@ -62,6 +53,8 @@ struct Pool {
 Pool thread_pool; // zero-initialized: a valid unlocked mutex and idle condition variables
 halide_do_par_for_t current_do_par_for = halide_default_do_par_for;
 halide_do_task_t current_do_task = halide_default_do_task;
+
+void shutdown_fork_threads(); // parallel_tasks.cpp
 
 } // namespace loom_runtime
 
@@ -221,6 +214,7 @@ void halide_shutdown_thread_pool(void) {
     pool.workers = 0;
     pool.shutting_down = false;
     unlock();
+    shutdown_fork_threads();
 }
 
 } // extern "C"

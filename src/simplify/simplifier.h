@@ -94,6 +94,7 @@ public:
     Stmt visit(const IfThenElse *op) override;
     Stmt visit(const Evaluate *op) override;
     Stmt visit(const Atomic *op) override;
+    Stmt visit(const Fork *op) override;
 
     // ---- Comparison helpers shared by families (simplify_cmp.cpp) ----
     /// Simplified a < b / a <= b / a == b for already simplified operands with known facts.

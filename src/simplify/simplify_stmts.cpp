@@ -218,5 +218,14 @@ Stmt Simplify::visit(const Atomic *op) {
     return Atomic::make(op->producer_name, op->mutex_name, body);
 }
 
+Stmt Simplify::visit(const Fork *op) {
+    Stmt first = mutate(op->first), rest = mutate(op->rest);
+    // Nothing left on one side: the other runs alone, on the calling thread.
+    if (is_no_op(first)) return rest;
+    if (is_no_op(rest)) return first;
+    if (first.same_as(op->first) && rest.same_as(op->rest)) return op;
+    return Fork::make(first, rest);
+}
+
 } // namespace internal
 } // namespace loom

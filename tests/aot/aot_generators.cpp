@@ -27,11 +27,14 @@ Pipeline pipeline_a(ImageParam &input, Param<float> &gain, Param<uint8_t> &offse
     return Pipeline({bright, scaled});
 }
 
-/// Pipeline B: float, one output.
+/// Pipeline B: float, one output; its square is an async producer (the runtime's semaphores
+/// and fork threads in a plain C program) running ahead of the output's rows.
 Func pipeline_b(ImageParam &in, Param<float> &bias) {
     Var x("x"), y("y");
-    Func out("out");
-    out(x, y) = sqrt(in(x, y) * in(x, y) + bias) - in(x, y) * 0.5f;
+    Func square("square"), out("out");
+    square(x, y) = in(x, y) * in(x, y);
+    out(x, y) = sqrt(square(x, y) + bias) - in(x, y) * 0.5f;
+    square.compute_at(out, y).store_root().async();
     return out;
 }
 

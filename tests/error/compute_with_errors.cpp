@@ -102,6 +102,12 @@ TEST(ComputeWithErrors, PlacementsDiffer) {
     }
     {
         Pair p;
+        p.g.async();
+        p.g.compute_with(p.f, p.x);
+        expect_error([&] { p.realize(); }, {"ce_g with ce_f", "async"});
+    }
+    {
+        Pair p;
         p.g.specialize(Param<bool>("ce_flag2") == true);
         p.g.compute_with(p.f, p.x);
         expect_error([&] { p.realize(); }, {"ce_g with ce_f", "specializations"});

@@ -36,6 +36,7 @@ struct ScheduleFeatures {
     bool shift_inwards = true;
     bool predicate_tails = true; ///< Predicate, PredicateLoads, PredicateStores
     bool blend_tails = true;     ///< RoundUpAndBlend, ShiftInwardsAndBlend on updates
+    bool async = true;           ///< Func::async on Funcs computed at the root or at a loop
 };
 
 /// One loop of a stage, as the schedule generator tracks it.

@@ -128,6 +128,11 @@ inline void ScheduleGenerator::choose_placement(int fi) {
     } else {
         pl.kind = Placement::Inline;
     }
+    // Computed in a task of its own, concurrently with its consumers.
+    if (pl.kind != Placement::Inline && feat.async && coin(0.15)) {
+        if (next_directive()) info.f.async();
+        out << info.name << ".async();\n";
+    }
     place[fi] = pl;
 }
 

@@ -508,6 +508,82 @@ int halide_set_num_threads(int n);
 /// Stops and joins the worker threads (the next parallel loop starts them again).
 void halide_shutdown_thread_pool(void);
 
+/// A counting semaphore: how an async producer (Func::async) tells its consumers what it has
+/// computed, and how they tell it which storage they are done with. Opaque.
+struct halide_semaphore_t {
+    uint64_t _private[2];
+};
+/// A semaphore and the count a task must acquire from it before each call.
+struct halide_semaphore_acquire_t {
+    struct halide_semaphore_t *semaphore;
+    int count;
+};
+/// Sets the count to n. Returns 0.
+int halide_semaphore_init(struct halide_semaphore_t *, int n);
+/// Adds n to the count (waking waiters). Returns the new count.
+int halide_semaphore_release(struct halide_semaphore_t *, int n);
+/// Takes n from the count if it holds at least n; never blocks.
+bool halide_semaphore_try_acquire(struct halide_semaphore_t *, int n);
+typedef int (*halide_semaphore_init_t)(struct halide_semaphore_t *, int);
+typedef int (*halide_semaphore_release_t)(struct halide_semaphore_t *, int);
+typedef bool (*halide_semaphore_try_acquire_t)(struct halide_semaphore_t *, int);
+
+/// A task that runs the iterations [min, min + extent) of a serial loop. task_parent is passed
+/// through to halide_do_parallel_tasks calls the task makes.
+typedef int (*halide_loop_task_t)(void *user_context, int min, int extent, uint8_t *closure,
+                                  void *task_parent);
+/// One of the tasks halide_do_parallel_tasks runs (Halide's layout).
+struct halide_parallel_task_t {
+    halide_loop_task_t fn;
+    uint8_t *closure;
+    const char *name; ///< for debugging
+    /// Acquired before every call of fn (each call runs one iteration when there are any).
+    struct halide_semaphore_acquire_t *semaphores;
+    int num_semaphores;
+    int min, extent;
+    /// Threads the task needs to finish (more than one when it waits on tasks it starts).
+    int min_threads;
+    /// The iterations run in order, one at a time.
+    bool serial;
+};
+/// Runs the tasks concurrently and returns when all have finished: 0, or the first nonzero
+/// result. Loom's default runs every task but the first on a thread of its own (started when
+/// no idle one is left), since tasks may wait on each other through semaphores; the calling
+/// thread runs the first.
+int halide_do_parallel_tasks(void *user_context, int num_tasks,
+                             struct halide_parallel_task_t *tasks, void *task_parent);
+typedef int (*halide_do_loop_task_t)(void *, halide_loop_task_t, int, int, uint8_t *, void *);
+typedef int (*halide_do_parallel_tasks_t)(void *, int, struct halide_parallel_task_t *,
+                                          void *task_parent);
+/// Runs one call of a loop task (through the custom handler, if any).
+int halide_do_loop_task(void *user_context, halide_loop_task_t f, int min, int extent,
+                        uint8_t *closure, void *task_parent);
+halide_do_loop_task_t halide_set_custom_do_loop_task(halide_do_loop_task_t do_task);
+/// Replaces the whole parallel runtime; null arguments restore the defaults.
+void halide_set_custom_parallel_runtime(halide_do_par_for_t, halide_do_task_t,
+                                        halide_do_loop_task_t, halide_do_parallel_tasks_t,
+                                        halide_semaphore_init_t, halide_semaphore_try_acquire_t,
+                                        halide_semaphore_release_t);
+int halide_default_do_parallel_tasks(void *user_context, int num_tasks,
+                                     struct halide_parallel_task_t *tasks, void *task_parent);
+int halide_default_do_loop_task(void *user_context, halide_loop_task_t f, int min, int extent,
+                                uint8_t *closure, void *task_parent);
+int halide_default_semaphore_init(struct halide_semaphore_t *, int n);
+int halide_default_semaphore_release(struct halide_semaphore_t *, int n);
+bool halide_default_semaphore_try_acquire(struct halide_semaphore_t *, int n);
+
+/// Loom's async lowering (src/lower/async_producers.h): blocks until n can be acquired from
+/// the semaphore. Returns 0, or halide_error_code_generic_error when a task of the same fork failed
+/// (its error was reported), so the waiting side stops instead of waiting forever.
+int loom_semaphore_acquire(struct halide_semaphore_t *semaphore, int n);
+/// Runs `producer` and `consumer` (loop tasks over [0, 1)) concurrently through
+/// halide_do_parallel_tasks. When either fails, the `num_semaphores` semaphores the two share
+/// are marked failed, which wakes the other side if it waits on one. Returns 0 or the first
+/// failure's code.
+int loom_do_fork(void *user_context, halide_loop_task_t producer, uint8_t *producer_closure,
+                 halide_loop_task_t consumer, uint8_t *consumer_closure,
+                 struct halide_semaphore_t **semaphores, int num_semaphores);
+
 /// The cache of Func::memoize (src/runtime/memoization_cache.cpp). Its entries hold copies of
 /// computed values: lookup copies a hit into tuple_buffers[i]->host and returns 0, or returns
 /// 1 on a miss; store copies the buffers in. The limit is on the bytes of values held (1 MiB by

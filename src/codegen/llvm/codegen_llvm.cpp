@@ -824,5 +824,10 @@ void CodeGenLLVM::visit(const Evaluate *op) { codegen(op->value); }
 
 void CodeGenLLVM::visit(const Atomic *op) { codegen_atomic(op); }
 
+void CodeGenLLVM::visit(const Fork *) {
+    internal_error
+        << "A Fork reached code generation: lower_parallel_tasks turns each into tasks\n";
+}
+
 } // namespace internal
 } // namespace loom

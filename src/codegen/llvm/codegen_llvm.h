@@ -211,6 +211,7 @@ protected:
     void visit(const IfThenElse *) override;
     void visit(const Evaluate *) override;
     void visit(const Atomic *) override;
+    void visit(const Fork *) override;
 
     /// Whether e is an integer constant (IntImm, UIntImm below 2^63, or a Broadcast of one).
     static bool constant_int_value(const Expr &e, int64_t *v);

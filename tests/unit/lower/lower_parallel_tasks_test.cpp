@@ -2,6 +2,8 @@
 // function whose closure carries what the body uses from outside, in order of first use.
 #include "lower/lower_parallel_tasks.h"
 
+#include "lower/lower_utils.h"
+
 #include "lower_test_util.h"
 
 namespace loom {
@@ -107,6 +109,46 @@ TEST(LowerParallelTasks, CopiesOfOneLoopGetTasksOfTheirOwn) {
     ASSERT_EQ(r.tasks.size(), 2u);
     EXPECT_EQ(r.tasks[0].name, "p.par_for.x");
     EXPECT_EQ(r.tasks[1].name, "p.par_for.x.1");
+}
+
+TEST(LowerParallelTasks, ForkBecomesTwoLoopTasksSharingTheirSemaphores) {
+    // The semaphore allocated outside the fork is passed to loom_do_fork (so a failing side
+    // wakes the other); one allocated inside a side is that side's own.
+    Expr k = ivar("k");
+    Stmt producer = Block::make(flat_store("f", k, 0), release_semaphore("f.semaphore", 1));
+    Stmt consumer = Block::make(
+        acquire_semaphore("f.semaphore", 1),
+        allocate_semaphore("g.semaphore", 0,
+                           Block::make(acquire_semaphore("g.semaphore", 0),
+                                       flat_store("out", flat_load(Int(32), "f", 0), 0))));
+    Stmt s = allocate_semaphore("f.semaphore", 0, Fork::make(producer, consumer));
+    ParallelTasks r = lower_parallel_tasks(s, "p");
+
+    ASSERT_EQ(r.tasks.size(), 2u);
+    EXPECT_EQ(r.tasks[0].name, "p.fork.producer");
+    EXPECT_EQ(r.tasks[1].name, "p.fork.consumer");
+    for (const LoweredFunc &t : r.tasks) {
+        // halide_loop_task_t: (user context, min, extent, closure, task parent).
+        ASSERT_EQ(t.args.size(), 5u) << t.name;
+        EXPECT_EQ(t.args[1].type, Int(32));
+        EXPECT_EQ(t.args[2].type, Int(32));
+        EXPECT_EQ(t.args[3].name, t.name + ".closure");
+        EXPECT_EQ(t.args[4].type, Handle());
+    }
+    auto closure = [](const std::vector<Expr> &values) {
+        return Call::make(Handle(), Call::make_struct, values, Call::Intrinsic);
+    };
+    Expr launch = Call::make(
+        Int(32), "loom_do_fork",
+        {handle_var("__user_context"), handle_var("p.fork.producer"),
+         closure({handle_var("f"), k, handle_var("f.semaphore")}), handle_var("p.fork.consumer"),
+         closure({handle_var("f.semaphore"), handle_var("out"), handle_var("f")}),
+         closure({handle_var("f.semaphore")}), Expr(1)},
+        Call::Extern);
+    Expr res = ivar("p.fork");
+    EXPECT_IR_EQ(r.body, allocate_semaphore(
+                             "f.semaphore", 0,
+                             LetStmt::make("p.fork", launch, AssertStmt::make(res == 0, res))));
 }
 
 } // namespace

@@ -106,6 +106,13 @@ ComputePath find_compute_path(const Stmt &realize_body, const std::string &func)
     return path;
 }
 
+bool hoisted_from_compute_level(const Function &f) {
+    const FuncSchedule &s = f.schedule();
+    const LoopLevelSpec &store = s.store_level_set ? s.store_level : s.compute_level;
+    return !s.hoist_storage_level.is_inlined() && same_level(store, s.compute_level) &&
+           !same_level(s.hoist_storage_level, store);
+}
+
 ComputePath find_compute_path(const Stmt &realize_body, const Function &f) {
     ComputePath path = find_compute_path(realize_body, f.name());
     const FuncSchedule &s = f.schedule();

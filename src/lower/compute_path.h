@@ -50,6 +50,10 @@ ComputePath find_compute_path(const Stmt &realize_body, const std::string &func)
 /// The same for the Func f, whose storage may be hoisted (see ComputePath::hoisted).
 ComputePath find_compute_path(const Stmt &realize_body, const Function &f);
 
+/// Whether f's storage is hoisted (hoist_storage) while it is stored at its compute level: its
+/// values live for one iteration of its compute loop, as if realized there.
+bool hoisted_from_compute_level(const Function &f);
+
 } // namespace internal
 } // namespace loom
 

@@ -6,6 +6,7 @@
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
+#include "lower/compute_path.h"
 #include "simplify/simplify.h"
 #include "support/util.h"
 
@@ -298,9 +299,12 @@ private:
     bool may_skip(const std::string &name) const {
         auto f = graph.env.find(name);
         auto r = realize_depth.find(name);
-        // A fused group's produce holds the stages of every Func in it.
+        // A fused group's produce holds the stages of every Func in it. A Func realized outside
+        // the loop it is computed in keeps values across its iterations (sliding windows,
+        // folds), unless only its allocation is hoisted there.
         return f != graph.env.end() && !f->second.schedule().memoized && !outputs.count(name) &&
-               !graph.fusion.group_of(name) && r != realize_depth.end() && r->second == loop_depth;
+               !graph.fusion.group_of(name) && r != realize_depth.end() &&
+               (r->second == loop_depth || hoisted_from_compute_level(f->second));
     }
 
     Stmt visit(const Block *op) override {

@@ -18,7 +18,8 @@
 ///
 /// Not skipped where the condition differs between the lanes of an enclosing vectorized loop
 /// (the loop would stay scalar). Left alone: outputs; Funcs stored outside the loop they are
-/// computed in (sliding windows and folded storage need every iteration's values); memoized
+/// computed in (sliding windows and folded storage need every iteration's values), unless only
+/// their allocation is hoisted there (hoist_storage); memoized
 /// Funcs (the cache must not store what was not computed); Funcs fused by compute_with (their
 /// produce holds other Funcs' stages).
 ///

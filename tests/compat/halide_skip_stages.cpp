@@ -65,6 +65,23 @@ TEST(SkipStages, PerRowProducersOfASelectOnTheRow) {
     }
 }
 
+TEST(SkipStages, PerRowProducerWithHoistedStorage) {
+    // hoist_storage moves only the allocation: each row still computes c only where it is used.
+    Var x("x"), y("y");
+    Func c("c"), d("d"), out("out");
+    c(x, y) = loomtest_skip_count(0, x + y);
+    d(x, y) = x - y;
+    out(x, y) = select(y < 5, c(x, y), d(x, y));
+    c.compute_at(out, y).hoist_storage_root();
+    d.compute_at(out, y);
+    reset_counts();
+    Buffer<int> r = out.realize({10, 10});
+    EXPECT_EQ(calls[0], 50);
+    for (int j = 0; j < 10; j++) {
+        for (int i = 0; i < 10; i++) ASSERT_EQ(r(i, j), j < 5 ? i + j : i - j);
+    }
+}
+
 TEST(SkipStages, ConditionOnAnInnerLoopHoldsForSomeIteration) {
     // c is needed in row y when x < 3 - y for some x in [0, 9], i.e. when y < 3, and then only
     // for x < 3 - y (bounds inference narrows each branch's region by its condition), as in

@@ -48,6 +48,7 @@ bench: build
 	LOOM_BUILD=$(BUILD) bash bench/run.sh
 	LOOM_BUILD=$(BUILD) bash bench/apps.sh
 	LOOM_BUILD=$(BUILD) bash bench/simd_kernels.sh
+	LOOM_BUILD=$(BUILD) bash bench/async_overlap.sh
 	LOOM_BUILD=$(BUILD) bash bench/same_process.sh
 	LOOM_BUILD=$(BUILD) bash bench/race.sh
 

@@ -19,9 +19,9 @@ double median_ms(Func out, Buffer<float> &b) {
     for (int i = 0; i < 7; i++) {
         auto start = std::chrono::steady_clock::now();
         out.realize(b);
-        t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              start)
-                        .count());
+        t.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
     }
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];

@@ -1,11 +1,11 @@
 #ifndef LOOM_LOWER_LOWER_PARALLEL_TASKS_H
 #define LOOM_LOWER_LOWER_PARALLEL_TASKS_H
 
-/// \file Closure conversion of parallel loops: the body of every ForType::Parallel loop becomes
-/// a function of its own (a task) that the runtime's halide_do_par_for runs for each iteration,
-/// with everything it uses from outside passed explicitly in a closure. After it no back end
-/// sees a parallel loop: each generates the tasks as ordinary functions, and GPU kernels will
-/// be cut out of the loop nest the same way.
+/// \file Closure conversion of parallel loops and forks: the body of every ForType::Parallel
+/// loop becomes a function of its own (a task) that the runtime's halide_do_par_for runs for
+/// each iteration, with everything it uses from outside passed explicitly in a closure. After
+/// it no back end sees a parallel loop or a Fork: each generates the tasks as ordinary
+/// functions, and GPU kernels will be cut out of the loop nest the same way.
 ///
 ///   parallel for (f.s0.y, mn, ext) { body }
 /// becomes
@@ -22,7 +22,18 @@
 /// pointer of every buffer it loads from or stores to (Handle), in order of first use. The
 /// user context is the task's own argument; a reference to a task is the Variable of its name
 /// (Handle). Nested parallel loops are converted innermost first, so an outer task launches
-/// the inner one. Tests: tests/unit/lower/lower_parallel_tasks_test.cpp.
+/// the inner one.
+///
+/// A Fork (an async producer and its consumers, src/lower/async_producers.h) becomes two loop
+/// tasks (halide_loop_task_t: user context, min, extent, closure, task parent), each with its
+/// closure, launched together:
+///   let <fn>.fork = loom_do_fork(__user_context, <fn>.fork.producer, make_struct(...),
+///                                <fn>.fork.consumer, make_struct(...),
+///                                make_struct(<semaphores both sides use>), <their count>)
+///   assert(<fn>.fork == 0, <fn>.fork)
+/// The semaphores passed are those allocated outside the fork that either side acquires or
+/// releases: when one side fails, the runtime marks them failed so the other stops waiting.
+/// Tests: tests/unit/lower/lower_parallel_tasks_test.cpp.
 
 #include "lower/lowered_func.h"
 

@@ -10,6 +10,7 @@
 #include "simplify/simplify.h"
 #include "support/error.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -143,6 +144,17 @@ bool is_folding_semaphore_of(const std::string &semaphore, const std::string &fu
     return semaphore.compare(0, prefix.size(), prefix) == 0;
 }
 
+/// The semaphore by which the consumer side of async Func `reader`'s fork waits for async Func
+/// g, which the producer side computes (Halide's cloned acquire): g's producer releases it
+/// along with g's own.
+std::string cloned_semaphore(const std::string &g, const std::string &reader) {
+    return g + ".cloned_semaphore." + reader;
+}
+
+bool is_cloned_semaphore(const std::string &semaphore) {
+    return semaphore.find(".cloned_semaphore.") != std::string::npos;
+}
+
 /// What the two sides of the fork at f's Realize share: which Funcs each computes and which
 /// semaphores the body allocates (each side gets its own copy of those).
 struct ForkPlan {
@@ -150,7 +162,12 @@ struct ForkPlan {
     bool ring = false;
     std::set<std::string> feeds;         ///< the Funcs f reads, directly or not
     std::set<std::string> also_computed; ///< feeds the consumer side computes too
+    /// Async feeds stored outside the body that the consumer side reads: it waits on their
+    /// cloned semaphores instead of computing them.
+    std::set<std::string> cloned;
     std::set<std::string> inner_semaphores;
+    /// The cloned semaphores by which other async Funcs' consumers wait for f.
+    std::vector<std::string> clones;
 
     bool producer_computes(const std::string &g) const { return g == func || feeds.count(g); }
     bool consumer_computes(const std::string &g) const {
@@ -163,6 +180,8 @@ struct ForkPlan {
     /// storage, which only fold) is released by the consumer side, once a consumer iteration
     /// is over: the producer side's use of those rows is done by then too.
     bool keeps(bool producer_side, const std::string &semaphore, bool acquire) const {
+        // A cloned acquire is the consumer's wait for a Func the producer side computes.
+        if (is_cloned_semaphore(semaphore)) return !producer_side;
         const std::string owner = semaphore_owner(semaphore);
         bool computes = producer_side ? producer_computes(owner) : consumer_computes(owner);
         if (acquire || inner_semaphores.count(semaphore)) return computes;
@@ -184,6 +203,7 @@ protected:
             if (plan.ring) steps.push_back(acquire_semaphore(func + ".ring_semaphore", 1));
             steps.push_back(op);
             steps.push_back(release_semaphore(func + ".semaphore", 1));
+            for (const std::string &c : plan.clones) steps.push_back(release_semaphore(c, 1));
             return Block::make(steps);
         }
         if (op->is_producer && plan.feeds.count(op->name)) return op;
@@ -219,6 +239,9 @@ protected:
             if (!plan.ring) return op;
             return ProducerConsumer::make_consume(
                 func, Block::make(op->body, release_semaphore(func + ".ring_semaphore", 1)));
+        }
+        if (op->is_producer && plan.cloned.count(op->name)) {
+            return acquire_semaphore(cloned_semaphore(op->name, func), 1);
         }
         if (op->is_producer && !plan.consumer_computes(op->name)) return none();
         return NoOpCollapsing::visit(op);
@@ -350,24 +373,46 @@ private:
         while (!todo.empty()) {
             std::string g = todo.back();
             todo.pop_back();
-            if (!plan.feeds.count(g) || !plan.also_computed.insert(g).second) continue;
+            if (!plan.feeds.count(g) || plan.also_computed.count(g) || plan.cloned.count(g)) {
+                continue;
+            }
+            const Function &gf = graph.env.at(g);
+            if (calls.produced.count(g) && !calls.realized.count(g)) {
+                // Stored outside the body: both sides can't compute it. An async g is computed
+                // by the producer side only (and later by g's own producer task), the consumer
+                // side waiting for it on a semaphore of its own, as Halide does.
+                user_assert(gf.schedule().async && !gf.schedule().ring_buffer.defined())
+                    << "Func " << g << " is computed inside the storage of async Func " << name
+                    << " but stored outside it, and both " << name << " and its consumers read "
+                    << "it: the producer and the consumer tasks would both compute " << g
+                    << " into the same storage. Make " << g << " async too"
+                    << (gf.schedule().async ? " (without a ring_buffer)" : "") << ", store it at "
+                    << "the level it is computed at (or inside " << name << "'s storage), or "
+                    << "compute it outside " << name << "'s storage.\n";
+                plan.cloned.insert(g);
+                continue;
+            }
+            plan.also_computed.insert(g);
             auto inside = calls.inside.find(g);
             if (inside == calls.inside.end()) continue;
             todo.insert(todo.end(), inside->second.begin(), inside->second.end());
         }
-        for (const std::string &g : plan.also_computed) {
-            user_assert(!calls.produced.count(g) || calls.realized.count(g))
-                << "Func " << g << " is computed inside the storage of async Func " << name
-                << " but stored outside it, and both " << name << " and its consumers read it: "
-                << "the producer and the consumer tasks would both compute " << g << " into the "
-                << "same storage. Store " << g << " at the level it is computed at (or inside "
-                << name << "'s storage), or compute it outside " << name << "'s storage.\n";
-        }
+        // The consumer sides of forks in the body that wait for f through cloned semaphores.
+        const std::string clone_prefix = cloned_semaphore(name, "");
+        visit_exprs(body, [&](const Expr &e) {
+            std::string sema = semaphore_of(e.as<Call>());
+            if (sema.compare(0, clone_prefix.size(), clone_prefix) == 0 &&
+                std::find(plan.clones.begin(), plan.clones.end(), sema) == plan.clones.end()) {
+                plan.clones.push_back(sema);
+            }
+            return true;
+        });
 
         Stmt producer = ProducerSide(plan).mutate(body);
         Stmt consumer = ConsumerSide(plan).mutate(body);
         Stmt result = is_no_op(producer) ? consumer : Fork::make(producer, consumer);
         result = allocate_semaphore(name + ".semaphore", 0, result);
+        for (const std::string &c : plan.clones) result = allocate_semaphore(c, 0, result);
         if (plan.ring) {
             result = allocate_semaphore(name + ".ring_semaphore", f.schedule().ring_buffer, result);
         }

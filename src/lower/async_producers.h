@@ -16,9 +16,11 @@
 /// (storage_folding), and drops the rest. The consumer side replaces each production of f by
 /// acquire(f.semaphore, 1), so it reads what f computed in the same iteration only after it is
 /// there; with a ring buffer each `consume f` ends with release(f.ring_semaphore, 1). Funcs f
-/// reads that are computed in the body are computed on the consumer side too when it reads them
-/// (a Func stored outside the body and computed on both sides is a CompileError: both would
-/// write its storage). lower_parallel_tasks turns each Fork into two tasks run concurrently.
+/// reads that are computed in the body are computed on the consumer side too when it reads them.
+/// One stored outside the body can't be (both sides would write its storage): if it is async,
+/// the consumer side waits for it on a cloned semaphore its producer also releases (Halide's
+/// rule and mechanism); otherwise it is a CompileError. lower_parallel_tasks turns each Fork
+/// into two tasks run concurrently.
 /// Async outputs and inlined Funcs have no Realize: nothing changes (as in Halide).
 /// Tests: tests/compat/halide_async.cpp, tests/correctness/async.cpp.
 

@@ -135,6 +135,28 @@ TEST(Async, ChainOfAsyncProducers) {
     }
 }
 
+TEST(Async, AsyncFuncReadByAnotherAsyncFuncAndItsConsumer) {
+    // h is computed beside f, inside f's storage but stored outside it, and read by both f and
+    // o: legal because h is async too (f's consumer side waits for h on a semaphore of its own).
+    Var x("x"), y("y");
+    Func h("h"), f("f"), o("o");
+    h(x, y) = x * y + 1;
+    f(x, y) = h(x, y) + h(x + 1, y);
+    o(x, y) = f(x, y - 1) + f(x, y + 1) + h(x, y);
+    h.compute_at(o, y).store_root().async();
+    f.compute_at(o, y).store_root().async();
+    auto hv = [](int i, int j) { return i * j + 1; };
+    auto fv = [&](int i, int j) { return hv(i, j) + hv(i + 1, j); };
+    for (int run = 0; run < 2; run++) {
+        Buffer<int> r = o.realize({W, H});
+        for (int j = 0; j < H; j++) {
+            for (int i = 0; i < W; i++) {
+                ASSERT_EQ(r(i, j), fv(i, j - 1) + fv(i, j + 1) + hv(i, j)) << i << ", " << j;
+            }
+        }
+    }
+}
+
 TEST(Async, UpdateDefinitionsAndTuples) {
     Var x("x"), y("y");
     RDom r(0, 4, "r");

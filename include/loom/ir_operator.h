@@ -6,10 +6,12 @@
 /// Operand coercion follows Halide's `match_types`:
 /// - An int literal takes the other operand's type; it is an error when that type cannot
 ///   represent the literal (`u8 + 300`, `u8 + (-1)`; cast the Expr to a wider type first).
-/// - A float literal (or double literal) takes the other operand's type when that is a float;
-///   an integer operand is then cast to float32 (`u8 * 0.5f` is float32).
+/// - A float literal (or double literal) takes the other operand's type when that is a 32- or
+///   64-bit float; an integer or 16-bit float operand is then cast to float32 (`u8 * 0.5f` and
+///   `f16 * 0.5f` are float32: Halide makes the literal a float32 Expr).
 /// - Two Exprs of different types: a scalar is broadcast to the other's lanes; if one is a
-///   float, the other is cast to it (the wider float wins); two uints give the wider uint;
+///   float, the other is cast to it (the wider float wins; float16 with bfloat16 gives the
+///   second operand's type); two uints give the wider uint;
 ///   otherwise (int with int or uint, including bool) both become an int of the wider width
 ///   (`u8 + i8` is int8, `u32 + i16` is int32, `bool + i32` is int32).
 /// - Handles and undefined Exprs are errors.

@@ -48,13 +48,14 @@ Expr int_literal(const Expr &other, int64_t v, const char *op) {
     return make_const(other.type(), v);
 }
 
-/// A float literal next to `other`: of other's type when that is a float; otherwise float32,
-/// and `other` is converted to float32 too. `single` says the literal was a C++ float.
+/// A float literal next to `other`: of other's type when that is a 32- or 64-bit float;
+/// otherwise float32, and `other` is converted to float32 too (Halide 21 makes the literal a
+/// float32 Expr, which a 16-bit float widens to). `single` says the literal was a C++ float.
 Expr float_literal(Expr &other, double v, bool single, const char *op) {
     check_defined(other, op);
     check_not_handle(other, op);
     Type t = other.type();
-    if (!t.is_float()) {
+    if (!t.is_float() || t.bits() < 32) {
         t = Float(32, t.lanes());
         other = cast(t, other);
     }
@@ -146,8 +147,9 @@ void match_types(Expr &a, Expr &b) {
     Type ta = a.type(), tb = b.type();
     if (ta == tb) return;
     if (ta.is_float() || tb.is_float()) {
-        // The float operand's type wins; between two floats, the wider.
-        if (!ta.is_float() || (tb.is_float() && tb.bits() > ta.bits())) {
+        // The float operand's type wins; between two floats, the wider, and between float16
+        // and bfloat16, the second operand's (as in Halide 21).
+        if (!ta.is_float() || (tb.is_float() && tb.bits() >= ta.bits())) {
             a = cast(tb, a);
         } else {
             b = cast(ta, b);
@@ -795,13 +797,14 @@ Expr random_int(Expr seed) {
 // ---- Math ----
 namespace {
 /// Converts a math argument: float64 stays, other floats and integers become float32.
-/// Returns the type the call returns in (e.g. float16 for a float16 argument).
+/// Returns the type the call returns in: float16 for a float16 argument, but float32 for a
+/// bfloat16 one, as in Halide 21.
 Type math_arg(Expr &x, const char *fn) {
     user_assert(x.defined()) << fn << " of an undefined Expr.\n";
     user_assert(!x.type().is_handle()) << "Can't call " << fn << " on the handle " << x << ".\n";
     Type t = x.type();
     if (t.element_of() == Float(64)) return t;
-    Type result = t.is_float() ? t : Float(32, t.lanes());
+    Type result = t.is_float() && !t.is_bfloat() ? t : Float(32, t.lanes());
     x = cast(Float(32, t.lanes()), x);
     return result;
 }
@@ -882,17 +885,23 @@ Expr hypot(Expr x, Expr y) { return math2("hypot", std::move(x), std::move(y)); 
 Expr pow(Expr x, Expr y) {
     user_assert(x.defined() && y.defined()) << "pow of an undefined Expr.\n";
     if (const int64_t *p = as_const_int(y)) {
-        // Halide expands constant integer powers into multiplications.
-        Type result = math_arg(x, "pow");
-        Expr r = raise_to_integer_power(x, *p);
-        return result == x.type() ? r : cast(result, r);
+        // Halide expands constant integer powers into multiplications, in the type of a
+        // floating-point x (rounding each product to a 16-bit float's precision).
+        if (!x.type().is_float()) math_arg(x, "pow");
+        return raise_to_integer_power(x, *p);
     }
     return math2("pow", std::move(x), std::move(y));
 }
 
 Expr floor(Expr x) { return rounding("floor", std::move(x)); }
 Expr ceil(Expr x) { return rounding("ceil", std::move(x)); }
-Expr round(Expr x) { return rounding("round", std::move(x)); }
+Expr round(Expr x) {
+    // Halide 21 rounds a bfloat16 in its own type (every integer it rounds to fits in it).
+    const bool bfloat = x.defined() && x.type().is_bfloat();
+    Type t = bfloat ? x.type() : Type();
+    Expr r = rounding("round", std::move(x));
+    return bfloat ? cast(t, r) : r;
+}
 Expr trunc(Expr x) { return rounding("trunc", std::move(x)); }
 
 Expr is_nan(Expr x) { return classify("is_nan", std::move(x)); }

@@ -201,3 +201,53 @@ TEST(HalideFloat16, BFloat16StorageAndConversions) {
     EXPECT_EQ(brain_param.get<bfloat16_t>().to_bits(), bfloat16_t(384.0f).to_bits());
 #endif
 }
+
+TEST(HalideFloat16, TypeRulesOfSixteenBitFloats) {
+    // A C++ float is a float32 Expr: a 16-bit float widens to it. Math functions compute a
+    // bfloat16 in float32 (a float16 stays float16); round and constant integer powers keep it.
+    Param<bfloat16_t> b("b");
+    Param<float16_t> h("h");
+    Expr be = b, he = h;
+    EXPECT_EQ((be * 3.3f).type(), Float(32));
+    EXPECT_EQ((3.3f * be).type(), Float(32));
+    EXPECT_EQ((he + 0.5f).type(), Float(32));
+    EXPECT_EQ(min(be, 1.0f).type(), Float(32));
+    EXPECT_EQ((be * 2).type(), BFloat(16));
+    EXPECT_EQ(clamp(be, 0.0f, 1.0f).type(), BFloat(16));
+    // Between the two 16-bit floats the second operand's type wins.
+    EXPECT_EQ((be * he).type(), Float(16));
+    EXPECT_EQ((he * be).type(), BFloat(16));
+    EXPECT_EQ(sqrt(be).type(), Float(32));
+    EXPECT_EQ(floor(be).type(), Float(32));
+    EXPECT_EQ(atan2(be, be).type(), Float(32));
+    EXPECT_EQ(round(be).type(), BFloat(16));
+    EXPECT_EQ(pow(be, 3).type(), BFloat(16));
+    EXPECT_EQ(sqrt(he).type(), Float(16));
+}
+
+TEST(HalideFloat16, SixteenBitFloatMathValues) {
+    // sqrt of a bfloat16 is float32's sqrt, not rounded back; f16 * 0.5f is float32 arithmetic;
+    // pow(h, 3) multiplies in float16, rounding each product.
+    const int n = 256;
+    Buffer<bfloat16_t> a(n);
+    Buffer<float16_t> h(n);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> dist(0.0f, 9.0f);
+    for (int i = 0; i < n; i++) {
+        a(i) = bfloat16_t(dist(rng));
+        h(i) = float16_t(dist(rng) - 4.5f);
+    }
+    Var x("x");
+    Func f("f");
+    f(x) = Tuple(cast<float>(sqrt(a(x))), cast<float>(h(x) * 0.3f), cast<float>(pow(h(x), 3)));
+    Realization r = f.realize({n});
+    Buffer<float> s = r[0], m = r[1], p = r[2];
+    for (int i = 0; i < n; i++) {
+        const float av = (float)a(i);
+        const _Float16 hv = (_Float16)(float)h(i);
+        EXPECT_EQ(s(i), std::sqrt(av)) << i;
+        EXPECT_EQ(m(i), (float)hv * 0.3f) << i;
+        const _Float16 sq = hv * hv;
+        EXPECT_EQ(p(i), (float)(_Float16)(sq * hv)) << i;
+    }
+}

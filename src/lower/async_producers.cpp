@@ -9,6 +9,7 @@
 #include "lower/lower_utils.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
+#include "support/util.h"
 
 #include <algorithm>
 #include <cstring>
@@ -120,11 +121,6 @@ private:
     }
 };
 
-bool ends_with(const std::string &s, const std::string &suffix) {
-    return s.size() > suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 /// The Func a semaphore of allocate_semaphore belongs to ("" if none).
 std::string semaphore_owner(const std::string &semaphore) {
     for (const char *suffix : {".semaphore", ".ring_semaphore"}) {
@@ -140,8 +136,7 @@ std::string semaphore_owner(const std::string &semaphore) {
 }
 
 bool is_folding_semaphore_of(const std::string &semaphore, const std::string &func) {
-    const std::string prefix = func + ".folding_semaphore.";
-    return semaphore.compare(0, prefix.size(), prefix) == 0;
+    return starts_with(semaphore, func + ".folding_semaphore.");
 }
 
 /// The semaphore by which the consumer side of async Func `reader`'s fork waits for async Func
@@ -189,13 +184,34 @@ struct ForkPlan {
     }
 };
 
-/// The producer side of the fork at f's Realize (see the file comment).
-class ProducerSide : public NoOpCollapsing {
+/// What both sides do with a semaphore operation found in the body (ForkPlan::keeps); other
+/// such statements stay on the consumer side only.
+class ForkSide : public NoOpCollapsing {
 public:
-    explicit ProducerSide(const ForkPlan &plan) : plan(plan) {}
+    ForkSide(const ForkPlan &plan, bool producer_side) : plan(plan), producer_side(producer_side) {}
 
 protected:
     using NoOpCollapsing::visit;
+    const ForkPlan &plan;
+    const bool producer_side;
+
+    Stmt visit(const AssertStmt *op) override { return leaf(op, acquired_semaphore(op), true); }
+    Stmt visit(const Evaluate *op) override { return leaf(op, released_semaphore(op), false); }
+
+private:
+    Stmt leaf(const Stmt &s, const std::string &semaphore, bool acquire) const {
+        if (semaphore.empty()) return producer_side ? none() : s;
+        return plan.keeps(producer_side, semaphore, acquire) ? s : none();
+    }
+};
+
+/// The producer side of the fork at f's Realize (see the file comment).
+class ProducerSide : public ForkSide {
+public:
+    explicit ProducerSide(const ForkPlan &plan) : ForkSide(plan, true) {}
+
+protected:
+    using ForkSide::visit;
     Stmt visit(const ProducerConsumer *op) override {
         const std::string &func = plan.func;
         if (op->is_producer && op->name == func) {
@@ -207,31 +223,20 @@ protected:
             return Block::make(steps);
         }
         if (op->is_producer && plan.feeds.count(op->name)) return op;
-        return NoOpCollapsing::visit(op);
-    }
-    Stmt visit(const AssertStmt *op) override {
-        std::string sema = acquired_semaphore(op);
-        return !sema.empty() && plan.keeps(true, sema, true) ? Stmt(op) : none();
-    }
-    Stmt visit(const Evaluate *op) override {
-        std::string sema = released_semaphore(op);
-        return !sema.empty() && plan.keeps(true, sema, false) ? Stmt(op) : none();
+        return ForkSide::visit(op);
     }
     Stmt visit(const Provide *) override { return none(); }
     Stmt visit(const Store *) override { return none(); }
     Stmt visit(const Free *) override { return none(); }
-
-private:
-    const ForkPlan &plan;
 };
 
 /// The consumer side of the fork at f's Realize (see the file comment).
-class ConsumerSide : public NoOpCollapsing {
+class ConsumerSide : public ForkSide {
 public:
-    explicit ConsumerSide(const ForkPlan &plan) : plan(plan) {}
+    explicit ConsumerSide(const ForkPlan &plan) : ForkSide(plan, false) {}
 
 protected:
-    using NoOpCollapsing::visit;
+    using ForkSide::visit;
     Stmt visit(const ProducerConsumer *op) override {
         const std::string &func = plan.func;
         if (op->name == func) {
@@ -244,19 +249,8 @@ protected:
             return acquire_semaphore(cloned_semaphore(op->name, func), 1);
         }
         if (op->is_producer && !plan.consumer_computes(op->name)) return none();
-        return NoOpCollapsing::visit(op);
+        return ForkSide::visit(op);
     }
-    Stmt visit(const AssertStmt *op) override {
-        std::string sema = acquired_semaphore(op);
-        return sema.empty() || plan.keeps(false, sema, true) ? Stmt(op) : none();
-    }
-    Stmt visit(const Evaluate *op) override {
-        std::string sema = released_semaphore(op);
-        return sema.empty() || plan.keeps(false, sema, false) ? Stmt(op) : none();
-    }
-
-private:
-    const ForkPlan &plan;
 };
 
 /// The Funcs called in a statement, outside the productions of f and of the Funcs in `skip`;
@@ -401,7 +395,7 @@ private:
         const std::string clone_prefix = cloned_semaphore(name, "");
         visit_exprs(body, [&](const Expr &e) {
             std::string sema = semaphore_of(e.as<Call>());
-            if (sema.compare(0, clone_prefix.size(), clone_prefix) == 0 &&
+            if (starts_with(sema, clone_prefix) &&
                 std::find(plan.clones.begin(), plan.clones.end(), sema) == plan.clones.end()) {
                 plan.clones.push_back(sema);
             }

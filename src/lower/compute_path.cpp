@@ -3,6 +3,7 @@
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "lower/loop_names.h"
+#include "support/util.h"
 
 namespace loom {
 namespace internal {
@@ -90,10 +91,7 @@ bool is_loop_of(const std::string &loop, const LoopLevelSpec &level) {
     LoopName n = parse_loop_name(loop);
     if (level.kind != LoopLevelSpec::At || !n.valid() || n.func != level.func) return false;
     if (level.stage_index >= 0 && n.stage != level.stage_index) return false;
-    const std::string &v = level.var;
-    return n.var == v ||
-           (n.var.size() > v.size() && n.var.compare(n.var.size() - v.size(), v.size(), v) == 0 &&
-            n.var[n.var.size() - v.size() - 1] == '.');
+    return n.var == level.var || ends_with(n.var, "." + level.var);
 }
 
 } // namespace

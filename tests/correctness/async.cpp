@@ -171,6 +171,25 @@ TEST(Async, ProducerReadsAFuncComputedBesideIt) {
     }
 }
 
+TEST(Async, RingBufferExtentFromAParam) {
+    // A run-time extent: any positive one gives the unscheduled values, zero is refused.
+    Var x("x"), y("y");
+    Param<int> copies("copies");
+    Func p("p"), c("c");
+    p(x, y) = x * 3 + y;
+    c(x, y) = p(x, y) + p(x, y + 1);
+    p.compute_at(c, y).hoist_storage_root().ring_buffer(copies).async();
+    for (int n : {1, 3}) {
+        copies.set(n);
+        Buffer<int> r = c.realize({5, 12});
+        for (int j = 0; j < 12; j++) {
+            for (int i = 0; i < 5; i++) ASSERT_EQ(r(i, j), 6 * i + 2 * j + 1) << n;
+        }
+    }
+    copies.set(0);
+    loom_test::expect_error<RuntimeError>([&] { c.realize({5, 12}); }, {"p", "ring_buffer"});
+}
+
 TEST(AsyncErrors, RingBufferNeedsAPositiveExtent) {
     expect_error(
         [] {

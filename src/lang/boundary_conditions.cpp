@@ -97,9 +97,11 @@ std::vector<Expr> map_coordinates(const Func &source, const Region &bounds, Coor
     return coords;
 }
 
-/// A Func over the source's args defined as the source read at `coords`.
+/// A Func over the source's args defined as the source read at `coords`, named after the
+/// condition as in Halide ("repeat_edge", then "repeat_edge$1", ...), so loop nests and
+/// schedule source name it alike in both.
 Func redirect(const Func &source, const std::vector<Expr> &coords, const char *what) {
-    Func bounded(unique_name(source.name() + "_" + what));
+    Func bounded{std::string(what)};
     bounded(source.args()) = source(coords);
     return bounded;
 }
@@ -118,7 +120,7 @@ Func constant_exterior(const Func &source, const Tuple &value, const Region &bou
         << "\", which has " << source.outputs() << " value" << (source.outputs() == 1 ? "" : "s")
         << ", was given " << value.size() << " exterior value" << (value.size() == 1 ? "" : "s")
         << ".\n";
-    Func bounded(internal::unique_name(source.name() + "_constant_exterior"));
+    Func bounded{std::string("constant_exterior")};
     if (source.outputs() == 1) {
         bounded(source.args()) = select(outside, value[0], Expr(source(coords)));
     } else {

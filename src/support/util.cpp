@@ -20,7 +20,10 @@ std::string unique_name(const std::string &base) {
     static std::map<std::string, int> seen;
     std::lock_guard<std::mutex> guard(lock);
     int &n = seen[base];
-    std::string result = n == 0 ? base : base + "$" + std::to_string(n);
+    // A base ending in a digit always gets a suffix (Halide's rule): "f1" could otherwise be a
+    // name unique_name('f') returns.
+    const bool ends_in_digit = !base.empty() && std::isdigit((unsigned char)base.back());
+    std::string result = n == 0 && !ends_in_digit ? base : base + "$" + std::to_string(n);
     n++;
     return result;
 }

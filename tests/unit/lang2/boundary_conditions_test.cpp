@@ -176,12 +176,11 @@ TEST(BoundaryConditions, UndefinedRangesAndMissingBoundsAreUnbounded) {
     EXPECT_EQ(value_at(g, {-100, 1, 50}), -100 * 10000 + 100 + 50);
     EXPECT_EQ(value_at(g, {-100, 3, 50}), 5);
     EXPECT_EQ(value_at(g, {-100, 0, 50}), 5);
-    // The new Func has the source's args and a name derived from it.
+    // The new Func has the source's args and, as in Halide, the condition's name.
     EXPECT_EQ(f.dimensions(), 3);
     EXPECT_EQ(f.args()[0].name(), "x");
-    EXPECT_EQ(f.name().substr(0, std::string("src3_repeat_image").size()), "src3_repeat_image");
-    EXPECT_EQ(g.name().substr(0, std::string("src3_constant_exterior").size()),
-              "src3_constant_exterior");
+    EXPECT_EQ(f.name().substr(0, std::string("repeat_image").size()), "repeat_image");
+    EXPECT_EQ(g.name().substr(0, std::string("constant_exterior").size()), "constant_exterior");
     Func h = BoundaryConditions::repeat_image(src, {{0, 4}, Range()});
     EXPECT_NE(h.name(), f.name());
 }

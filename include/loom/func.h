@@ -501,6 +501,13 @@ public:
     Func &bound(const Var &var, Expr min, Expr extent);
     /// Compute exactly `extent` values of `var` starting wherever consumers need them.
     Func &bound_extent(const Var &var, Expr extent);
+    /// The region of pure dimension `var` this Func (a pipeline output) is expected to be
+    /// computed over: only autoschedulers read it (Pipeline::apply_autoscheduler); it constrains
+    /// nothing at run time.
+    Func &set_estimate(const Var &var, const Expr &min, const Expr &extent);
+    /// set_estimate(args()[i], estimates[i].min, estimates[i].extent) for every dimension
+    /// (estimates.size() must equal dimensions()).
+    Func &set_estimates(const Region &estimates);
     /// Round the computed region of `var` outward: min to remainder mod modulus and extent to a
     /// multiple of modulus.
     Func &align_bounds(const Var &var, Expr modulus, Expr remainder = 0);

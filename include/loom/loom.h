@@ -4,6 +4,7 @@
 /// \file The whole public API of Loom in one include.
 
 #include <loom/argument.h>
+#include <loom/autoscheduler.h>
 #include <loom/boundary_conditions.h>
 #include <loom/buffer.h>
 #include <loom/callable.h>

@@ -5,6 +5,7 @@
 /// Func's own realize/compile_jit/... forward to a Pipeline of that one Func.
 
 #include <loom/argument.h>
+#include <loom/autoscheduler.h>
 #include <loom/extern.h>
 #include <loom/func.h>
 #include <loom/jit_handlers.h>
@@ -33,6 +34,18 @@ public:
     bool defined() const;
     /// The output Funcs.
     std::vector<Func> outputs() const;
+    /// The index-th Func of the pipeline in realization order (producers first, outputs last):
+    /// what autoscheduler-written schedule source uses to name Funcs.
+    Func get_func(size_t index);
+
+    /// Schedule every Func of the pipeline with the named autoscheduler (see
+    /// <loom/autoscheduler.h>), replacing the schedules it had. Needs estimates for every output
+    /// dimension and for the inputs whose sizes bounds inference cannot derive.
+    AutoSchedulerResults apply_autoscheduler(const Target &target,
+                                             const AutoschedulerParams &autoscheduler_params) const;
+    /// Register a scheduler under a new name (an existing name is a CompileError).
+    static void add_autoscheduler(const std::string &autoscheduler_name,
+                                  const AutoSchedulerFn &autoscheduler);
 
     /// Compute the outputs over [0, size) in each dimension (all outputs must have the same
     /// dimensionality) into newly allocated Buffers.

@@ -123,6 +123,22 @@ std::vector<std::string> realization_order(const std::vector<Function> &outputs,
     return order;
 }
 
+std::vector<std::string> topological_order(const std::vector<Function> &outputs,
+                                           const std::map<std::string, Function> &env) {
+    std::vector<std::string> order;
+    std::set<std::string> visited;
+    // Cycles were refused by realization_order, which every pipeline goes through first.
+    std::function<void(const std::string &)> visit = [&](const std::string &name) {
+        if (!visited.insert(name).second) return;
+        std::vector<std::string> callees = direct_callees(env.at(name));
+        std::sort(callees.begin(), callees.end());
+        for (const std::string &callee : callees) visit(callee);
+        order.push_back(name);
+    };
+    for (const Function &o : outputs) visit(o.name());
+    return order;
+}
+
 std::map<std::string, ComputePlacement>
 default_schedule(const std::vector<Function> &outputs, const std::map<std::string, Function> &env) {
     std::map<std::string, ComputePlacement> result;

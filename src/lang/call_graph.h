@@ -81,6 +81,14 @@ std::vector<std::string> direct_callees(const Function &f);
 std::vector<std::string> realization_order(const std::vector<Function> &outputs,
                                            const std::map<std::string, Function> &env);
 
+/// Halide's topological order of the Funcs in `env` reachable from `outputs` (what
+/// Pipeline::get_func indexes, so schedule source written by an autoscheduler names the same
+/// Funcs in Loom and Halide): depth first from each output in turn, a Func's callees visited in
+/// name order, each Func after its callees.
+/// Example: out(x) = g(x) + f(x), g(x) = f(x) -> [f, g, out].
+std::vector<std::string> topological_order(const std::vector<Function> &outputs,
+                                           const std::map<std::string, Function> &env);
+
 /// The placement of every Func in `env` (see the file comment).
 std::map<std::string, ComputePlacement>
 default_schedule(const std::vector<Function> &outputs, const std::map<std::string, Function> &env);

@@ -109,6 +109,8 @@ struct FuncSchedule {
     /// store level follows the compute level, as Halide's lock_loop_levels does).
     bool store_level_set = false;
     std::vector<Bound> bounds;
+    /// Func::set_estimate: the region autoschedulers assume (min and extent), per pure var.
+    std::vector<Bound> estimates;
     std::vector<StorageDim> storage_dims;
     MemoryType memory_type = MemoryType::Auto;
     /// Func::copy_to_device / copy_to_host: this Func, a pure copy of one input, is a copy into

@@ -1,9 +1,10 @@
 // The storage directives of the scheduling language on Func: where the storage of a Func lives
 // (store_root, store_at, hoist_storage), which region it computes (bound, bound_extent,
-// align_bounds, align_extent) and how the allocation is shaped (bound_storage, align_storage,
-// fold_storage). They only record decisions in the FuncSchedule; lowering reads them
-// (schedule_functions places the Realize, bounds_inference applies the bounds, sliding_window and
-// storage_folding use the store level, storage_folding the fold factors).
+// align_bounds, align_extent; set_estimate, the region autoschedulers assume) and how the
+// allocation is shaped (bound_storage, align_storage, fold_storage). They only record decisions in
+// the FuncSchedule; lowering reads them (schedule_functions places the Realize, bounds_inference
+// applies the bounds, sliding_window and storage_folding use the store level, storage_folding the
+// fold factors).
 #include <loom/func.h>
 #include <loom/ir_operator.h>
 
@@ -132,6 +133,32 @@ Func &Func::bound(const Var &var, Expr min, Expr extent) {
     b.min = min;
     b.extent = extent;
     f.touch();
+    return *this;
+}
+
+Func &Func::set_estimate(const Var &var, const Expr &min, const Expr &extent) {
+    Function f = function();
+    check_pure_var(f, var, "set the estimate of");
+    check_int(min, f, var, "estimated min");
+    check_int(extent, f, var, "estimated extent");
+    std::vector<Bound> &estimates = f.schedule().estimates;
+    auto it = std::find_if(estimates.begin(), estimates.end(),
+                           [&](const Bound &b) { return b.var == var.name(); });
+    if (it == estimates.end()) it = estimates.insert(estimates.end(), Bound{var.name()});
+    it->min = min;
+    it->extent = extent;
+    // Estimates change no generated code, so compiled pipelines stay valid (no touch()).
+    return *this;
+}
+
+Func &Func::set_estimates(const Region &estimates) {
+    Function f = function();
+    user_assert(estimates.size() == f.args().size())
+        << "Func " << f.name() << " has " << f.args().size() << " dimensions but set_estimates "
+        << "was given " << estimates.size() << " ranges: give one (min, extent) per dimension.\n";
+    for (size_t i = 0; i < estimates.size(); i++) {
+        set_estimate(Var(f.args()[i]), estimates[i].min, estimates[i].extent);
+    }
     return *this;
 }
 

@@ -1,0 +1,205 @@
+// Pipeline::apply_autoscheduler: every built-in scheduler's schedule computes what the
+// unscheduled pipeline computes (or naive C++), at sizes other than the estimates, for the
+// pipelines of tests/autoschedule/autoschedule_pipelines.h and a two-output one; the schedule
+// source is deterministic; Halide's scheduler names, plugins and user schedulers work.
+#include "Halide.h"
+
+#include "autoschedule/autoschedule_pipelines.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+using namespace autoschedule_pipelines;
+
+namespace {
+
+/// The schedulers and parameters every pipeline is checked under: the defaults, and settings
+/// that make the model tile and group differently.
+const std::vector<AutoschedulerParams> &all_params() {
+    static const std::vector<AutoschedulerParams> ps = {
+        {"Mullapudi2016"},
+        {"Mullapudi2016", {{"parallelism", "4"}, {"last_level_cache_size", "262144"}}},
+        {"Mullapudi2016", {{"balance", "2"}}},
+    };
+    return ps;
+}
+
+template <typename T>
+void expect_close(const Buffer<T> &a, const Buffer<T> &b, double tolerance) {
+    int bad = 0;
+    a.for_each_element([&](int x, int y) {
+        if (std::fabs((double)a(x, y) - (double)b(x, y)) > tolerance && bad++ < 5) {
+            ADD_FAILURE() << "at " << x << ", " << y << ": " << (double)a(x, y) << " vs "
+                          << (double)b(x, y);
+        }
+    });
+    EXPECT_EQ(bad, 0);
+}
+
+/// Autoschedules a copy of the case with `params` and compares it over w x h with an
+/// unscheduled copy. Returns the schedule source.
+template <typename T>
+std::string check_case(Case (*make)(), int w, int h, const AutoschedulerParams &params,
+                       double tolerance = 0) {
+    Case scheduled = make(), reference = make();
+    AutoSchedulerResults r =
+        Pipeline(scheduled.outputs).apply_autoscheduler(Target("host"), params);
+    EXPECT_EQ(r.autoscheduler_params.name, params.name);
+    scheduled.bind(w, h);
+    reference.bind(w, h);
+    Buffer<T> got = Pipeline(scheduled.outputs).realize({w, h});
+    Buffer<T> expected = Pipeline(reference.outputs).realize({w, h});
+    expect_close(got, expected, tolerance);
+    return r.schedule_source;
+}
+
+/// s without digits: Func names made in one process get numbered suffixes (out, out$1, ...).
+std::string without_digits(std::string s) {
+    s.erase(
+        std::remove_if(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); }),
+        s.end());
+    return s;
+}
+
+} // namespace
+
+TEST(Autoschedule, BlurMatchesUnscheduled) {
+    for (const AutoschedulerParams &p : all_params()) check_case<uint16_t>(blur, 203, 117, p);
+}
+
+TEST(Autoschedule, DiamondMatchesUnscheduled) {
+    for (const AutoschedulerParams &p : all_params()) check_case<float>(diamond, 301, 157, p, 1e-3);
+}
+
+TEST(Autoschedule, MatmulMatchesNaive) {
+    const int N = 67;
+    for (const AutoschedulerParams &p : all_params()) check_case<float>(matmul, N, N, p);
+    Case m = matmul();
+    Pipeline(m.outputs).apply_autoscheduler(Target("host"), {"Mullapudi2016"});
+    m.bind(N, N);
+    Buffer<float> out = Pipeline(m.outputs).realize({N, N});
+    Buffer<float> a = random_image<float>(N, N, 3, 10), b = random_image<float>(N, N, 4, 10);
+    for (int y = 0; y < N; y++) {
+        for (int x = 0; x < N; x++) {
+            float s = 0;
+            for (int k = 0; k < N; k++) s += a(k, y) * b(x, k);
+            ASSERT_EQ(out(x, y), s) << x << ", " << y;
+        }
+    }
+}
+
+TEST(Autoschedule, HistogramEqualizationMatchesNaive) {
+    // (The unscheduled pipeline recomputes the histogram per pixel: too slow as a reference.)
+    const int W = 155, H = 97;
+    Buffer<uint8_t> data = random_image<uint8_t>(W, H, 5, 256);
+    int hist[256] = {0}, cdf[256];
+    data.for_each_value([&](uint8_t v) { hist[v]++; });
+    cdf[0] = hist[0];
+    for (int i = 1; i < 256; i++) cdf[i] = cdf[i - 1] + hist[i];
+    for (const AutoschedulerParams &p : all_params()) {
+        Case c = histogram_equalize();
+        Pipeline(c.outputs).apply_autoscheduler(Target("host"), p);
+        c.bind(W, H);
+        Buffer<uint8_t> out = Pipeline(c.outputs).realize({W, H});
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                ASSERT_EQ(out(x, y), (uint8_t)(cdf[data(x, y)] * 255 / (W * H))) << x << ", " << y;
+            }
+        }
+    }
+}
+
+TEST(Autoschedule, PyramidMatchesUnscheduled) {
+    for (const AutoschedulerParams &p : all_params()) check_case<float>(pyramid, 250, 190, p, 1e-3);
+}
+
+TEST(Autoschedule, MultipleOutputsMatchUnscheduled) {
+    // Two outputs sharing a producer, one of them a Tuple.
+    auto make = [](Buffer<int32_t> data) {
+        ImageParam in(Int(32), 2, "in");
+        in.set_estimates({{0, 800}, {0, 600}});
+        Var x("x"), y("y");
+        Func f("f"), o1("o1"), o2("o2");
+        f(x, y) = in(clamp(x, 0, in.width() - 1), clamp(y, 0, in.height() - 1)) * 3;
+        o1(x, y) = f(x, y) + f(x + 1, y);
+        o2(x, y) = {f(x, y) - f(x, y + 1), f(x, y) * 2};
+        o1.set_estimates({{0, 800}, {0, 600}});
+        o2.set_estimates({{0, 800}, {0, 600}});
+        in.set(data);
+        return Pipeline({o1, o2});
+    };
+    Buffer<int32_t> data = random_image<int32_t>(97, 61, 7, 1000);
+    for (const AutoschedulerParams &p : all_params()) {
+        Realization expected = make(data).realize({97, 61});
+        Pipeline s = make(data);
+        s.apply_autoscheduler(Target("host"), p);
+        Realization got = s.realize({97, 61});
+        ASSERT_EQ(got.size(), 3u);
+        for (size_t i = 0; i < 3; i++) {
+            expect_close(Buffer<int32_t>(got[i]), Buffer<int32_t>(expected[i]), 0);
+        }
+    }
+}
+
+TEST(Autoschedule, SourceIsDeterministic) {
+    for (const AutoschedulerParams &p : all_params()) {
+        Case a = pyramid(), b = pyramid();
+        const std::string sa =
+            Pipeline(a.outputs).apply_autoscheduler(Target("host"), p).schedule_source;
+        // Scheduling again starts from scratch and writes the same schedule.
+        EXPECT_EQ(sa, Pipeline(a.outputs).apply_autoscheduler(Target("host"), p).schedule_source);
+        const std::string sb =
+            Pipeline(b.outputs).apply_autoscheduler(Target("host"), p).schedule_source;
+        EXPECT_EQ(without_digits(sa), without_digits(sb));
+        EXPECT_NE(sa.find("func_named(\"d1"), std::string::npos) << sa;
+    }
+}
+
+TEST(Autoschedule, HalideLearnedModelNamesRunMullapudi2016) {
+    for (const std::string name : {"Adams2019", "Anderson2021"}) {
+        std::string source = check_case<uint16_t>(
+            blur, 90, 70, AutoschedulerParams(name, {{"parallelism", "8"}, {"beam_size", "32"}}));
+        EXPECT_NE(source.find("\"" + name + "\""), std::string::npos) << source;
+    }
+}
+
+TEST(Autoschedule, PluginNamesAreBuiltIn) {
+    load_plugin("autoschedule_mullapudi2016");
+    load_plugin("libautoschedule_adams2019.so");
+    load_plugin("/opt/halide/lib/libautoschedule_li2018.so");
+}
+
+TEST(Autoschedule, UserRegisteredScheduler) {
+    Pipeline::add_autoscheduler("root_everything",
+                                [](const Pipeline &p, const Target &, const AutoschedulerParams &,
+                                   AutoSchedulerResults *results) {
+                                    Pipeline q = p;
+                                    for (size_t i = 0;; i++) {
+                                        Func f = q.get_func(i);
+                                        f.compute_root();
+                                        if (f.name() == p.outputs()[0].name()) break;
+                                    }
+                                    results->schedule_source = "// everything at the root\n";
+                                });
+    EXPECT_EQ(check_case<uint16_t>(blur, 50, 40, {"root_everything"}),
+              "// everything at the root\n");
+}
+
+TEST(Autoschedule, GetFuncIsHalidesTopologicalOrder) {
+    Func a("a"), b("b"), c("c"), out("out");
+    Var x("x");
+    a(x) = x;
+    c(x) = a(x) * 2;
+    b(x) = a(x) + 1;
+    out(x) = c(x) + b(x);
+    Pipeline p(out);
+    // Callees in name order: b (and a, through it), then c.
+    EXPECT_EQ(p.get_func(0).name(), a.name());
+    EXPECT_EQ(p.get_func(1).name(), b.name());
+    EXPECT_EQ(p.get_func(2).name(), c.name());
+    EXPECT_EQ(p.get_func(3).name(), out.name());
+}

@@ -5,6 +5,7 @@
 //
 //     app_bench <app> [--small] [--images DIR] [--warmup N] [--runs N] [--out FILE]
 //               [--reference] [--reference-out FILE]
+//               [--auto SCHEDULER [--auto-param KEY=VALUE]... [--schedule-out FILE]]
 //     app_bench --list
 //
 // Protocol: both libraries run under the same glibc heap policy (no trimming, no mmap for big
@@ -26,11 +27,14 @@
 //     run_ms, runs_ms (all runs, comma separated),
 //     peak_mb, rss_mb (the whole process's VmHWM), output_type (e.g. float32),
 //     output_shape (extents, comma separated), output_file (raw elements, x fastest),
-//     with --reference: reference_ms, reference_err, reference_tolerance, reference_ok.
+//     with --reference: reference_ms, reference_err, reference_tolerance, reference_ok;
+//     with --auto (the app autoscheduled instead of its hand schedule): autoscheduler,
+//     schedule_ms (the autoscheduler's time, included in jit_ms).
 // The exit status is nonzero on an error, or when --reference finds the output out of tolerance.
 #include "Halide.h"
 
 #include "common/all_apps.h"
+#include "common/compare.h"
 
 #include <malloc.h>
 
@@ -198,40 +202,11 @@ bool write_raw(const Halide::Buffer<> &b, const std::string &path) {
     return (std::fclose(f) == 0) && ok;
 }
 
-/// max |a - b| / max(1, |b|) over the elements of two buffers of one type T and shape.
-template <typename T>
-double max_rel_error_typed(Halide::Buffer<T> a, Halide::Buffer<T> b) {
-    double worst = 0;
-    a.for_each_element([&](const int *pos) {
-        double x = (double)a(pos), y = (double)b(pos);
-        double e = (std::isnan(x) != std::isnan(y)) ? INFINITY
-                   : std::isnan(x)                  ? 0.0
-                                   : std::fabs(x - y) / std::max(1.0, std::fabs(y));
-        worst = std::max(worst, e);
-    });
-    return worst;
-}
-
-double max_rel_error(const Halide::Buffer<> &a, const Halide::Buffer<> &b) {
-    if (a.type() != b.type() || a.dimensions() != b.dimensions()) return INFINITY;
-    for (int d = 0; d < a.dimensions(); d++)
-        if (a.dim(d).extent() != b.dim(d).extent() || a.dim(d).min() != b.dim(d).min())
-            return INFINITY;
-    Halide::Type t = a.type();
-    if (t == Halide::Float(32)) return max_rel_error_typed<float>(a, b);
-    if (t == Halide::Float(64)) return max_rel_error_typed<double>(a, b);
-    if (t == Halide::UInt(8)) return max_rel_error_typed<uint8_t>(a, b);
-    if (t == Halide::UInt(16)) return max_rel_error_typed<uint16_t>(a, b);
-    if (t == Halide::UInt(32)) return max_rel_error_typed<uint32_t>(a, b);
-    if (t == Halide::Int(8)) return max_rel_error_typed<int8_t>(a, b);
-    if (t == Halide::Int(16)) return max_rel_error_typed<int16_t>(a, b);
-    if (t == Halide::Int(32)) return max_rel_error_typed<int32_t>(a, b);
-    return INFINITY;
-}
-
 int usage() {
     std::fprintf(stderr, "usage: app_bench <app> [--small] [--images DIR] [--warmup N] [--runs N]\n"
                          "                 [--out FILE] [--reference] [--reference-out FILE]\n"
+                         "                 [--auto SCHEDULER [--auto-param KEY=VALUE]...\n"
+                         "                  [--schedule-out FILE]]\n"
                          "       app_bench --list\n");
     return 2;
 }
@@ -253,6 +228,8 @@ int main(int argc, char **argv) {
     opt.images_dir = "../shared/images";
     int warmup = 1, runs = 5;
     bool reference = false;
+    Halide::AutoschedulerParams autoscheduler;
+    std::string schedule_out;
     if (app == "--list") {
         for (const AppEntry &e : all_apps()) std::printf("%s\n", e.name);
         return 0;
@@ -272,6 +249,13 @@ int main(int argc, char **argv) {
             out_file = argv[++i];
         else if (a == "--reference")
             reference = true;
+        else if (a == "--auto" && has_value)
+            autoscheduler.name = argv[++i];
+        else if (a == "--auto-param" && has_value && std::strchr(argv[i + 1], '=')) {
+            std::string kv = argv[++i];
+            autoscheduler.extra[kv.substr(0, kv.find('='))] = kv.substr(kv.find('=') + 1);
+        } else if (a == "--schedule-out" && has_value)
+            schedule_out = argv[++i];
         else if (a == "--reference-out" && has_value)
             reference_out = argv[++i], reference = true;
         else
@@ -305,7 +289,14 @@ int main(int argc, char **argv) {
         }
         std::printf("jit_setup_ms %.2f\n", now_ms() - t_setup);
         double t0 = now_ms();
-        inst->compile();
+        if (autoscheduler.name.empty()) {
+            inst->compile();
+        } else {
+            const std::string source = inst->compile_autoscheduled(autoscheduler);
+            std::printf("autoscheduler %s\nschedule_ms %.2f\n", autoscheduler.to_string().c_str(),
+                        app_autoschedule::last_schedule_ms());
+            if (!schedule_out.empty()) std::ofstream(schedule_out) << source;
+        }
         std::printf("jit_ms %.2f\n", now_ms() - t0);
         std::fflush(stdout);
 
@@ -346,7 +337,7 @@ int main(int argc, char **argv) {
             double r0 = now_ms();
             Halide::Buffer<> expected = inst->reference();
             double reference_ms = now_ms() - r0;
-            double err = max_rel_error(result, expected);
+            double err = app_compare::max_rel_error(result, expected);
             double tol = inst->reference_tolerance();
             bool ok = err <= tol;
             std::printf("reference_ms %.1f\nreference_err %.3g\nreference_tolerance %.3g\n"

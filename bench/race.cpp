@@ -8,7 +8,9 @@
 // and runs this for every app.
 //
 //     race <loom side .so> <halide side .so> <app> [--small] [--images DIR] [--warmup N]
-//          [--runs N]
+//          [--runs N] [--auto SCHEDULER]
+// With --auto, both libraries schedule the app with their autoscheduler of that name
+// (Loom's built in, Halide's plugin) instead of the hand-written schedule.
 //
 // Output, one "key value" line each: app, loom_ms and halide_ms (medians of the runs), ratio
 // (the median of the rounds' Loom/Halide ratios), ratio_low and ratio_high (the rounds'
@@ -28,7 +30,7 @@ namespace {
 struct Side {
     const char *label;
     void *library = nullptr;
-    void *(*open)(const char *, int, const char *, char *, int) = nullptr;
+    void *(*open)(const char *, int, const char *, const char *, char *, int) = nullptr;
     double (*run)(void *) = nullptr;
     void (*close)(void *) = nullptr;
     void *app = nullptr;
@@ -65,7 +67,7 @@ double quantile(std::vector<double> v, double q) {
 
 int usage() {
     std::fprintf(stderr, "usage: race <loom .so> <halide .so> <app> [--small] [--images DIR]\n"
-                         "            [--warmup N] [--runs N]\n");
+                         "            [--warmup N] [--runs N] [--auto SCHEDULER]\n");
     return 2;
 }
 
@@ -75,6 +77,7 @@ int main(int argc, char **argv) {
     if (argc < 4) return usage();
     std::string images = "../shared/images";
     int paper_size = 1, warmup = 1, runs = 9;
+    std::string autoscheduler;
     for (int i = 4; i < argc; i++) {
         std::string a = argv[i];
         bool has_value = i + 1 < argc;
@@ -86,6 +89,8 @@ int main(int argc, char **argv) {
             warmup = std::atoi(argv[++i]);
         else if (a == "--runs" && has_value)
             runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--auto" && has_value)
+            autoscheduler = argv[++i];
         else
             return usage();
     }
@@ -106,7 +111,7 @@ int main(int argc, char **argv) {
     if (!load(sides[0], argv[1], false) || !load(sides[1], argv[2], true)) return 1;
     for (Side &s : sides) {
         char err[2048] = "";
-        s.app = s.open(argv[3], paper_size, images.c_str(), err, sizeof err);
+        s.app = s.open(argv[3], paper_size, images.c_str(), autoscheduler.c_str(), err, sizeof err);
         if (!s.app) {
             std::fprintf(stderr, "race: %s: %s: %s\n", s.label, argv[3], err);
             return 1;

@@ -8,7 +8,9 @@
 #
 # Usage: bench/race.sh [app...]
 # Environment: BENCH_RUNS (rounds per app, 15), BENCH_WARMUP (1), BENCH_SINGLE=0 skips the
-# single-threaded race, BENCH_JOBS (ninja -j, 2), LOOM_BUILD (build).
+# single-threaded race, BENCH_JOBS (ninja -j, 2), LOOM_BUILD (build), BENCH_AUTO (an
+# autoscheduler name, e.g. Mullapudi2016: both libraries schedule every app with theirs instead
+# of the hand-written schedule; the table is then <date>-<host>-race-auto-<name>.md).
 source "$(dirname "$0")/halide_env.sh"
 RUNS=${BENCH_RUNS:-15}
 WARMUP=${BENCH_WARMUP:-1}
@@ -47,7 +49,9 @@ for threads in "${settings[@]}"; do
     echo "$app: threads $threads" >&2
     envs=()
     [ "$threads" = all ] || envs=(LOOM_NUM_THREADS="$threads" HL_NUM_THREADS="$threads")
-    if out=$(env "${envs[@]}" "$RACE" "$LOOM_SIDE" "$HALIDE_SIDE" "$app" --runs "$RUNS" --warmup "$WARMUP" 2>&1); then
+    auto=()
+    [ -n "${BENCH_AUTO:-}" ] && auto=(--auto "$BENCH_AUTO")
+    if out=$(env "${envs[@]}" "$RACE" "$LOOM_SIDE" "$HALIDE_SIDE" "$app" --runs "$RUNS" --warmup "$WARMUP" "${auto[@]}" 2>&1); then
       field() { echo "$out" | awk -v k="$1" '$1 == k {print $2}'; }
       rows+=("| $app | $threads | $(field loom_ms) | $(field halide_ms) | $(field ratio) | $(field ratio_low) - $(field ratio_high) |")
     else
@@ -62,7 +66,9 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 host=$(hostname -s 2>/dev/null || hostname)
 partial=0
 [ $# -gt 0 ] && partial=1
-report=$(bench_report_path race "$partial")
+kind=race
+[ -n "${BENCH_AUTO:-}" ] && kind="race-auto-$BENCH_AUTO"
+report=$(bench_report_path "$kind" "$partial")
 {
   echo "# Same-process race: Loom against Halide 21 ($(date '+%Y-%m-%d %H:%M'), $host)"
   echo
@@ -70,6 +76,8 @@ report=$(bench_report_path race "$partial")
     "$LOOM_BUILD/, $(grep -m1 CMAKE_BUILD_TYPE: "$LOOM_BUILD/CMakeCache.txt" | cut -d= -f2) build)."
   bench_header_lines "$load_before" "$load_after" "$commit"
   echo
+  [ -n "${BENCH_AUTO:-}" ] && echo "Schedules: each library's $BENCH_AUTO autoscheduler" \
+    "(default parameters, estimates of the app's sizes), not the hand-written ones." && echo
   echo "Each round runs Loom's and Halide's JIT-compiled app once, back to back in one process"
   echo "(the first alternates); ms are the medians of the rounds, the ratio the median of the"
   echo "rounds' Loom/Halide ratios, and its spread their quartiles."
@@ -89,7 +97,7 @@ echo "(written to $report)"
 # A race of every app in bench/results/ also rewrites README.md's race table (between
 # `<!-- race-table:begin -->` and `<!-- race-table:end -->`): one row per app, both settings.
 case $report in
-  bench/results/*) [ $# -eq 0 ] && python3 - "$report" << 'PY'
+  bench/results/*) [ $# -eq 0 ] && [ "$kind" = race ] && python3 - "$report" << 'PY'
 import re, sys
 report = sys.argv[1]
 text = open(report).read()

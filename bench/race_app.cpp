@@ -29,9 +29,13 @@ void set_error(char *err, int err_size, const std::string &message) {
 
 extern "C" {
 
-/// Builds the app's input and JIT-compiles it; null (and a message in err) on failure.
-__attribute__((visibility("default"))) void *
-race_app_open(const char *name, int paper_size, const char *images_dir, char *err, int err_size) {
+/// Builds the app's input and JIT-compiles it under its hand-written schedule, or, when
+/// `autoscheduler` is not empty, under the schedule that autoscheduler (with its default
+/// parameters) makes for the app's sizes; null (and a message in err) on failure.
+__attribute__((visibility("default"))) void *race_app_open(const char *name, int paper_size,
+                                                           const char *images_dir,
+                                                           const char *autoscheduler, char *err,
+                                                           int err_size) {
     try {
         AppOptions opt;
         opt.paper_size = paper_size != 0;
@@ -39,7 +43,11 @@ race_app_open(const char *name, int paper_size, const char *images_dir, char *er
         for (const AppEntry &e : all_apps()) {
             if (name != std::string(e.name)) continue;
             std::unique_ptr<AppInstance> app = e.make(opt);
-            app->compile();
+            if (*autoscheduler) {
+                app->compile_autoscheduled(Halide::AutoschedulerParams(autoscheduler));
+            } else {
+                app->compile();
+            }
             return app.release();
         }
         set_error(err, err_size, std::string("no app named ") + name);

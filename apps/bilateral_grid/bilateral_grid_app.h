@@ -6,6 +6,7 @@
 #include "bilateral_grid/bilateral_grid.h"
 #include "bilateral_grid/reference.h"
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "common/picture.h"
 
@@ -28,6 +29,11 @@ public:
     void compile() override {
         pipeline_.schedule_cpu();
         pipeline_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        pipeline_.input.set_estimates(app_autoschedule::region_of(input_));
+        pipeline_.r_sigma.set_estimate(pipeline_.r_sigma.get());
+        return app_autoschedule::schedule(pipeline_.output, output_, params);
     }
     void run() override { pipeline_.output.realize(output_); }
     Halide::Buffer<> output() override { return output_; }

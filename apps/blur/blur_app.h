@@ -8,6 +8,7 @@
 #include "blur/blur.h"
 #include "blur/reference.h"
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "common/picture.h"
 
@@ -37,6 +38,10 @@ public:
     void compile() override {
         p.schedule_paper();
         p.blur_y.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        p.input.set_estimates(app_autoschedule::region_of(in));
+        return app_autoschedule::schedule(p.blur_y, out, params);
     }
     void run() override { p.blur_y.realize(out); }
     Halide::Buffer<> output() override { return out; }

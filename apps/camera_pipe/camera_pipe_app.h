@@ -6,6 +6,7 @@
 #include "camera_pipe/camera_pipe.h"
 #include "camera_pipe/reference.h"
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 
 #include <memory>
@@ -73,6 +74,13 @@ public:
     void compile() override {
         pipeline_.schedule_cpu();
         pipeline_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        pipeline_.input.set_estimates(app_autoschedule::region_of(raw_));
+        pipeline_.matrix.set_estimates(app_autoschedule::region_of(pipeline_.matrix_table));
+        pipeline_.curve.set_estimates(app_autoschedule::region_of(pipeline_.curve_table));
+        pipeline_.sharpen_q5.set_estimate(pipeline_.sharpen_q5.get());
+        return app_autoschedule::schedule(pipeline_.output, output_, params);
     }
     void run() override { pipeline_.output.realize(output_); }
     Halide::Buffer<> output() override { return output_; }

@@ -28,6 +28,10 @@ public:
     virtual std::string input_description() const = 0;
     /// Applies the hand-written CPU schedule and JIT-compiles the pipeline (timed as JIT time).
     virtual void compile() = 0;
+    /// Instead of compile(): gives the pipeline estimates of this instance's sizes, schedules it
+    /// with the named autoscheduler and JIT-compiles it; returns the schedule source (see
+    /// apps/common/autoschedule.h).
+    virtual std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) = 0;
     /// One realization of the compiled pipeline into the preallocated output (timed).
     virtual void run() = 0;
     /// The output of the last run().

@@ -5,6 +5,7 @@
 #define LOOM_APPS_CONV_LAYER_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "conv_layer/conv_layer.h"
 #include "conv_layer/conv_layer_params.h"
 #include "conv_layer/reference.h"
@@ -45,6 +46,15 @@ public:
         p_.filter.set(filter_);
         p_.bias.set(bias_);
         p_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        p_.input.set(in_);
+        p_.filter.set(filter_);
+        p_.bias.set(bias_);
+        p_.input.set_estimates(app_autoschedule::region_of(in_));
+        p_.filter.set_estimates(app_autoschedule::region_of(filter_));
+        p_.bias.set_estimates(app_autoschedule::region_of(bias_));
+        return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }
     Halide::Buffer<> output() override { return out_; }

@@ -6,6 +6,7 @@
 #define LOOM_APPS_HIST_EQ_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "hist_eq/hist_eq.h"
 #include "hist_eq/reference.h"
@@ -35,6 +36,13 @@ public:
     void compile() override {
         p.schedule_cpu();
         p.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        // One plane at a time, as run() computes them.
+        p.input.set_estimates(
+            app_autoschedule::region_of(Halide::Buffer<uint8_t>(in.sliced(2, 0))));
+        return app_autoschedule::schedule(p.output, Halide::Buffer<uint8_t>(out.sliced(2, 0)),
+                                          params);
     }
     void run() override {
         for (int c = 0; c < 3; c++) {

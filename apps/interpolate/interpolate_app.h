@@ -5,6 +5,7 @@
 #define LOOM_APPS_INTERPOLATE_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "common/picture.h"
 #include "interpolate/interpolate.h"
@@ -35,6 +36,10 @@ public:
     void compile() override {
         pipeline_.schedule_cpu();
         pipeline_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        pipeline_.input.set_estimates(app_autoschedule::region_of(input_));
+        return app_autoschedule::schedule(pipeline_.output, out_, params);
     }
     void run() override { pipeline_.output.realize(out_); }
     Halide::Buffer<> output() override { return out_; }

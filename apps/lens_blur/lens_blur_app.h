@@ -6,6 +6,7 @@
 #define LOOM_APPS_LENS_BLUR_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "common/picture.h"
 #include "lens_blur/lens_blur.h"
@@ -44,6 +45,12 @@ public:
     void compile() override {
         pipeline_.schedule_cpu();
         pipeline_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        pipeline_.left.set_estimates(app_autoschedule::region_of(left_));
+        pipeline_.right.set_estimates(app_autoschedule::region_of(right_));
+        pipeline_.focus.set_estimate(pipeline_.focus.get());
+        return app_autoschedule::schedule(pipeline_.output, out_, params);
     }
     void run() override { pipeline_.output.realize(out_); }
     Halide::Buffer<> output() override { return out_; }

@@ -4,6 +4,7 @@
 #define LOOM_APPS_LOCAL_LAPLACIAN_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "local_laplacian/local_laplacian.h"
 #include "local_laplacian/reference.h"
@@ -41,6 +42,12 @@ public:
     void compile() override {
         pipeline_.schedule_cpu();
         pipeline_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        pipeline_.input.set_estimates(app_autoschedule::region_of(input_));
+        pipeline_.remap_lut.set_estimates(app_autoschedule::region_of(pipeline_.lut_table));
+        pipeline_.beta.set_estimate(pipeline_.beta.get());
+        return app_autoschedule::schedule(pipeline_.output, output_, params);
     }
     void run() override { pipeline_.output.realize(output_); }
     Halide::Buffer<> output() override { return output_; }

@@ -5,6 +5,7 @@
 #define LOOM_APPS_MATMUL_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "matmul/matmul.h"
 #include "matmul/matmul_params.h"
 #include "matmul/reference.h"
@@ -31,6 +32,13 @@ public:
         p_.A.set(a_);
         p_.B.set(b_);
         p_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        p_.A.set(a_);
+        p_.B.set(b_);
+        p_.A.set_estimates(app_autoschedule::region_of(a_));
+        p_.B.set_estimates(app_autoschedule::region_of(b_));
+        return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }
     Halide::Buffer<> output() override { return out_; }

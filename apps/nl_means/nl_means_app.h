@@ -6,6 +6,7 @@
 #define LOOM_APPS_NL_MEANS_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "common/picture.h"
 #include "nl_means/nl_means.h"
@@ -32,6 +33,11 @@ public:
     void compile() override {
         pipeline_.schedule_cpu();
         pipeline_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        pipeline_.input.set_estimates(app_autoschedule::region_of(input_));
+        pipeline_.sigma.set_estimate(pipeline_.sigma.get());
+        return app_autoschedule::schedule(pipeline_.output, out_, params);
     }
     void run() override { pipeline_.output.realize(out_); }
     Halide::Buffer<> output() override { return out_; }

@@ -6,6 +6,7 @@
 #define LOOM_APPS_PYRAMID_BLEND_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "pyramid_blend/pyramid_blend.h"
 #include "pyramid_blend/pyramid_blend_params.h"
@@ -42,6 +43,15 @@ public:
         p_.b.set(b_);
         p_.mask.set(mask_);
         p_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        p_.a.set(a_);
+        p_.b.set(b_);
+        p_.mask.set(mask_);
+        p_.a.set_estimates(app_autoschedule::region_of(a_));
+        p_.b.set_estimates(app_autoschedule::region_of(b_));
+        p_.mask.set_estimates(app_autoschedule::region_of(mask_));
+        return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }
     Halide::Buffer<> output() override { return out_; }

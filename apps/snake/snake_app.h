@@ -7,6 +7,7 @@
 #define LOOM_APPS_SNAKE_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "snake/reference.h"
 #include "snake/snake.h"
@@ -32,6 +33,10 @@ public:
     void compile() override {
         pipeline_.schedule_cpu();
         pipeline_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        pipeline_.input.set_estimates(app_autoschedule::region_of(input_));
+        return app_autoschedule::schedule(pipeline_.output, output_, params);
     }
     void run() override { pipeline_.output.realize(output_); }
     Halide::Buffer<> output() override { return output_; }

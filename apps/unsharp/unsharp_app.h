@@ -5,6 +5,7 @@
 #define LOOM_APPS_UNSHARP_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "common/inputs.h"
 #include "common/picture.h"
 #include "unsharp/reference.h"
@@ -28,6 +29,11 @@ public:
     void compile() override {
         p.schedule_cpu();
         p.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        p.input.set_estimates(app_autoschedule::region_of(in));
+        p.weight.set_estimate(p.weight.get());
+        return app_autoschedule::schedule(p.output, out, params);
     }
     void run() override { p.output.realize(out); }
     Halide::Buffer<> output() override { return out; }

@@ -5,6 +5,7 @@
 #define LOOM_APPS_VGG16_APP_H
 
 #include "common/app.h"
+#include "common/autoschedule.h"
 #include "vgg16/reference.h"
 #include "vgg16/vgg16.h"
 #include "vgg16/vgg16_params.h"
@@ -33,6 +34,11 @@ public:
         p_.schedule_cpu();
         p_.input.set(in_);
         p_.output.compile_jit();
+    }
+    std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
+        p_.input.set(in_);
+        p_.input.set_estimates(app_autoschedule::region_of(in_));
+        return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }
     Halide::Buffer<> output() override { return out_; }

@@ -12,7 +12,8 @@
 /// data-dependent read); missing ones are CompileErrors naming what to add.
 /// Example: out(x) = f(x - 1) + f(x + 1), f(x) = in(x) * 2, out estimated over [0, 100):
 ///   region f = [-1, 100], region in = [-1, 100];
-///   stage out.0: arith 1, loads {f: 2}, reads f over [x.min - 1, x.max + 1].
+///   stage out.0: arith 3 (x - 1, x + 1 and the sum), loads {f: 2}, reads f over
+///   [x.min - 1, x.max + 1].
 /// Tests: tests/unit/autoschedule/pipeline_model_test.cpp.
 
 #include "analysis/bounds.h"

@@ -195,11 +195,6 @@ void ScheduleWriter::compute_root(const std::string &f) {
     directives_.push_back({f, 0, ".compute_root()"});
 }
 
-void ScheduleWriter::compute_inline(const std::string &f) {
-    Func(env_.at(f)).compute_inline();
-    directives_.push_back({f, 0, ".compute_inline()"});
-}
-
 void ScheduleWriter::compute_at(const std::string &f, const std::string &at,
                                 const std::string &var) {
     const int last = num_stages(env_.at(at)) - 1;

@@ -21,7 +21,7 @@
 ///       blur_x
 ///           .compute_at(blur_y, x_o);
 ///   }
-/// Tests: tests/correctness/autoschedule.cpp (round trip through the printed source).
+/// Tests: tests/autoschedule/roundtrip.cpp (the printed source pasted back, under Loom and Halide).
 
 #include "lang/function.h"
 
@@ -54,7 +54,6 @@ public:
 
     // Func directives.
     void compute_root(const std::string &f);
-    void compute_inline(const std::string &f);
     void compute_at(const std::string &f, const std::string &at, const std::string &var);
 
     /// Whether `var` names an RVar (or a split of one) in stage `stage` of f.

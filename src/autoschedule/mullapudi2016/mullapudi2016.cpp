@@ -6,11 +6,8 @@
 #include "support/util.h"
 
 #include <algorithm>
-#include <cmath>
 #include <iostream>
-#include <limits>
 #include <set>
-#include <sstream>
 
 namespace loom {
 namespace internal {
@@ -30,8 +27,8 @@ struct Group {
     int id = 0;
     std::string output;
     std::set<std::string> members; ///< the output included
+    /// Empty: the paper's single-element tile (every load a miss).
     Tiling tiling;
-    bool tiled = false; ///< false: the paper's single-element tile (every load a miss)
     double cost = 0;
 };
 
@@ -262,7 +259,6 @@ private:
                     if (a.valid && a.cost < g.cost) {
                         g.cost = a.cost;
                         g.tiling = t;
-                        g.tiled = true;
                     }
                 }
             }
@@ -350,7 +346,6 @@ private:
             const Group &p = groups_.at(best_p);
             c.members.insert(p.members.begin(), p.members.end());
             c.tiling = best.tiling;
-            c.tiled = true;
             c.cost = best.cost;
             c.id = next_id_++;
             groups_.erase(best_p);
@@ -359,15 +354,12 @@ private:
 
     // ---- 4. Schedule (§4.4) ----
 
-    /// Tile splits guard their tails, so a schedule made for the estimated sizes stays exact
-    /// at any size (rounding up or shifting inwards would compute and read beyond the region
-    /// when it is smaller than a tile). Vector splits keep Halide's default in pure stages
-    /// (shift inwards in outputs, round up elsewhere) and guard in updates, where rounding up
-    /// would run the update outside the region.
+    /// Every split guards its tail, so a schedule made for the estimated sizes computes
+    /// exactly the region at any size: rounding up or shifting inwards computes, and reads,
+    /// beyond it when the region is smaller than a tile (Halide's Mullapudi2016 keeps the
+    /// defaults, and its schedules then fail on small inputs without boundary conditions).
     static TailStrategy tile_tail() { return TailStrategy::GuardWithIf; }
-    static TailStrategy vector_tail(int stage) {
-        return stage == 0 ? TailStrategy::Auto : TailStrategy::GuardWithIf;
-    }
+    static TailStrategy vector_tail() { return TailStrategy::GuardWithIf; }
 
     /// Vectorizes stage s of f along f's innermost dimension (`var` is its loop, `extent`
     /// the loop's extent) and moves the vector loop innermost.
@@ -376,7 +368,7 @@ private:
         const int64_t lanes = model_.target.natural_vector_size(func(f).output_types()[0]);
         if (lanes <= 1 || extent < lanes) return;
         const std::string vo = var + "_vo", vi = var + "_vi";
-        w.split(f, s, var, vo, vi, lanes, vector_tail(s));
+        w.split(f, s, var, vo, vi, lanes, vector_tail());
         w.vectorize(f, s, vi);
         const std::vector<std::string> &loops = w.loops(f, s);
         if (loops.front() != vi) {

@@ -247,6 +247,9 @@ private:
     /// Lets bound inside the loop so far, with their values expanded in terms of names
     /// defined outside the loop (and inner loop variables).
     std::map<std::string, Expr> lets;
+    /// Lets too large to expand (bind()): their values are unknown here.
+    std::set<std::string> opaque;
+    static constexpr int kMaxExpandedLet = 512;
     /// The loops inside the one being partitioned that enclose the node visited, outermost
     /// first, with their ranges in terms of outer names and enclosing inner loop variables.
     std::vector<std::pair<std::string, Interval>> inner_loops;
@@ -260,10 +263,19 @@ private:
         Expr expanded = substitute(lets, value);
         auto it = lets.find(name);
         Expr saved = it == lets.end() ? Expr() : it->second;
-        lets[name] = expanded;
+        // Chains of bounds lets (the regions of a deep group of Funcs computed per tile, each
+        // a min and max of the next one's) double in size at every level when expanded: such
+        // a let stays a name, and the conditions that mention it are not used (note()).
+        if (expr_larger_than(expanded, kMaxExpandedLet)) {
+            lets.erase(name);
+            opaque.insert(name);
+        } else {
+            lets[name] = expanded;
+        }
         return saved;
     }
     void unbind(const std::string &name, const Expr &saved) {
+        opaque.erase(name);
         if (saved.defined()) {
             lets[name] = saved;
         } else {
@@ -291,6 +303,11 @@ private:
 
         std::string everything;
         Expr cond = StripLikely(everything).mutate(substitute(lets, cond_in));
+        // A let too large to expand may depend on the loop variable in any way.
+        if (!opaque.empty() && expr_uses_vars(cond, opaque)) {
+            c.unusable = true;
+            return;
+        }
         // A vector condition (a clamp of a vectorized index) holds where all its lanes do.
         if (cond.type().is_vector()) {
             cond = all_lanes_true(cond);
@@ -340,7 +357,8 @@ private:
         }
         // A condition in v and outer names only is one number per iteration of this loop; the
         // steady bounds are computed before the loop, so it must not read memory either.
-        if (!expr_uses_var(cond, var) || reads_memory || !is_pure(cond)) {
+        if (!expr_uses_var(cond, var) || reads_memory || !is_pure(cond) ||
+            (!opaque.empty() && expr_uses_vars(cond, opaque))) {
             c.unusable = true;
             return;
         }

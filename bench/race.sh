@@ -50,7 +50,10 @@ for threads in "${settings[@]}"; do
     envs=()
     [ "$threads" = all ] || envs=(LOOM_NUM_THREADS="$threads" HL_NUM_THREADS="$threads")
     auto=()
-    [ -n "${BENCH_AUTO:-}" ] && auto=(--auto "$BENCH_AUTO")
+    # Halide's autoscheduler plugins sit beside libHalide, where its load_plugin's dlopen looks
+    # only through the library path.
+    [ -n "${BENCH_AUTO:-}" ] && auto=(--auto "$BENCH_AUTO") &&
+      envs+=(LD_LIBRARY_PATH="$HALIDE_DIR/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
     if out=$(env "${envs[@]}" "$RACE" "$LOOM_SIDE" "$HALIDE_SIDE" "$app" --runs "$RUNS" --warmup "$WARMUP" "${auto[@]}" 2>&1); then
       field() { echo "$out" | awk -v k="$1" '$1 == k {print $2}'; }
       rows+=("| $app | $threads | $(field loom_ms) | $(field halide_ms) | $(field ratio) | $(field ratio_low) - $(field ratio_high) |")

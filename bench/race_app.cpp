@@ -51,6 +51,9 @@ __attribute__((visibility("default"))) void *race_app_open(const char *name, int
             return app.release();
         }
         set_error(err, err_size, std::string("no app named ") + name);
+    } catch (const Halide::Error &e) {
+        // (Halide's errors are not std::exceptions.)
+        set_error(err, err_size, e.what());
     } catch (const std::exception &e) {
         set_error(err, err_size, e.what());
     }

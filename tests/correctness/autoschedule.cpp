@@ -203,3 +203,21 @@ TEST(Autoschedule, GetFuncIsHalidesTopologicalOrder) {
     EXPECT_EQ(p.get_func(2).name(), c.name());
     EXPECT_EQ(p.get_func(3).name(), out.name());
 }
+
+TEST(Autoschedule, FuncWhoseCallsSimplifyAway) {
+    // Fuzzer algorithm 102: out reads g only in g(x) - g(x), which simplifies to 0, so g and
+    // what it reads are never computed; the model gives them empty regions.
+    ImageParam in(Int(32), 1, "in");
+    in.set_estimates({{0, 64}});
+    Func g("g"), out("out");
+    Var x("x");
+    RDom r(-1, 2, "r");
+    g(x) = 0;
+    g(x) += in(clamp(x + r, 0, 63));
+    out(x) = cast<uint8_t>(g(x + 1)) - cast<uint8_t>(g(x + 1));
+    out.set_estimate(x, 0, 64);
+    Pipeline(out).apply_autoscheduler(Target("host"), {"Mullapudi2016"});
+    in.set(random_image<int32_t>(64, 1, 9, 100).sliced(1, 0));
+    Buffer<uint8_t> result = Pipeline(out).realize({64});
+    for (int i = 0; i < 64; i++) ASSERT_EQ(result(i), 0) << i;
+}

@@ -464,8 +464,10 @@ private:
                 } else {
                     w.compute_at(*m, f, tile_var);
                 }
-                const ConcreteBox &r =
-                    tile_var.empty() ? model_.region.at(*m) : tile_regions.at(*m);
+                // (A member no tile reads, its calls simplified away, has an empty region.)
+                const ConcreteBox r = tile_var.empty()         ? model_.region.at(*m)
+                                      : tile_regions.count(*m) ? tile_regions.at(*m)
+                                                               : ConcreteBox(func(*m).dimensions());
                 for (int s = 0; s < num_stages(func(*m)); s++) {
                     const StageModel &sm = model_.stages.at(*m)[s];
                     if (!sm.pure_dims.empty() && sm.pure_dims[0] == 0) {

@@ -362,7 +362,9 @@ private:
     static TailStrategy vector_tail() { return TailStrategy::GuardWithIf; }
 
     /// Vectorizes stage s of f along f's innermost dimension (`var` is its loop, `extent`
-    /// the loop's extent) and moves the vector loop innermost.
+    /// the loop's extent). In an update whose RVars are innermost, both loops of that
+    /// dimension move inside them (as Halide's Mullapudi2016 does): a reduction then sweeps a
+    /// whole row of accumulators per step of its RVars, reading its inputs along their rows.
     void vectorize_innermost(ScheduleWriter &w, const std::string &f, int s, const std::string &var,
                              int64_t extent) {
         const int64_t lanes = model_.target.natural_vector_size(func(f).output_types()[0]);
@@ -371,10 +373,10 @@ private:
         w.split(f, s, var, vo, vi, lanes, vector_tail());
         w.vectorize(f, s, vi);
         const std::vector<std::string> &loops = w.loops(f, s);
-        if (loops.front() != vi) {
-            std::vector<std::string> order = {vi};
+        if (loops.front() != vi || loops[1] != vo) {
+            std::vector<std::string> order = {vi, vo};
             for (const std::string &l : loops) {
-                if (l != vi) order.push_back(l);
+                if (l != vi && l != vo) order.push_back(l);
             }
             w.reorder(f, s, order);
         }

@@ -21,6 +21,13 @@ inline Halide::Region region_of(const Halide::Buffer<> &b) {
     return r;
 }
 
+/// Binds `b` to the input `p` and estimates p's region as b's (for apps that bind their
+/// inputs when compiling).
+inline void bind(Halide::ImageParam &p, const Halide::Buffer<> &b) {
+    p.set(b);
+    p.set_estimates(region_of(b));
+}
+
 /// Halide's autoscheduler plugins by scheduler name (Loom's are built in: loading is a no-op).
 inline void load_scheduler(const std::string &name) {
     static const std::map<std::string, std::string> plugins = {

@@ -48,12 +48,9 @@ public:
         p_.output.compile_jit();
     }
     std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
-        p_.input.set(in_);
-        p_.filter.set(filter_);
-        p_.bias.set(bias_);
-        p_.input.set_estimates(app_autoschedule::region_of(in_));
-        p_.filter.set_estimates(app_autoschedule::region_of(filter_));
-        p_.bias.set_estimates(app_autoschedule::region_of(bias_));
+        app_autoschedule::bind(p_.input, in_);
+        app_autoschedule::bind(p_.filter, filter_);
+        app_autoschedule::bind(p_.bias, bias_);
         return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }

@@ -34,10 +34,8 @@ public:
         p_.output.compile_jit();
     }
     std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
-        p_.A.set(a_);
-        p_.B.set(b_);
-        p_.A.set_estimates(app_autoschedule::region_of(a_));
-        p_.B.set_estimates(app_autoschedule::region_of(b_));
+        app_autoschedule::bind(p_.A, a_);
+        app_autoschedule::bind(p_.B, b_);
         return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }

@@ -45,12 +45,9 @@ public:
         p_.output.compile_jit();
     }
     std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
-        p_.a.set(a_);
-        p_.b.set(b_);
-        p_.mask.set(mask_);
-        p_.a.set_estimates(app_autoschedule::region_of(a_));
-        p_.b.set_estimates(app_autoschedule::region_of(b_));
-        p_.mask.set_estimates(app_autoschedule::region_of(mask_));
+        app_autoschedule::bind(p_.a, a_);
+        app_autoschedule::bind(p_.b, b_);
+        app_autoschedule::bind(p_.mask, mask_);
         return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }

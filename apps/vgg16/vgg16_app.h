@@ -36,8 +36,7 @@ public:
         p_.output.compile_jit();
     }
     std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) override {
-        p_.input.set(in_);
-        p_.input.set_estimates(app_autoschedule::region_of(in_));
+        app_autoschedule::bind(p_.input, in_);
         return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }

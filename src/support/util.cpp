@@ -1,5 +1,6 @@
 #include "support/util.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
@@ -20,10 +21,12 @@ std::string unique_name(const std::string &base) {
     static std::map<std::string, int> seen;
     std::lock_guard<std::mutex> guard(lock);
     int &n = seen[base];
-    // A base ending in a digit always gets a suffix (Halide's rule): "f1" could otherwise be a
-    // name unique_name('f') returns.
-    const bool ends_in_digit = !base.empty() && std::isdigit((unsigned char)base.back());
-    std::string result = n == 0 && !ends_in_digit ? base : base + "$" + std::to_string(n);
+    // A base shaped like unique_name(char)'s names (one character, then digits: "f1") always
+    // gets a suffix, as in Halide, so it can't equal an anonymous name.
+    const bool looks_anonymous =
+        base.size() >= 2 && std::all_of(base.begin() + 1, base.end(),
+                                        [](char c) { return std::isdigit((unsigned char)c) != 0; });
+    std::string result = n == 0 && !looks_anonymous ? base : base + "$" + std::to_string(n);
     n++;
     return result;
 }

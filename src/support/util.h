@@ -13,9 +13,9 @@ namespace internal {
 /// A name no other call returns: prefix followed by a number ("v12"). Used for anonymous Vars,
 /// Funcs and RDoms; Halide's anonymous names have the same shape.
 std::string unique_name(char prefix);
-/// `base` made unique by appending "$<n>" when it was returned before, or always when it ends in
-/// a digit (as Halide: "f", "f$1"; "f1$0", "f1$1"). Used for Funcs named by the user, so two
-/// Funcs named "f" stay distinct and none is named like an anonymous one.
+/// `base` made unique by appending "$<n>" when it was returned before, or always when it is one
+/// character and digits (as Halide: "f", "f$1"; "f1$0", "f1$1"; "blur1"). Used for Funcs named by
+/// the user, so two Funcs named "f" stay distinct and none equals an anonymous one.
 std::string unique_name(const std::string &base);
 
 bool starts_with(const std::string &s, const std::string &prefix);

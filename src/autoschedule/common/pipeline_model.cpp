@@ -244,10 +244,7 @@ PipelineModel::PipelineModel(const std::vector<Function> &outputs, const Target 
                     m.reads[kv.first] = box_union(m.reads[kv.first], kv.second);
                 }
             }
-            for (const auto &kv : input_bytes) {
-                inputs.insert(kv.first);
-                bytes_per_point[kv.first] = kv.second;
-            }
+            for (const auto &kv : input_bytes) bytes_per_point[kv.first] = kv.second;
             models.push_back(m);
         }
     }

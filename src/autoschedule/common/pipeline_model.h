@@ -79,11 +79,12 @@ public:
     std::map<std::string, ConcreteBox> region;
     /// Bytes of one point (all Tuple elements) of each Func and input.
     std::map<std::string, int> bytes_per_point;
-    /// The input buffers (ImageParams and Buffers) the pipeline reads.
-    std::set<std::string> inputs;
 
     bool is_output(const std::string &f) const;
-    bool is_input(const std::string &name) const { return inputs.count(name) > 0; }
+    /// Whether `name` is an input buffer (ImageParam or Buffer) the pipeline reads.
+    bool is_input(const std::string &name) const {
+        return region.count(name) && !graph.env.count(name);
+    }
     /// The regions of the Funcs and inputs read when `root` is computed over `box`, following
     /// producers for which `expand` returns true (their regions are derived and their own
     /// reads followed); each region is clipped to the pipeline's region. root is included.

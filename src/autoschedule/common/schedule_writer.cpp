@@ -1,6 +1,7 @@
 #include "autoschedule/common/schedule_writer.h"
 
 #include "support/error.h"
+#include "support/util.h"
 
 #include <loom/func.h>
 
@@ -73,8 +74,7 @@ std::string ScheduleWriter::ident(const std::string &name) const {
     auto it = idents_.find(name);
     if (it != idents_.end()) return it->second;
     // Keys are "var:<name>" or "func:<name>": one namespace of identifiers for both.
-    std::string id;
-    for (char c : name.substr(name.find(':') + 1)) id += std::isalnum((unsigned char)c) ? c : '_';
+    std::string id = c_identifier(name.substr(name.find(':') + 1));
     if (id.empty() || std::isdigit((unsigned char)id[0])) id = "v" + id;
     if (is_cpp_keyword(id)) id += "_";
     std::string unique = id;

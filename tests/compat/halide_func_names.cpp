@@ -1,0 +1,38 @@
+// Func names and Pipeline::get_func's order as Halide 21 gives them (built against both
+// libraries): a name shaped like an anonymous one (a character, then digits) always gets a "$N"
+// suffix, a reused name gets one from the second use, boundary conditions are Funcs named after the
+// condition, and get_func counts Funcs depth first from the outputs, visiting callees in name
+// order. Autoscheduler-written schedule source relies on all of them to name the same Funcs in
+// both.
+#include "Halide.h"
+
+#include <gtest/gtest.h>
+
+using namespace Halide;
+
+TEST(HalideFuncNames, SuffixesAndBoundaryConditions) {
+    // Names not used elsewhere in this process.
+    Func a("q7"), b("q7"), c("name_test9"), d("name_test9");
+    EXPECT_EQ(a.name(), "q7$0");
+    EXPECT_EQ(b.name(), "q7$1");
+    EXPECT_EQ(c.name(), "name_test9");
+    EXPECT_EQ(d.name(), "name_test9$1");
+    ImageParam in(UInt(8), 2, "names_in");
+    EXPECT_EQ(BoundaryConditions::repeat_edge(in).name(), "repeat_edge");
+    EXPECT_EQ(BoundaryConditions::constant_exterior(in, 0).name(), "constant_exterior");
+}
+
+TEST(HalideFuncNames, GetFuncOrder) {
+    Func a("order_a"), b("order_b"), c("order_c"), out("order_out");
+    Var x("x");
+    a(x) = x;
+    c(x) = a(x) * 2;
+    b(x) = a(x) + 1;
+    out(x) = c(x) + b(x);
+    Pipeline p(out);
+    // From out, callees in name order: order_b (and order_a through it), then order_c.
+    EXPECT_EQ(p.get_func(0).name(), "order_a");
+    EXPECT_EQ(p.get_func(1).name(), "order_b");
+    EXPECT_EQ(p.get_func(2).name(), "order_c");
+    EXPECT_EQ(p.get_func(3).name(), "order_out");
+}

@@ -51,6 +51,7 @@ bench: build
 	LOOM_BUILD=$(BUILD) bash bench/async_overlap.sh
 	LOOM_BUILD=$(BUILD) bash bench/same_process.sh
 	LOOM_BUILD=$(BUILD) bash bench/race.sh
+	LOOM_BUILD=$(BUILD) bash bench/autoschedulers.sh
 
 format:
 	@git ls-files '*.h' '*.cpp' '*.c' | xargs clang-format -i

@@ -8,7 +8,7 @@
 // and runs this for every app.
 //
 //     race <loom side .so> <halide side .so> <app> [--small] [--images DIR] [--warmup N]
-//          [--runs N] [--auto SCHEDULER]
+//          [--runs N] [--auto SCHEDULER | --configs SPEC,SPEC,...]
 // With --auto, both libraries schedule the app with their autoscheduler of that name
 // (Loom's built in, Halide's plugin) instead of the hand-written schedule.
 //
@@ -16,6 +16,13 @@
 // (the median of the rounds' Loom/Halide ratios), ratio_low and ratio_high (the rounds'
 // quartiles), rounds. The thread count comes from the usual variables
 // (LOOM_NUM_THREADS, HL_NUM_THREADS), read by each library.
+//
+// With --configs, any number of instances race instead, each "side:schedule" where side is
+// loom or halide and schedule is "hand" or an autoscheduler with optional parameters
+// ("Loom;autotune_s=60"): e.g. --configs loom:hand,loom:Loom,halide:Adams2019. Each round runs
+// every instance once (the first rotates). Output, per instance in the order given:
+// "config <spec> ms <median> schedule_ms <autoscheduler time> ratio <median of the rounds'
+// ratios to the first instance>", or "config <spec> failed" (its error on stderr).
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -33,6 +40,7 @@ struct Side {
     void *(*open)(const char *, int, const char *, const char *, char *, int) = nullptr;
     double (*run)(void *) = nullptr;
     void (*close)(void *) = nullptr;
+    double (*schedule_ms)() = nullptr;
     void *app = nullptr;
 };
 
@@ -51,7 +59,8 @@ bool load(Side &s, const char *path, bool own_namespace) {
     s.open = (decltype(s.open))dlsym(s.library, "race_app_open");
     s.run = (decltype(s.run))dlsym(s.library, "race_app_run");
     s.close = (decltype(s.close))dlsym(s.library, "race_app_close");
-    if (!s.open || !s.run || !s.close) {
+    s.schedule_ms = (decltype(s.schedule_ms))dlsym(s.library, "race_app_schedule_ms");
+    if (!s.open || !s.run || !s.close || !s.schedule_ms) {
         std::fprintf(stderr, "race: %s lacks the race_app_* functions\n", path);
         return false;
     }
@@ -65,9 +74,71 @@ double quantile(std::vector<double> v, double q) {
     return v[std::min(i, v.size() - 1)];
 }
 
+int usage();
+
+/// The --configs mode (see the file comment).
+int race_configs(Side sides[2], const char *app, int paper_size, const std::string &images,
+                 const std::string &configs, int warmup, int runs) {
+    struct Instance {
+        std::string spec;
+        Side *side;
+        void *app;
+        double schedule_ms;
+        std::vector<double> times, ratios;
+    };
+    std::vector<Instance> instances;
+    size_t start = 0;
+    while (start < configs.size()) {
+        const size_t end = std::min(configs.find(',', start), configs.size());
+        const std::string spec = configs.substr(start, end - start);
+        start = end + 1;
+        const size_t colon = spec.find(':');
+        const std::string side = spec.substr(0, colon), schedule = spec.substr(colon + 1);
+        Side *s = side == "loom" ? &sides[0] : side == "halide" ? &sides[1] : nullptr;
+        if (colon == std::string::npos || !s) {
+            std::fprintf(stderr, "race: bad config \"%s\" (side:schedule)\n", spec.c_str());
+            return 2;
+        }
+        char err[2048] = "";
+        void *handle = s->open(app, paper_size, images.c_str(),
+                               schedule == "hand" ? "" : schedule.c_str(), err, sizeof err);
+        if (!handle) {
+            // Reported and left out: one scheduler failing on an app does not stop the others.
+            std::printf("config %s failed\n", spec.c_str());
+            std::fprintf(stderr, "race: %s: %s: %s\n", spec.c_str(), app, err);
+            continue;
+        }
+        instances.push_back({spec, s, handle, s->schedule_ms(), {}, {}});
+        std::fprintf(stderr, "race: %s scheduled and compiled\n", spec.c_str());
+    }
+    if (instances.empty()) return usage();
+    for (int i = 0; i < warmup; i++)
+        for (Instance &in : instances)
+            if (in.side->run(in.app) < 0) return 1;
+    const size_t n = instances.size();
+    for (int round = 0; round < runs; round++) {
+        std::vector<double> t(n);
+        for (size_t k = 0; k < n; k++) {
+            const size_t i = (round + k) % n;
+            t[i] = instances[i].side->run(instances[i].app);
+            if (t[i] < 0) return 1;
+            instances[i].times.push_back(t[i]);
+        }
+        for (size_t i = 0; i < n; i++) instances[i].ratios.push_back(t[i] / t[0]);
+    }
+    std::printf("app %s\nrounds %d\n", app, runs);
+    for (Instance &in : instances) {
+        std::printf("config %s ms %.3f schedule_ms %.1f ratio %.3f\n", in.spec.c_str(),
+                    quantile(in.times, 0.5), in.schedule_ms, quantile(in.ratios, 0.5));
+        in.side->close(in.app);
+    }
+    return 0;
+}
+
 int usage() {
     std::fprintf(stderr, "usage: race <loom .so> <halide .so> <app> [--small] [--images DIR]\n"
-                         "            [--warmup N] [--runs N] [--auto SCHEDULER]\n");
+                         "            [--warmup N] [--runs N] [--auto SCHEDULER | --configs "
+                         "SPEC,...]\n");
     return 2;
 }
 
@@ -77,7 +148,7 @@ int main(int argc, char **argv) {
     if (argc < 4) return usage();
     std::string images = "../shared/images";
     int paper_size = 1, warmup = 1, runs = 9;
-    std::string autoscheduler;
+    std::string autoscheduler, configs;
     for (int i = 4; i < argc; i++) {
         std::string a = argv[i];
         bool has_value = i + 1 < argc;
@@ -91,6 +162,8 @@ int main(int argc, char **argv) {
             runs = std::max(1, std::atoi(argv[++i]));
         else if (a == "--auto" && has_value)
             autoscheduler = argv[++i];
+        else if (a == "--configs" && has_value)
+            configs = argv[++i];
         else
             return usage();
     }
@@ -109,6 +182,8 @@ int main(int argc, char **argv) {
     }
     Side sides[2] = {{"loom"}, {"halide"}};
     if (!load(sides[0], argv[1], false) || !load(sides[1], argv[2], true)) return 1;
+    if (!configs.empty())
+        return race_configs(sides, argv[3], paper_size, images, configs, warmup, runs);
     for (Side &s : sides) {
         char err[2048] = "";
         s.app = s.open(argv[3], paper_size, images.c_str(), autoscheduler.c_str(), err, sizeof err);

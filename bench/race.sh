@@ -16,22 +16,7 @@ RUNS=${BENCH_RUNS:-15}
 WARMUP=${BENCH_WARMUP:-1}
 SINGLE=${BENCH_SINGLE:-1}
 
-[ -f "$LOOM_BUILD/build.ninja" ] ||
-  cmake -S . -B "$LOOM_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-ninja -C "$LOOM_BUILD" -j "${BENCH_JOBS:-2}" race race_app_loom app_bench_loom > /dev/null ||
-  { echo "error: building the race (ninja -C $LOOM_BUILD race race_app_loom) failed" >&2; exit 1; }
-RACE=$LOOM_BUILD/bench/race
-LOOM_SIDE=$LOOM_BUILD/bench/race_app_loom.so
-
-# Halide's side, rebuilt when a source under apps/ or the side's source is newer than it.
-HALIDE_SIDE=$OUT/race_app_halide.so
-if [ ! -f "$HALIDE_SIDE" ] ||
-  [ -n "$(find apps bench/race_app.cpp \( -name '*.h' -o -name '*.cpp' \) -newer "$HALIDE_SIDE" | head -1)" ]; then
-  echo "building $HALIDE_SIDE against Halide 21 ($HALIDE_DIR)" >&2
-  $CXX $FLAGS -fPIC -shared -fvisibility=hidden -I "$HALIDE_DIR/include" \
-    -I "$HALIDE_DIR/share/tools" bench/race_app.cpp -o "$HALIDE_SIDE" -L "$HALIDE_DIR/lib64" \
-    -lHalide -Wl,-rpath,"$HALIDE_DIR/lib64" -lpthread -ldl -lpng -ljpeg
-fi
+build_race_sides
 
 if [ $# -gt 0 ]; then
   apps=("$@")

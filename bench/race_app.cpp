@@ -7,6 +7,7 @@
 
 #include "common/all_apps.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -25,13 +26,30 @@ void set_error(char *err, int err_size, const std::string &message) {
     if (err && err_size > 0) std::snprintf(err, (size_t)err_size, "%s", message.c_str());
 }
 
+/// "Name;key=value;..." as AutoschedulerParams.
+Halide::AutoschedulerParams parse_autoscheduler(const std::string &spec) {
+    Halide::AutoschedulerParams params;
+    size_t start = 0;
+    while (start <= spec.size()) {
+        const size_t end = std::min(spec.find(';', start), spec.size());
+        const std::string item = spec.substr(start, end - start);
+        if (start == 0) {
+            params.name = item;
+        } else if (item.find('=') != std::string::npos) {
+            params.extra[item.substr(0, item.find('='))] = item.substr(item.find('=') + 1);
+        }
+        start = end + 1;
+    }
+    return params;
+}
+
 } // namespace
 
 extern "C" {
 
 /// Builds the app's input and JIT-compiles it under its hand-written schedule, or, when
-/// `autoscheduler` is not empty, under the schedule that autoscheduler (with its default
-/// parameters) makes for the app's sizes; null (and a message in err) on failure.
+/// `autoscheduler` is not empty, under the schedule that autoscheduler makes for the app's
+/// sizes ("Name" or "Name;key=value;..."); null (and a message in err) on failure.
 __attribute__((visibility("default"))) void *race_app_open(const char *name, int paper_size,
                                                            const char *images_dir,
                                                            const char *autoscheduler, char *err,
@@ -44,8 +62,9 @@ __attribute__((visibility("default"))) void *race_app_open(const char *name, int
             if (name != std::string(e.name)) continue;
             std::unique_ptr<AppInstance> app = e.make(opt);
             if (*autoscheduler) {
-                app->compile_autoscheduled(Halide::AutoschedulerParams(autoscheduler));
+                app->compile_autoscheduled(parse_autoscheduler(autoscheduler));
             } else {
+                app_autoschedule::last_schedule_ms() = 0;
                 app->compile();
             }
             return app.release();
@@ -58,6 +77,11 @@ __attribute__((visibility("default"))) void *race_app_open(const char *name, int
         set_error(err, err_size, e.what());
     }
     return nullptr;
+}
+
+/// The milliseconds the last race_app_open spent in its autoscheduler (0 for a hand schedule).
+__attribute__((visibility("default"))) double race_app_schedule_ms() {
+    return app_autoschedule::last_schedule_ms();
 }
 
 /// Runs the app once; returns the milliseconds it took, or a negative number on failure.

@@ -8,11 +8,22 @@
 /// ordinary schedule, and the result carries it as C++ source.
 ///
 /// Built-in schedulers (no plugin to load; load_plugin accepts Halide's plugin names):
+///   "Loom"           Loom's own: the plans of both models below costed by one model, short
+///                    reductions unrolled; with autotune_s, variants are compiled and timed at
+///                    the estimated sizes and the fastest kept. Keys: parallelism (16),
+///                    last_level_cache_size (16777216 bytes), balance (40), autotune_s (0).
 ///   "Mullapudi2016"  the grouping and tiling algorithm of Mullapudi et al. 2016.
-///                    extra keys: parallelism (16), last_level_cache_size (16777216 bytes),
-///                    balance (40).
-/// "Adams2019" and "Anderson2021" (Halide's learned-model schedulers) run Mullapudi2016 with a
-/// notice on stderr, so programs naming them build and run unchanged.
+///                    Keys: parallelism (16), last_level_cache_size (16777216), balance (40).
+///   "PolyMage"       PolyMage's grouping by an overlap threshold (ASPLOS 2015), autotuned
+///                    over tile sizes and thresholds with autotune_s. Keys: tile_sizes
+///                    ("256x32", innermost first), overlap_threshold (0.4), parallelism (16),
+///                    autotune_s (0).
+/// "Adams2019" and "Anderson2021" (Halide's learned-model schedulers) run "Loom" with a notice
+/// on stderr, so programs naming them build and run unchanged. The tuning modes time each
+/// candidate on the inputs bound to the ImageParams, or on synthetic data of the estimated
+/// shapes, with scalar Params at their estimates; the source they return is the fastest
+/// candidate's (measurement makes it vary between runs; model-only schedules do not).
+/// LOOM_DEBUG_AUTOSCHEDULE=1 prints each scheduler's groups, tiles, costs and timings.
 
 #include <loom/target.h>
 

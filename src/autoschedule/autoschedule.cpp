@@ -1,8 +1,11 @@
 #include "autoschedule/autoschedule.h"
 
+#include "autoschedule/loom/loom_scheduler.h"
 #include "autoschedule/mullapudi2016/mullapudi2016.h"
+#include "autoschedule/polymage/polymage.h"
 #include "support/error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
@@ -16,15 +19,30 @@ namespace {
 
 /// The value of `key` parsed as a number, or a CompileError naming the scheduler and key.
 double parse_number(const std::string &scheduler, const std::string &key, const std::string &value,
-                    bool integer) {
+                    bool integer, bool zero_allowed = false) {
     char *end = nullptr;
     errno = 0;
     const double v = std::strtod(value.c_str(), &end);
-    user_assert(!value.empty() && *end == '\0' && errno == 0 && v > 0 &&
-                (!integer || v == (double)(int64_t)v))
-        << "Autoscheduler " << scheduler << " parameter " << key << " must be a positive "
-        << (integer ? "integer" : "number") << ", not \"" << value << "\".\n";
+    user_assert(!value.empty() && *end == '\0' && errno == 0 &&
+                (v > 0 || (zero_allowed && v == 0)) && (!integer || v == (double)(int64_t)v))
+        << "Autoscheduler " << scheduler << " parameter " << key << " must be a "
+        << (zero_allowed ? "non-negative " : "positive ") << (integer ? "integer" : "number")
+        << ", not \"" << value << "\".\n";
     return v;
+}
+
+/// "256x32" as {256, 32}, or a CompileError.
+std::vector<int64_t> parse_sizes(const std::string &scheduler, const std::string &key,
+                                 const std::string &value) {
+    std::vector<int64_t> sizes;
+    size_t start = 0;
+    while (start <= value.size()) {
+        const size_t x = std::min(value.find('x', start), value.size());
+        sizes.push_back(
+            (int64_t)parse_number(scheduler, key, value.substr(start, x - start), true));
+        start = x + 1;
+    }
+    return sizes;
 }
 
 /// Parameters of Halide's Adams2019 and Anderson2021 (learned cost models).
@@ -64,7 +82,7 @@ std::string header_for(const std::string &name, const Target &target,
 } // namespace
 
 std::vector<std::string> builtin_autoscheduler_names() {
-    return {"Mullapudi2016", "Adams2019", "Anderson2021"};
+    return {"Loom", "Mullapudi2016", "PolyMage", "Adams2019", "Anderson2021"};
 }
 
 bool is_builtin_autoscheduler(const std::string &name) {
@@ -76,40 +94,70 @@ bool is_builtin_autoscheduler(const std::string &name) {
 
 std::string run_builtin_autoscheduler(const std::string &name, const std::vector<Function> &outputs,
                                       const Target &target,
-                                      const std::map<std::string, std::string> &extra) {
+                                      const std::map<std::string, std::string> &extra,
+                                      const ScheduleTimer &timer) {
     internal_assert(is_builtin_autoscheduler(name)) << "no built-in autoscheduler " << name;
-    if (name == "Adams2019" || name == "Anderson2021") {
+    const bool learned = name == "Adams2019" || name == "Anderson2021";
+    if (learned) {
         std::cerr << "Loom: the " << name << " autoscheduler (a learned cost model) is not part of "
-                  << "Loom; running Mullapudi2016 instead.\n";
+                  << "Loom; running Loom's own instead.\n";
     }
-    MullapudiParams p;
-    std::map<std::string, std::string> used = {
-        {"parallelism", std::to_string(p.parallelism)},
-        {"last_level_cache_size", std::to_string(p.last_level_cache_size)},
-        {"balance", std::to_string((int)p.balance)}};
+    CostParams cost;
+    PolyMageParams polymage;
+    double autotune_s = 0;
+    // The keys each scheduler takes, with their defaults (printed in the source's header).
+    std::map<std::string, std::string> used;
+    if (name != "PolyMage") {
+        used = {{"parallelism", std::to_string(cost.parallelism)},
+                {"last_level_cache_size", std::to_string(cost.last_level_cache_size)},
+                {"balance", std::to_string((int)cost.balance)}};
+    } else {
+        used = {{"parallelism", std::to_string(cost.parallelism)},
+                {"tile_sizes", "256x32"},
+                {"overlap_threshold", "0.4"}};
+    }
+    if (name != "Mullapudi2016") used["autotune_s"] = "0";
     for (const auto &kv : extra) {
-        if (kv.first == "parallelism") {
-            p.parallelism = (int)parse_number(name, kv.first, kv.second, true);
-        } else if (kv.first == "last_level_cache_size") {
-            p.last_level_cache_size = (int64_t)parse_number(name, kv.first, kv.second, true);
-        } else if (kv.first == "balance") {
-            p.balance = parse_number(name, kv.first, kv.second, false);
-        } else if (name != "Mullapudi2016" && learned_model_keys().count(kv.first)) {
-            // Keys of Halide's learned-model schedulers that Mullapudi2016 has no use for:
-            // accepted so programs naming them run unchanged.
+        const std::string &key = kv.first;
+        if (used.count(key)) {
+            if (key == "parallelism") {
+                cost.parallelism = (int)parse_number(name, key, kv.second, true);
+            } else if (key == "last_level_cache_size") {
+                cost.last_level_cache_size = (int64_t)parse_number(name, key, kv.second, true);
+            } else if (key == "balance") {
+                cost.balance = parse_number(name, key, kv.second, false);
+            } else if (key == "autotune_s") {
+                autotune_s = parse_number(name, key, kv.second, false, true);
+            } else if (key == "tile_sizes") {
+                polymage.tile_sizes = parse_sizes(name, key, kv.second);
+            } else if (key == "overlap_threshold") {
+                polymage.overlap_threshold = parse_number(name, key, kv.second, false, true);
+            }
+            used[key] = kv.second;
+        } else if (learned && learned_model_keys().count(key)) {
+            // Keys of Halide's learned-model schedulers that Loom's has no use for: accepted so
+            // programs naming them run unchanged.
             continue;
         } else {
-            user_error << "Autoscheduler " << name << " has no parameter \"" << kv.first
-                       << "\": its parameters are parallelism, last_level_cache_size and "
-                       << "balance"
-                       << (name == "Mullapudi2016"
-                               ? ""
-                               : " (and Halide's " + name + " keys, which Loom ignores)")
+            std::string keys;
+            for (const auto &u : used) keys += (keys.empty() ? "" : ", ") + u.first;
+            user_error << "Autoscheduler " << name << " has no parameter \"" << key
+                       << "\": its parameters are " << keys
+                       << (learned ? " (and Halide's " + name + " keys, which Loom ignores)" : "")
                        << ".\n";
         }
-        used[kv.first] = kv.second;
     }
-    return autoschedule_mullapudi2016(outputs, target, p, header_for(name, target, used));
+    const std::string header = header_for(name, target, used);
+    if (name == "Mullapudi2016") return autoschedule_mullapudi2016(outputs, target, cost, header);
+    if (name == "PolyMage") {
+        polymage.cost = cost;
+        polymage.autotune_s = autotune_s;
+        return autoschedule_polymage(outputs, target, polymage, header, timer);
+    }
+    LoomSchedulerParams loom;
+    loom.cost = cost;
+    loom.autotune_s = autotune_s;
+    return autoschedule_loom(outputs, target, loom, header, timer);
 }
 
 } // namespace internal

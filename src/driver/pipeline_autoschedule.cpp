@@ -1,16 +1,23 @@
 // Pipeline's automatic-scheduling entry points (Halide's apply_autoscheduler, add_autoscheduler,
 // get_func) and load_plugin. The built-in schedulers live in src/autoschedule; this file adds
-// the registry of user schedulers (which take a Pipeline, a driver type) and the plugin loader.
+// the registry of user schedulers (which take a Pipeline, a driver type), the plugin loader and
+// the timer the tuning modes measure candidate schedules with.
+#include <loom/callable.h>
 #include <loom/pipeline.h>
 
 #include "autoschedule/autoschedule.h"
 #include "driver/pipeline_contents.h"
+#include "ir/parameter.h"
 #include "lang/call_graph.h"
+#include "lower/infer_arguments.h"
 #include "support/error.h"
 #include "support/util.h"
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstring>
 #include <mutex>
 
 namespace loom {
@@ -39,6 +46,117 @@ bool is_halide_plugin(const std::string &lib_name) {
     base = base.substr(0, base.find('.'));
     return base == "autoschedule_mullapudi2016" || base == "autoschedule_adams2019" ||
            base == "autoschedule_anderson2021" || base == "autoschedule_li2018";
+}
+
+/// A buffer of `type` over `shape` holding small values of its type (a deterministic pattern:
+/// no NaNs or denormals to distort timings, small enough to serve as indices).
+Buffer<void> synthetic_buffer(Type type, const std::vector<std::pair<int64_t, int64_t>> &shape) {
+    std::vector<int> sizes, mins;
+    for (const auto &d : shape) {
+        mins.push_back((int)d.first);
+        sizes.push_back((int)std::max<int64_t>(d.second, 1));
+    }
+    Buffer<void> b(type, sizes);
+    b.set_min(mins);
+    void *host = b.raw_buffer()->host;
+    for (size_t i = 0; i < b.number_of_elements(); i++) {
+        const int v = (int)((i * 37 + (i >> 7) * 11) % 61);
+        const double f = v / 61.0;
+        switch (type.code()) {
+        case Type::Float:
+            if (type.bits() == 64) {
+                ((double *)host)[i] = f;
+            } else if (type.bits() == 32) {
+                ((float *)host)[i] = (float)f;
+            } else {
+                ((uint16_t *)host)[i] = (uint16_t)(0x3800 + v); // float16 in [0.5, 0.53)
+            }
+            break;
+        default: {
+            const uint64_t u = type.bits() == 1 ? (uint64_t)(v & 1) : (uint64_t)v;
+            std::memcpy((char *)host + i * type.bytes(), &u, type.bytes()); // little-endian
+        }
+        }
+    }
+    return b;
+}
+
+/// The ScheduleTimer of apply_autoscheduler: compiles the pipeline under the schedule now in
+/// its Funcs as a Callable over its arguments and times it at `shapes`. Inputs bound to a
+/// Buffer run on it; the others get synthetic data of the estimated shape; scalar Params take
+/// their estimate (or value). Seconds per run: the median of a few runs after a warm-up one.
+double time_current_schedule(Pipeline pipeline, const Target &target, const BufferShapes &shapes) {
+    try {
+        PipelineContents &c = pipeline_contents(pipeline.get_contents());
+        std::vector<Expr> extra;
+        for (const Requirement &r : c.requirements) {
+            extra.push_back(r.condition);
+            extra.insert(extra.end(), r.error_args.begin(), r.error_args.end());
+        }
+        std::vector<Argument> args;
+        std::vector<Buffer<void>> buffers;
+        std::vector<uint64_t> scalars;
+        std::vector<std::pair<bool, size_t>> slots; // (is buffer, index)
+        for (const LoweredArgument &a :
+             infer_input_arguments(c.outputs, find_transitive_calls(c.outputs), extra)) {
+            if (a.is_buffer()) {
+                if (a.param.defined() && a.param.is_bound_buffer()) continue; // embedded
+                Buffer<void> b = a.param.defined() ? a.param.buffer() : Buffer<void>();
+                if (!b.defined()) {
+                    auto shape = shapes.find(a.name);
+                    if (shape == shapes.end()) return -1;
+                    b = synthetic_buffer(a.type, shape->second);
+                }
+                args.emplace_back(a.name, Argument::InputBuffer, a.type, a.dimensions);
+                slots.push_back({true, buffers.size()});
+                buffers.push_back(b);
+            } else {
+                Parameter value(a.type, false, 0, a.name);
+                if (a.param.defined()) {
+                    value.set_scalar_expr(a.param.estimate().defined() ? a.param.estimate()
+                                                                       : a.param.scalar_expr());
+                }
+                uint64_t bits = 0;
+                std::memcpy(&bits, value.scalar_address(), a.type.bytes());
+                args.emplace_back(a.name, Argument::InputScalar, a.type, 0);
+                slots.push_back({false, scalars.size()});
+                scalars.push_back(bits);
+            }
+        }
+        for (const Function &f : c.outputs) {
+            for (const Type &t : f.output_types()) {
+                slots.push_back({true, buffers.size()});
+                buffers.push_back(synthetic_buffer(t, shapes.at(f.name())));
+            }
+        }
+        Callable callable = pipeline.compile_to_callable(args, target);
+        JITUserContext *context = nullptr;
+        std::vector<const void *> argv = {&context};
+        for (const auto &s : slots) {
+            argv.push_back(s.first ? (const void *)buffers[s.second].raw_buffer()
+                                   : (const void *)&scalars[s.second]);
+        }
+        auto run = [&] {
+            const auto t0 = std::chrono::steady_clock::now();
+            if (callable.call_argv_fast(argv.size(), argv.data()) != 0) return -1.0;
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        };
+        if (run() < 0) return -1;
+        std::vector<double> times;
+        double total = 0;
+        while (times.size() < 5 && (times.size() < 2 || total < 1.0)) {
+            const double t = run();
+            if (t < 0) return -1;
+            times.push_back(t);
+            total += t;
+        }
+        std::sort(times.begin(), times.end());
+        return times[times.size() / 2];
+    } catch (const CompileError &) {
+        return -1;
+    } catch (const RuntimeError &) {
+        return -1;
+    }
 }
 
 } // namespace
@@ -91,8 +209,9 @@ Pipeline::apply_autoscheduler(const Target &target,
                 find_transitive_calls(outputs, false).size())
         << "Loom's autoschedulers can't schedule a pipeline with wrapper Funcs (Func::in, "
         << "clone_in, ImageParam::in) yet: schedule it by hand, or remove the wrappers.\n";
-    results.schedule_source =
-        run_builtin_autoscheduler(name, outputs, target, autoscheduler_params.extra);
+    results.schedule_source = run_builtin_autoscheduler(
+        name, outputs, target, autoscheduler_params.extra,
+        [&](const BufferShapes &shapes) { return time_current_schedule(*this, target, shapes); });
     return results;
 }
 

@@ -127,8 +127,8 @@ InlineReduction start(const ReductionDomain &explicit_rdom, const Expr &e, const
             << " already has a definition; pass an undefined Func for the reduction to define.\n";
         r.f = *given;
     } else {
-        // A pipeline can't hold two Funcs of one name, and "sum" is used often.
-        r.f = Func(unique_name(name));
+        // Func(name) makes the name unique ("sum", then "sum$1", ...), as Halide names them.
+        r.f = Func(name);
     }
     for (const std::string &v : finder.free_vars) {
         r.args.push_back(Var(v));

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace Halide;
 
 TEST(HalideFuncNames, SuffixesAndBoundaryConditions) {
@@ -35,4 +37,20 @@ TEST(HalideFuncNames, GetFuncOrder) {
     EXPECT_EQ(p.get_func(1).name(), "order_b");
     EXPECT_EQ(p.get_func(2).name(), "order_c");
     EXPECT_EQ(p.get_func(3).name(), "order_out");
+}
+
+TEST(HalideFuncNames, InlineReductions) {
+    // An inline reduction's Func is named after it, made unique like any named Func (the
+    // autoschedulers' source finds Funcs by these names).
+    Var x("x");
+    RDom r(0, 3);
+    Func in("inline_reduction_in");
+    in(x) = x % 5;
+    Func out("inline_reduction_out");
+    out(x) = argmin(in(x + r))[0] + argmin(in(x * 2 + r))[0] + minimum(in(x - r));
+    Pipeline p(out);
+    std::set<std::string> names;
+    for (int i = 0; i < 5; i++) names.insert(p.get_func(i).name());
+    EXPECT_EQ(names, (std::set<std::string>{"argmin", "argmin$1", "minimum", in.name(),
+                                            out.name()}));
 }

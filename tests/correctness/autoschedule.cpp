@@ -24,6 +24,11 @@ const std::vector<AutoschedulerParams> &all_params() {
         {"Mullapudi2016"},
         {"Mullapudi2016", {{"parallelism", "4"}, {"last_level_cache_size", "262144"}}},
         {"Mullapudi2016", {{"balance", "2"}}},
+        {"PolyMage"},
+        {"PolyMage", {{"tile_sizes", "16x8"}, {"overlap_threshold", "2"}}},
+        {"PolyMage", {{"tile_sizes", "64"}, {"overlap_threshold", "0"}, {"parallelism", "2"}}},
+        {"Loom"},
+        {"Loom", {{"balance", "4"}, {"parallelism", "2"}, {"last_level_cache_size", "65536"}}},
     };
     return ps;
 }
@@ -155,11 +160,12 @@ TEST(Autoschedule, SourceIsDeterministic) {
         const std::string sb =
             Pipeline(b.outputs).apply_autoscheduler(Target("host"), p).schedule_source;
         EXPECT_EQ(without_digits(sa), without_digits(sb));
-        EXPECT_NE(sa.find("func_named(\"d1"), std::string::npos) << sa;
+        if (p.name == "Mullapudi2016")
+            EXPECT_NE(sa.find("func_named(\"d1"), std::string::npos) << sa;
     }
 }
 
-TEST(Autoschedule, HalideLearnedModelNamesRunMullapudi2016) {
+TEST(Autoschedule, HalideLearnedModelNamesRunLoom) {
     for (const std::string name : {"Adams2019", "Anderson2021"}) {
         std::string source = check_case<uint16_t>(
             blur, 90, 70, AutoschedulerParams(name, {{"parallelism", "8"}, {"beam_size", "32"}}));
@@ -220,4 +226,47 @@ TEST(Autoschedule, FuncWhoseCallsSimplifyAway) {
     in.set(random_image<int32_t>(64, 1, 9, 100).sliced(1, 0));
     Buffer<uint8_t> result = Pipeline(out).realize({64});
     for (int i = 0; i < 64; i++) ASSERT_EQ(result(i), 0) << i;
+}
+
+TEST(Autoschedule, TunedSchedulesMatchUnscheduled) {
+    // A short budget: the tuners compile and time candidates at the estimated sizes (at least
+    // the first), keep the fastest, and that one must still compute the same values.
+    for (const std::string name : {"Loom", "PolyMage"}) {
+        const AutoschedulerParams p(name, {{"autotune_s", "1.5"}});
+        check_case<float>(pyramid, 250, 190, p, 1e-3);
+        check_case<uint16_t>(blur, 203, 117, p);
+    }
+}
+
+TEST(Autoschedule, TuningRunsOnInputsBoundOrSynthetic) {
+    // blur's input is bound by the case only after scheduling (a synthetic one is timed);
+    // here it is bound before, and the timer runs on it.
+    Case scheduled = blur(), reference = blur();
+    scheduled.bind(300, 200);
+    reference.bind(300, 200);
+    Pipeline(scheduled.outputs)
+        .apply_autoscheduler(Target("host"), {"Loom", {{"autotune_s", "1"}}});
+    Buffer<uint16_t> got = Pipeline(scheduled.outputs).realize({300, 200});
+    Buffer<uint16_t> expected = Pipeline(reference.outputs).realize({300, 200});
+    expect_close(got, expected, 0);
+}
+
+TEST(Autoschedule, PolyMageGroupsPyramidLevelsByOverlap) {
+    // Levels at other resolutions join the group of the level that reads them when the
+    // (scaled) halo they add stays under the threshold: a generous threshold groups more of
+    // the pyramid than none does (an upsampling read adds no halo and may group even then).
+    auto compute_ats = [](const std::string &threshold) {
+        Case c = pyramid();
+        const std::string source =
+            Pipeline(c.outputs)
+                .apply_autoscheduler(Target("host"),
+                                     {"PolyMage", {{"overlap_threshold", threshold}}})
+                .schedule_source;
+        size_t n = 0;
+        for (size_t at = source.find(".compute_at("); at != std::string::npos;
+             at = source.find(".compute_at(", at + 1))
+            n++;
+        return n;
+    };
+    EXPECT_GT(compute_ats("10"), compute_ats("0"));
 }

@@ -51,7 +51,13 @@ TEST(AutoscheduleErrors, UnknownParameterKey) {
                                                  {"Mullapudi2016", {{"beam_size", "32"}}});
         },
         {"Autoscheduler Mullapudi2016 has no parameter \"beam_size\"",
-         "parallelism, last_level_cache_size and balance"});
+         "its parameters are balance, last_level_cache_size, parallelism."});
+    expect_error(
+        [&] {
+            Pipeline(b.blur).apply_autoscheduler(Target("host"), {"PolyMage", {{"balance", "2"}}});
+        },
+        {"Autoscheduler PolyMage has no parameter \"balance\"",
+         "autotune_s, overlap_threshold, parallelism, tile_sizes"});
     expect_error(
         [&] {
             Pipeline(b.blur).apply_autoscheduler(Target("host"),
@@ -75,6 +81,17 @@ TEST(AutoscheduleErrors, MalformedParameterValue) {
                                                  {"Mullapudi2016", {{"balance", "-1"}}});
         },
         {"parameter balance must be a positive number"});
+    expect_error(
+        [&] {
+            Pipeline(b.blur).apply_autoscheduler(Target("host"),
+                                                 {"PolyMage", {{"tile_sizes", "64xy"}}});
+        },
+        {"parameter tile_sizes must be a positive integer", "\"y\""});
+    expect_error(
+        [&] {
+            Pipeline(b.blur).apply_autoscheduler(Target("host"), {"Loom", {{"autotune_s", "-5"}}});
+        },
+        {"parameter autotune_s must be a non-negative number", "\"-5\""});
 }
 
 TEST(AutoscheduleErrors, RDomBoundByParamWithoutEstimate) {

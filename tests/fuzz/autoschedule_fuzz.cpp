@@ -2,7 +2,7 @@
 // lookups, histograms, scans, Tuples, convolution updates, two outputs, three dimensions)
 // autoscheduled by every built-in scheduler, with estimates of the size they run at, compared bit
 // for bit with the same pipeline unscheduled. LOOM_AUTOSCHEDULE_FUZZ_SEEDS sets the number of
-// pipelines (default 60, part of the fast suites: tests/CMakeLists.txt labels it correctness).
+// pipelines (default 90, part of the fast suites: tests/CMakeLists.txt labels it correctness).
 #include "fuzz/schedule_fuzzer.h"
 
 #include <gtest/gtest.h>
@@ -70,12 +70,18 @@ std::string run_case(uint32_t alg, const AutoschedulerParams &params) {
 
 TEST(AutoscheduleFuzz, RandomPipelinesMatchTheUnscheduledPipeline) {
     const char *env = std::getenv("LOOM_AUTOSCHEDULE_FUZZ_SEEDS");
-    const int seeds = env ? std::atoi(env) : 60;
-    // The defaults, and parameters that make the model tile and group differently.
+    const int seeds = env ? std::atoi(env) : 90;
+    // Each scheduler's defaults, and parameters that make it tile and group differently.
     const std::vector<AutoschedulerParams> params = {
         {"Mullapudi2016"},
+        {"Loom"},
+        {"PolyMage"},
         {"Mullapudi2016", {{"parallelism", "2"}, {"last_level_cache_size", "65536"}}},
+        {"Loom", {{"balance", "4"}, {"parallelism", "2"}}},
+        {"PolyMage", {{"tile_sizes", "8x4x2"}, {"overlap_threshold", "3"}}},
         {"Mullapudi2016", {{"balance", "1"}, {"parallelism", "1"}}},
+        {"Loom", {{"last_level_cache_size", "16384"}}},
+        {"PolyMage", {{"tile_sizes", "32"}, {"overlap_threshold", "0.1"}}},
     };
     int failures = 0;
     for (int alg = 0; alg < seeds && failures < 5; alg++) {

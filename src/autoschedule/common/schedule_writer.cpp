@@ -183,6 +183,13 @@ void ScheduleWriter::parallel(const std::string &f, int stage, const std::string
     directives_.push_back({f, stage, ".parallel(" + ident("var:" + var) + ")"});
 }
 
+void ScheduleWriter::unroll(const std::string &f, int stage, const std::string &var) {
+    const bool rv = is_rvar(f, stage, var);
+    Stage(env_.at(f), stage).unroll(var_or_rvar(var, rv));
+    use_var(var, rv);
+    directives_.push_back({f, stage, ".unroll(" + ident("var:" + var) + ")"});
+}
+
 void ScheduleWriter::compute_root(const std::string &f) {
     Func(env_.at(f)).compute_root();
     directives_.push_back({f, 0, ".compute_root()"});

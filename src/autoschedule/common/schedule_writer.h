@@ -50,6 +50,7 @@ public:
     void reorder(const std::string &f, int stage, const std::vector<std::string> &vars);
     void vectorize(const std::string &f, int stage, const std::string &var);
     void parallel(const std::string &f, int stage, const std::string &var);
+    void unroll(const std::string &f, int stage, const std::string &var);
 
     // Func directives.
     void compute_root(const std::string &f);

@@ -21,27 +21,23 @@
 /// balance 40. LOOM_DEBUG_AUTOSCHEDULE=1 prints the inlining, groups, tiles and costs.
 /// Tests: tests/correctness/autoschedule.cpp.
 
-#include "lang/function.h"
+#include "autoschedule/common/grouping.h"
 
 #include <loom/target.h>
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace loom {
 namespace internal {
 
-struct MullapudiParams {
-    int parallelism = 16;
-    int64_t last_level_cache_size = 16 * 1024 * 1024;
-    double balance = 40;
-};
+/// Steps 1-3 on `cost`, which it inlines into: the plan step 4 writes.
+GroupingPlan mullapudi2016_plan(GroupCostModel &cost);
 
 /// Schedules every Func of the pipeline computing `outputs`; returns the schedule as C++
 /// source, after the comment lines `header`.
 std::string autoschedule_mullapudi2016(const std::vector<Function> &outputs, const Target &target,
-                                       const MullapudiParams &params, const std::string &header);
+                                       const CostParams &params, const std::string &header);
 
 } // namespace internal
 } // namespace loom

@@ -1,0 +1,102 @@
+#include "autoschedule/loom/loom_scheduler.h"
+
+#include "autoschedule/common/tuner.h"
+#include "autoschedule/mullapudi2016/mullapudi2016.h"
+#include "autoschedule/polymage/polymage.h"
+#include "support/util.h"
+
+#include <iostream>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// A grouping strategy: runs on a fresh cost model (which it inlines into).
+struct Strategy {
+    std::string label;
+    CostParams cost;
+    std::function<GroupingPlan(GroupCostModel &)> plan;
+};
+
+constexpr int64_t kUnrollExtent = 4;
+
+} // namespace
+
+std::string autoschedule_loom(const std::vector<Function> &outputs, const Target &target,
+                              const LoomSchedulerParams &params, const std::string &header,
+                              const ScheduleTimer &timer) {
+    const bool debug = get_env("LOOM_DEBUG_AUTOSCHEDULE") == "1";
+    const PipelineModel model(outputs, target);
+    auto mullapudi = [&](double balance, int64_t cache) {
+        CostParams c = params.cost;
+        c.balance = balance;
+        c.last_level_cache_size = cache;
+        return Strategy{"Mullapudi2016 balance " + std::to_string((int)balance) + " cache " +
+                            std::to_string(cache >> 10) + "K",
+                        c, [](GroupCostModel &m) { return mullapudi2016_plan(m); }};
+    };
+    auto polymage = [&](const std::vector<int64_t> &sizes, double threshold) {
+        return Strategy{"PolyMage " + std::to_string(sizes[0]) + "x" + std::to_string(sizes[1]) +
+                            " overlap " + std::to_string(threshold),
+                        params.cost,
+                        [=](GroupCostModel &m) { return polymage_plan(m, sizes, threshold); }};
+    };
+
+    // Model-only: the cheapest plan under the model at the user's parameters.
+    const std::vector<Strategy> modeled = {
+        mullapudi(params.cost.balance, params.cost.last_level_cache_size), polymage({256, 32}, 0.4),
+        polymage({128, 16}, 0.2), polymage({64, 64}, 0.5)};
+    size_t chosen = 0;
+    double chosen_cost = 0;
+    for (size_t i = 0; i < modeled.size(); i++) {
+        GroupCostModel cost(model, modeled[i].cost);
+        const double c = modeled[i].plan(cost).cost();
+        if (debug) std::cerr << "Loom: " << modeled[i].label << ": model cost " << c << "\n";
+        if (i == 0 || c < chosen_cost) {
+            chosen = i;
+            chosen_cost = c;
+        }
+    }
+    if (debug) std::cerr << "Loom: model chooses " << modeled[chosen].label << "\n";
+
+    auto candidate = [&](const Strategy &s, int vector_factor, int64_t unroll) {
+        return TuningCandidate{s.label + " vectors x" + std::to_string(vector_factor) +
+                                   (unroll ? " unrolled" : ""),
+                               [=, &model] {
+                                   GroupCostModel cost(model, s.cost);
+                                   const GroupingPlan plan = s.plan(cost);
+                                   EmitOptions options;
+                                   options.parallelism = s.cost.parallelism;
+                                   options.vector_factor = vector_factor;
+                                   options.unroll_rvar_extent = unroll;
+                                   return write_grouped_schedule(cost, plan, options, header);
+                               }};
+    };
+    std::vector<TuningCandidate> candidates = {candidate(modeled[chosen], 1, kUnrollExtent)};
+    if (params.autotune_s > 0) {
+        // Nearest the model's choice first: its layout variants, then the other strategies.
+        for (int vf : {1, 2}) {
+            for (int64_t unroll : {int64_t(0), kUnrollExtent}) {
+                candidates.push_back(candidate(modeled[chosen], vf, unroll));
+            }
+        }
+        for (const Strategy &s : modeled) candidates.push_back(candidate(s, 1, kUnrollExtent));
+        for (double balance : {10.0, 20.0, 80.0, 160.0}) {
+            for (int64_t cache : {int64_t(1) << 20, int64_t(16) << 20}) {
+                candidates.push_back(candidate(mullapudi(balance, cache), 1, kUnrollExtent));
+            }
+        }
+        for (int64_t x : {64, 128, 256, 512}) {
+            for (int64_t y : {8, 16, 32, 64, 128}) {
+                for (double t : {0.2, 0.4, 0.5}) {
+                    candidates.push_back(candidate(polymage({x, y}, t), 1, kUnrollExtent));
+                }
+            }
+        }
+    }
+    return tune(candidates, model, timer, params.autotune_s, "Loom");
+}
+
+} // namespace internal
+} // namespace loom

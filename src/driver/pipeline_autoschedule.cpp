@@ -3,6 +3,7 @@
 // the registry of user schedulers (which take a Pipeline, a driver type), the plugin loader and
 // the timer the tuning modes measure candidate schedules with.
 #include <loom/callable.h>
+#include <loom/ir_operator.h>
 #include <loom/pipeline.h>
 
 #include "autoschedule/autoschedule.h"
@@ -10,6 +11,7 @@
 #include "ir/parameter.h"
 #include "lang/call_graph.h"
 #include "lower/infer_arguments.h"
+#include "simplify/simplify.h"
 #include "support/error.h"
 #include "support/util.h"
 
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <iostream>
 #include <mutex>
 
 namespace loom {
@@ -113,8 +116,10 @@ double time_current_schedule(Pipeline pipeline, const Target &target, const Buff
             } else {
                 Parameter value(a.type, false, 0, a.name);
                 if (a.param.defined()) {
-                    value.set_scalar_expr(a.param.estimate().defined() ? a.param.estimate()
-                                                                       : a.param.scalar_expr());
+                    // (An estimate may be an unfolded cast, e.g. float32(1.0).)
+                    value.set_scalar_expr(simplify(cast(
+                        a.type, a.param.estimate().defined() ? a.param.estimate()
+                                                             : a.param.scalar_expr())));
                 }
                 uint64_t bits = 0;
                 std::memcpy(&bits, value.scalar_address(), a.type.bytes());
@@ -152,9 +157,10 @@ double time_current_schedule(Pipeline pipeline, const Target &target, const Buff
         }
         std::sort(times.begin(), times.end());
         return times[times.size() / 2];
-    } catch (const CompileError &) {
-        return -1;
-    } catch (const RuntimeError &) {
+    } catch (const Error &e) {
+        // A candidate that can't compile or run is dropped; the debug output says why.
+        if (get_env("LOOM_DEBUG_AUTOSCHEDULE") == "1")
+            std::cerr << "Loom: timing a candidate failed: " << e.what() << "\n";
         return -1;
     }
 }

@@ -117,9 +117,9 @@ double time_current_schedule(Pipeline pipeline, const Target &target, const Buff
                 Parameter value(a.type, false, 0, a.name);
                 if (a.param.defined()) {
                     // (An estimate may be an unfolded cast, e.g. float32(1.0).)
-                    value.set_scalar_expr(simplify(cast(
-                        a.type, a.param.estimate().defined() ? a.param.estimate()
-                                                             : a.param.scalar_expr())));
+                    value.set_scalar_expr(simplify(cast(a.type, a.param.estimate().defined()
+                                                                    ? a.param.estimate()
+                                                                    : a.param.scalar_expr())));
                 }
                 uint64_t bits = 0;
                 std::memcpy(&bits, value.scalar_address(), a.type.bytes());

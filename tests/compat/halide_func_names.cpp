@@ -51,6 +51,6 @@ TEST(HalideFuncNames, InlineReductions) {
     Pipeline p(out);
     std::set<std::string> names;
     for (int i = 0; i < 5; i++) names.insert(p.get_func(i).name());
-    EXPECT_EQ(names, (std::set<std::string>{"argmin", "argmin$1", "minimum", in.name(),
-                                            out.name()}));
+    EXPECT_EQ(names,
+              (std::set<std::string>{"argmin", "argmin$1", "minimum", in.name(), out.name()}));
 }

@@ -14,11 +14,7 @@ RUNS=${BENCH_RUNS:-9}
 TUNE=${BENCH_TUNE_S:-60}
 build_race_sides
 
-if [ $# -gt 0 ]; then
-  apps=("$@")
-else
-  mapfile -t apps < <("$LOOM_BUILD/bench/app_bench_loom" --list)
-fi
+select_apps "$@"
 configs=(loom:hand loom:Mullapudi2016 loom:PolyMage loom:Loom "loom:Loom;autotune_s=$TUNE"
   halide:Mullapudi2016 halide:Adams2019 halide:Li2018)
 spec=$(IFS=,; echo "${configs[*]}")

@@ -71,3 +71,12 @@ build_race_sides() {
       -lHalide -Wl,-rpath,"$HALIDE_DIR/lib64" -lpthread -ldl -lpng -ljpeg
   fi
 }
+
+# The apps named ($@), or every app: sets the array `apps`.
+select_apps() {
+  if [ $# -gt 0 ]; then
+    apps=("$@")
+  else
+    mapfile -t apps < <("$LOOM_BUILD/bench/app_bench_loom" --list)
+  fi
+}

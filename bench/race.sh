@@ -18,11 +18,7 @@ SINGLE=${BENCH_SINGLE:-1}
 
 build_race_sides
 
-if [ $# -gt 0 ]; then
-  apps=("$@")
-else
-  mapfile -t apps < <("$LOOM_BUILD/bench/app_bench_loom" --list)
-fi
+select_apps "$@"
 
 settings=(all)
 [ "$SINGLE" = 1 ] && settings+=(1)

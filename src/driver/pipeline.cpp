@@ -383,17 +383,20 @@ void Pipeline::infer_input_bounds(JITUserContext *context, RealizationArg output
     bind_queried_inputs(pipeline_contents(contents), outputs.raw_buffers(), context);
 }
 
-std::vector<Argument> Pipeline::infer_arguments() {
-    PipelineContents &c = pipeline_contents(contents);
-    check_outputs_defined(c);
+std::vector<LoweredArgument> internal::input_arguments(const PipelineContents &c) {
     std::vector<Expr> extra;
     for (const Requirement &r : c.requirements) {
         extra.push_back(r.condition);
         extra.insert(extra.end(), r.error_args.begin(), r.error_args.end());
     }
+    return infer_input_arguments(c.outputs, find_transitive_calls(c.outputs), extra);
+}
+
+std::vector<Argument> Pipeline::infer_arguments() {
+    PipelineContents &c = pipeline_contents(contents);
+    check_outputs_defined(c);
     std::vector<Argument> result;
-    for (const LoweredArgument &a :
-         infer_input_arguments(c.outputs, find_transitive_calls(c.outputs), extra)) {
+    for (const LoweredArgument &a : input_arguments(c)) {
         result.emplace_back(a.name, a.is_buffer() ? Argument::InputBuffer : Argument::InputScalar,
                             a.type, a.dimensions);
     }

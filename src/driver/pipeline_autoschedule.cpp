@@ -10,7 +10,6 @@
 #include "driver/pipeline_contents.h"
 #include "ir/parameter.h"
 #include "lang/call_graph.h"
-#include "lower/infer_arguments.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -91,17 +90,11 @@ Buffer<void> synthetic_buffer(Type type, const std::vector<std::pair<int64_t, in
 double time_current_schedule(Pipeline pipeline, const Target &target, const BufferShapes &shapes) {
     try {
         PipelineContents &c = pipeline_contents(pipeline.get_contents());
-        std::vector<Expr> extra;
-        for (const Requirement &r : c.requirements) {
-            extra.push_back(r.condition);
-            extra.insert(extra.end(), r.error_args.begin(), r.error_args.end());
-        }
         std::vector<Argument> args;
         std::vector<Buffer<void>> buffers;
         std::vector<uint64_t> scalars;
         std::vector<std::pair<bool, size_t>> slots; // (is buffer, index)
-        for (const LoweredArgument &a :
-             infer_input_arguments(c.outputs, find_transitive_calls(c.outputs), extra)) {
+        for (const LoweredArgument &a : input_arguments(c)) {
             if (a.is_buffer()) {
                 if (a.param.defined() && a.param.is_bound_buffer()) continue; // embedded
                 Buffer<void> b = a.param.defined() ? a.param.buffer() : Buffer<void>();

@@ -48,6 +48,9 @@ struct PipelineContents : RefCounted {
 PipelineContents &pipeline_contents(const IntrusivePtr<RefCounted> &p);
 /// A CompileError naming the first output Func that has no definition.
 void check_outputs_defined(const PipelineContents &c);
+/// The pipeline's input arguments (Pipeline::infer_arguments, with their Parameters), the
+/// requirements' expressions included.
+std::vector<LoweredArgument> input_arguments(const PipelineContents &c);
 
 } // namespace internal
 } // namespace loom

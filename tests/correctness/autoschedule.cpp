@@ -195,21 +195,6 @@ TEST(Autoschedule, UserRegisteredScheduler) {
               "// everything at the root\n");
 }
 
-TEST(Autoschedule, GetFuncIsHalidesTopologicalOrder) {
-    Func a("a"), b("b"), c("c"), out("out");
-    Var x("x");
-    a(x) = x;
-    c(x) = a(x) * 2;
-    b(x) = a(x) + 1;
-    out(x) = c(x) + b(x);
-    Pipeline p(out);
-    // Callees in name order: b (and a, through it), then c.
-    EXPECT_EQ(p.get_func(0).name(), a.name());
-    EXPECT_EQ(p.get_func(1).name(), b.name());
-    EXPECT_EQ(p.get_func(2).name(), c.name());
-    EXPECT_EQ(p.get_func(3).name(), out.name());
-}
-
 TEST(Autoschedule, FuncWhoseCallsSimplifyAway) {
     // Fuzzer algorithm 102: out reads g only in g(x) - g(x), which simplifies to 0, so g and
     // what it reads are never computed; the model gives them empty regions.

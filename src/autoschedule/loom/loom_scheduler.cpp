@@ -87,13 +87,9 @@ std::string autoschedule_loom(const std::vector<Function> &outputs, const Target
                 candidates.push_back(candidate(mullapudi(balance, cache), 1, kUnrollExtent));
             }
         }
-        for (int64_t x : {64, 128, 256, 512}) {
-            for (int64_t y : {8, 16, 32, 64, 128}) {
-                for (double t : {0.2, 0.4, 0.5}) {
-                    candidates.push_back(candidate(polymage({x, y}, t), 1, kUnrollExtent));
-                }
-            }
-        }
+        for (const PolyMageConfig &c : polymage_tuning_space())
+            candidates.push_back(
+                candidate(polymage(c.tile_sizes, c.overlap_threshold), 1, kUnrollExtent));
     }
     return tune(candidates, model, timer, params.autotune_s, "Loom");
 }

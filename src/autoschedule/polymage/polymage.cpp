@@ -45,6 +45,26 @@ std::string sizes_text(const std::vector<int64_t> &sizes) {
 
 } // namespace
 
+std::vector<PolyMageConfig> polymage_tuning_space() {
+    const PolyMageParams defaults;
+    std::vector<std::pair<double, PolyMageConfig>> space;
+    for (int64_t x : {64, 128, 256, 512}) {
+        for (int64_t y : {8, 16, 32, 64, 128}) {
+            for (double t : {0.2, 0.4, 0.5}) {
+                const double distance = std::fabs(std::log2((double)x / defaults.tile_sizes[0])) +
+                                        std::fabs(std::log2((double)y / defaults.tile_sizes[1])) +
+                                        (t == defaults.overlap_threshold ? 0 : 1);
+                space.push_back({distance, {{x, y}, t}});
+            }
+        }
+    }
+    std::stable_sort(space.begin(), space.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::vector<PolyMageConfig> configs;
+    for (const auto &p : space) configs.push_back(p.second);
+    return configs;
+}
+
 GroupingPlan polymage_plan(GroupCostModel &cost, const std::vector<int64_t> &tile_sizes,
                            double overlap_threshold) {
     const bool debug = get_env("LOOM_DEBUG_AUTOSCHEDULE") == "1";
@@ -119,26 +139,8 @@ std::string autoschedule_polymage(const std::vector<Function> &outputs, const Ta
     std::vector<TuningCandidate> candidates = {
         candidate(params.tile_sizes, params.overlap_threshold)};
     if (params.autotune_s > 0) {
-        // PolyMage's space (§4.3): tile sizes by dimension x overlap thresholds, tried nearest
-        // the defaults first so a short budget explores around them.
-        struct Point {
-            double distance;
-            std::vector<int64_t> sizes;
-            double threshold;
-        };
-        std::vector<Point> space;
-        for (int64_t x : {64, 128, 256, 512}) {
-            for (int64_t y : {8, 16, 32, 64, 128}) {
-                for (double t : {0.2, 0.4, 0.5}) {
-                    const double d = std::fabs(std::log2((double)x / 256)) +
-                                     std::fabs(std::log2((double)y / 32)) + (t == 0.4 ? 0 : 1);
-                    space.push_back({d, {x, y}, t});
-                }
-            }
-        }
-        std::stable_sort(space.begin(), space.end(),
-                         [](const Point &a, const Point &b) { return a.distance < b.distance; });
-        for (const Point &p : space) candidates.push_back(candidate(p.sizes, p.threshold));
+        for (const PolyMageConfig &c : polymage_tuning_space())
+            candidates.push_back(candidate(c.tile_sizes, c.overlap_threshold));
     }
     return tune(candidates, model, timer, params.autotune_s, "PolyMage");
 }

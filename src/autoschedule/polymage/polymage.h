@@ -41,6 +41,15 @@ struct PolyMageParams {
     double autotune_s = 0;
 };
 
+/// One point of PolyMage's tuning space.
+struct PolyMageConfig {
+    std::vector<int64_t> tile_sizes;
+    double overlap_threshold;
+};
+/// The tuning space (§4.3): tile sizes (x in 64..512, y in 8..128) x overlap thresholds (0.2,
+/// 0.4, 0.5), nearest the defaults first, so a short budget explores around them.
+std::vector<PolyMageConfig> polymage_tuning_space();
+
 /// Steps 1-2 on `cost` (which it inlines into) with the given tile sizes and threshold.
 GroupingPlan polymage_plan(GroupCostModel &cost, const std::vector<int64_t> &tile_sizes,
                            double overlap_threshold);

@@ -26,7 +26,7 @@ for app in "${apps[@]}"; do
   # Halide's autoscheduler plugins sit beside libHalide, where its load_plugin's dlopen looks.
   LD_LIBRARY_PATH="$HALIDE_DIR/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$RACE" "$LOOM_SIDE" "$HALIDE_SIDE" "$app" --runs "$RUNS" --configs "$spec" >> "$raw" ||
-    echo "app $app" >> "$raw"
+    { grep -qx "app $app" "$raw" || echo "app $app" >> "$raw"; } # crashed: a row of "failed"
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 partial=0

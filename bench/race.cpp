@@ -86,6 +86,9 @@ int race_configs(Side sides[2], const char *app, int paper_size, const std::stri
         double schedule_ms;
         std::vector<double> times, ratios;
     };
+    // First, so the "failed" lines of instances that don't compile or run follow it.
+    std::printf("app %s\n", app);
+    std::fflush(stdout);
     std::vector<Instance> instances;
     size_t start = 0;
     while (start < configs.size()) {
@@ -111,10 +114,20 @@ int race_configs(Side sides[2], const char *app, int paper_size, const std::stri
         instances.push_back({spec, s, handle, s->schedule_ms(), {}, {}});
         std::fprintf(stderr, "race: %s scheduled and compiled\n", spec.c_str());
     }
-    if (instances.empty()) return usage();
-    for (int i = 0; i < warmup; i++)
-        for (Instance &in : instances)
-            if (in.side->run(in.app) < 0) return 1;
+    // A schedule that fails to run in the warm-up is reported and left out, as one that fails
+    // to compile is.
+    for (int i = 0; i < warmup; i++) {
+        for (size_t k = 0; k < instances.size();) {
+            if (instances[k].side->run(instances[k].app) >= 0) {
+                k++;
+                continue;
+            }
+            std::printf("config %s failed\n", instances[k].spec.c_str());
+            instances[k].side->close(instances[k].app);
+            instances.erase(instances.begin() + (long)k);
+        }
+    }
+    if (instances.empty()) return 1;
     const size_t n = instances.size();
     for (int round = 0; round < runs; round++) {
         std::vector<double> t(n);
@@ -126,7 +139,7 @@ int race_configs(Side sides[2], const char *app, int paper_size, const std::stri
         }
         for (size_t i = 0; i < n; i++) instances[i].ratios.push_back(t[i] / t[0]);
     }
-    std::printf("app %s\nrounds %d\n", app, runs);
+    std::printf("rounds %d\n", runs);
     for (Instance &in : instances) {
         std::printf("config %s ms %.3f schedule_ms %.1f ratio %.3f\n", in.spec.c_str(),
                     quantile(in.times, 0.5), in.schedule_ms, quantile(in.ratios, 0.5));

@@ -90,6 +90,10 @@ __attribute__((visibility("default"))) double race_app_run(void *handle) {
         double t0 = now_ms();
         static_cast<AppInstance *>(handle)->run();
         return now_ms() - t0;
+    } catch (const Halide::Error &e) {
+        // (Halide's errors are not std::exceptions.)
+        std::fprintf(stderr, "race_app_run: %s\n", e.what());
+        return -1;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "race_app_run: %s\n", e.what());
         return -1;

@@ -3,7 +3,8 @@
 # (bench/race.cpp --configs): Loom's hand-written schedule, Loom's Mullapudi2016, PolyMage and
 # Loom (model-only and tuned), and Halide 21's Mullapudi2016, Adams2019 and Li2018, all on the
 # same algorithm and inputs, run round by round. Writes
-# bench/results/<date>-<host>-autoschedulers.md (every app) or <LOOM_BUILD>/bench/results/.
+# bench/results/<date>-<host>-autoschedulers.md (every app; then also the app READMEs' tables)
+# or <LOOM_BUILD>/bench/results/.
 # Not part of CI.
 #
 # Usage: bench/autoschedulers.sh [app...]
@@ -92,3 +93,10 @@ PY
 rm -f "$raw"
 cat "$report"
 echo "(written to $report)"
+# A run of every app that lands in bench/results/ also rewrites the app READMEs' autoscheduler
+# tables (bench/autoscheduler_readmes.py).
+if [ $partial = 0 ]; then
+  case $report in
+    bench/results/*) python3 bench/autoscheduler_readmes.py "$report" ;;
+  esac
+fi

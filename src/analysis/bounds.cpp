@@ -1,6 +1,7 @@
 #include "analysis/bounds.h"
 
 #include "analysis/interval_arith.h"
+#include "ir/ir_equality.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "simplify/simplify.h"
@@ -43,7 +44,17 @@ public:
 
     /// Narrows the variables `cond` compares to where it has the given value (into overlay).
     void refine(const Expr &cond_in, bool value) {
-        Expr cond = strip_condition(cond_in);
+        // Under `if (likely(v <= m))` (a GuardWithIf split's test) v's new bound is
+        // min(likely(its old bound), m): partition_loops then finds a steady state where the
+        // guard is known to hold, and a Func computed per tile there has a constant size.
+        const Call *hint = cond_in.as<Call>();
+        const bool was_likely = likely_narrowing;
+        if (hint && hint->is_intrinsic(Call::likely) && value) likely_narrowing = true;
+        refine_stripped(strip_condition(cond_in), value);
+        likely_narrowing = was_likely;
+    }
+
+    void refine_stripped(const Expr &cond, bool value) {
         if (const Not *n = cond.as<Not>()) {
             refine(n->a, !value);
         } else if (const And *a = cond.as<And>()) {
@@ -87,6 +98,7 @@ private:
     const FuncValueBounds *func_bounds;
     Scope overlay;
     Interval result = Interval::everything();
+    bool likely_narrowing = false; ///< refine() is narrowing under a likely() condition
 
     const Interval *lookup(const std::string &name) const {
         auto it = overlay.find(name);
@@ -128,7 +140,7 @@ private:
             } else if (yb.has_upper_bound()) {
                 Expr hi =
                     strict_int ? simplify(Sub::make(yb.max, make_one(yb.max.type()))) : yb.max;
-                nx.max = Interval::make_min(nx.max, hi);
+                nx.max = narrowed(nx.max, hi, /*upper=*/true);
             }
             overlay[vx->name] = nx;
         }
@@ -138,10 +150,22 @@ private:
             } else if (xb.has_lower_bound()) {
                 Expr lo =
                     strict_int ? simplify(Add::make(xb.min, make_one(xb.min.type()))) : xb.min;
-                ny.min = Interval::make_max(ny.min, lo);
+                ny.min = narrowed(ny.min, lo, /*upper=*/false);
             }
             overlay[vy->name] = ny;
         }
+    }
+
+    /// The bound `old` narrowed by `limit` (min for an upper bound, max for a lower one). Under
+    /// a likely() condition, when neither side is known to win, `old` is tagged as the likely
+    /// side (see refine()).
+    Expr narrowed(const Expr &old, const Expr &limit, bool upper) const {
+        const Expr plain = upper ? Interval::make_min(old, limit) : Interval::make_max(old, limit);
+        const bool unbounded = upper ? Interval::is_pos_inf(old) : Interval::is_neg_inf(old);
+        if (!likely_narrowing || unbounded || equal(plain, old) || equal(plain, limit))
+            return plain;
+        Expr tagged = Call::make(old.type(), Call::likely, {old}, Call::PureIntrinsic);
+        return upper ? Min::make(tagged, limit) : Max::make(tagged, limit);
     }
 
     void visit(const IntImm *op) override { result = Interval::single_point(op); }

@@ -267,7 +267,10 @@ Stmt build_definition_loops(const Function &f, int stage, const Definition &def)
             var_lets.emplace_back(old_n, var(inner + ".base") + var(inner));
             var_lets.emplace_back(inner + ".base", base);
             if (tail != TailStrategy::ShiftInwards && tail != TailStrategy::RoundUp) {
-                guard_of[old_n] = var(old_n) <= var(old_n + ".loop_max");
+                // Likely: the tail is the exception (see Bounds::refine, partition_loops).
+                guard_of[old_n] =
+                    Call::make(Bool(), Call::likely, {var(old_n) <= var(old_n + ".loop_max")},
+                               Call::PureIntrinsic);
             }
         } else if (s.kind == Split::RenameVar) {
             tails.push_back(TailStrategy::Auto);

@@ -78,7 +78,14 @@ protected:
     Expr constant_in_scope(const Expr &e) const {
         Expr simple = simplify(substitute(constants, e));
         if (is_const(simple)) return simple;
-        Expr full = simple;
+        Expr full = in_scope(simple);
+        return is_const(full) ? full : simple;
+    }
+
+    /// e with every let in scope substituted (innermost first, as deep as the chain goes) and
+    /// simplified: what constant bounds of e can be derived from.
+    Expr in_scope(const Expr &e) const {
+        Expr full = e;
         // Each round replaces the lets the expression names by their values, which may name
         // outer lets; a let chain in a loop nest is a few dozen deep at most.
         for (int round = 0; round < 64; round++) {
@@ -86,8 +93,7 @@ protected:
             if (next.same_as(full)) break;
             full = next;
         }
-        full = simplify(full);
-        return is_const(full) ? full : simple;
+        return simplify(full);
     }
 
     /// Adds to `facts` each `variable == constant` that `condition` (a conjunction) implies.

@@ -11,6 +11,7 @@
 #include "lower/lower_utils.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
+#include "support/util.h"
 
 #include <map>
 #include <set>
@@ -186,7 +187,7 @@ protected:
         bool la = has_likely_tag(op->a, innermost), lb = has_likely_tag(op->b, innermost);
         if (la != lb) {
             note(op, la ? 0 : 1, la ? LE::make(op->a, op->b) : LE::make(op->b, op->a),
-                 op->type.is_scalar());
+                 op->type.is_scalar() && !in_region_let);
         }
     }
     void visit(const Max *op) override {
@@ -194,7 +195,7 @@ protected:
         bool la = has_likely_tag(op->a, innermost), lb = has_likely_tag(op->b, innermost);
         if (la != lb) {
             note(op, la ? 0 : 1, la ? GE::make(op->a, op->b) : GE::make(op->b, op->a),
-                 op->type.is_scalar());
+                 op->type.is_scalar() && !in_region_let);
         }
     }
     void visit(const Select *op) override {
@@ -219,7 +220,15 @@ protected:
         unbind(op->name, saved);
     }
     void visit(const LetStmt *op) override {
+        // A clamp in a Func's region (bounds inference's "f.s1.y.max", under a GuardWithIf
+        // tile's likely() test) sets the size of its buffer and the extents of its loops: in
+        // the steady state they are constant, so a register block's accumulators can live in
+        // registers. That is worth a partition even where the clamp is loop-invariant.
+        const bool region = ends_with(op->name, ".min") || ends_with(op->name, ".max");
+        const bool saved_region = in_region_let;
+        in_region_let = region;
         dispatch(op->value);
+        in_region_let = saved_region;
         Expr saved = bind(op->name, op->value);
         dispatch(op->body);
         unbind(op->name, saved);
@@ -244,6 +253,7 @@ private:
     const std::string &var;
     bool innermost;
     bool hoisted_clamps_count;
+    bool in_region_let = false; ///< visiting the value of a Func region's min or max let
     /// Lets bound inside the loop so far, with their values expanded in terms of names
     /// defined outside the loop (and inner loop variables).
     std::map<std::string, Expr> lets;

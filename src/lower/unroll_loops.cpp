@@ -25,6 +25,17 @@ namespace {
 /// copies); a loop of constant extent is unrolled whatever its length, as in Halide.
 const int64_t max_guarded_unroll = 1024;
 
+/// e without likely() tags: they hide min(likely(a + 7), m) - a from the simplifier, which
+/// makes it min(7, m - a), bounded by a constant.
+class StripLikely : public IRMutator {
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost))
+            return mutate(op->args[0]);
+        return IRMutator::visit(op);
+    }
+};
+
 class UnrollLoops : public ConstantLetMutator {
 protected:
     using IRMutator::visit;
@@ -39,7 +50,8 @@ protected:
             count = *n;
         } else {
             // A constant upper bound: unroll to it, each copy guarded.
-            ConstantInterval ci = constant_integer_bounds(extent);
+            ConstantInterval ci =
+                constant_integer_bounds(simplify(StripLikely().mutate(in_scope(extent))));
             if (ci.max_defined && ci.max <= max_guarded_unroll) {
                 count = std::max<int64_t>(ci.max, 0);
                 guarded = true;

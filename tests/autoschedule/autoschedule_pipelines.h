@@ -64,24 +64,52 @@ inline Case diamond() {
             {{"parallelism", "4"}, {"last_level_cache_size", "262144"}}};
 }
 
-/// An update over an RDom whose extent is a Param (estimated).
-inline Case matmul() {
+/// A matrix product: an update over an RDom whose extent is a Param (estimated); the output
+/// itself, or (`relu`) read only by a pointwise consumer, which Loom computes per register
+/// block of the consumer (block_reductions).
+inline Case matmul_case(bool relu) {
     ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
     Param<int> n("n");
     n.set_estimate(512);
     A.set_estimates({{0, 512}, {0, 512}});
     B.set_estimates({{0, 512}, {0, 512}});
-    Func prod("prod");
+    Func prod("prod"), out("out");
     Var x("x"), y("y");
     RDom k(0, n, "k");
     prod(x, y) = 0.0f;
     prod(x, y) += A(k, y) * B(x, k);
-    prod.set_estimates({{0, 512}, {0, 512}});
-    return {{prod},
+    if (relu) out(x, y) = max(prod(x, y), 0.0f);
+    Func output = relu ? out : prod;
+    output.set_estimates({{0, 512}, {0, 512}});
+    return {{output},
             [=](int w, int h) mutable {
                 A.set(random_image<float>(w, w, 3, 10));
                 B.set(random_image<float>(w, w, 4, 10));
                 n.set(w);
+            },
+            {}};
+}
+inline Case matmul() { return matmul_case(false); }
+inline Case matmul_relu() { return matmul_case(true); }
+
+/// A 5x5 convolution over a zero-padded input with a bias, scaled pointwise: a reduction over
+/// a 2-D RDom blocked in registers, its taps read at x + r.x.
+inline Case conv_scaled() {
+    ImageParam in(Float(32), 2, "in"), w(Float(32), 2, "w");
+    in.set_estimates({{0, 1024}, {0, 1024}});
+    w.set_estimates({{0, 5}, {0, 5}});
+    Func c = BoundaryConditions::constant_exterior(in, 0.0f);
+    Func conv("conv"), out("out");
+    Var x("x"), y("y");
+    RDom r(0, 5, 0, 5, "r");
+    conv(x, y) = 0.5f;
+    conv(x, y) += w(r.x, r.y) * c(x + r.x - 2, y + r.y - 2);
+    out(x, y) = conv(x, y) * 0.25f;
+    out.set_estimates({{0, 1024}, {0, 1024}});
+    return {{out},
+            [=](int width, int height) mutable {
+                in.set(random_image<float>(width, height, 7, 16));
+                w.set(random_image<float>(5, 5, 8, 4));
             },
             {}};
 }
@@ -124,7 +152,9 @@ inline std::vector<std::pair<std::string, std::function<Case()>>> all_cases() {
             {"diamond", diamond},
             {"matmul", matmul},
             {"histogram_equalize", histogram_equalize},
-            {"pyramid", pyramid}};
+            {"pyramid", pyramid},
+            {"matmul_relu", matmul_relu},
+            {"conv_scaled", conv_scaled}};
 }
 
 } // namespace autoschedule_pipelines

@@ -31,6 +31,10 @@ void apply_written_schedule(const std::string &name, Pipeline pipeline) {
 #include "histogram_equalize.schedule.inc"
     } else if (name == "pyramid") {
 #include "pyramid.schedule.inc"
+    } else if (name == "matmul_relu") {
+#include "matmul_relu.schedule.inc"
+    } else if (name == "conv_scaled") {
+#include "conv_scaled.schedule.inc"
     } else {
         FAIL() << "no schedule for " << name;
     }
@@ -89,6 +93,8 @@ TEST(AutoscheduleRoundTrip, blur) { check_case<uint16_t>("blur", 203, 117); }
 TEST(AutoscheduleRoundTrip, diamond) { check_case<float>("diamond", 301, 157); }
 TEST(AutoscheduleRoundTrip, matmul) { check_case<float>("matmul", 67, 67); }
 TEST(AutoscheduleRoundTrip, pyramid) { check_case<float>("pyramid", 250, 190); }
+TEST(AutoscheduleRoundTrip, matmul_relu) { check_case<float>("matmul_relu", 75, 61); }
+TEST(AutoscheduleRoundTrip, conv_scaled) { check_case<float>("conv_scaled", 203, 117); }
 
 TEST(AutoscheduleRoundTrip, histogram_equalize) {
     // Against naive C++: the unscheduled pipeline recomputes the histogram for every pixel.

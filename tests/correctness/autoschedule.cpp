@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <regex>
 #include <string>
 
 using namespace autoschedule_pipelines;
@@ -70,6 +71,11 @@ std::string without_digits(std::string s) {
     return s;
 }
 
+/// Matches the schedule source's line computing Func f at the block loop of "out".
+std::regex computed_per_block(const std::string &f) {
+    return std::regex(f + "(_[0-9]+)?\n +\\.compute_at\\(out(_[0-9]+)?, x_b\\)");
+}
+
 } // namespace
 
 TEST(Autoschedule, BlurMatchesUnscheduled) {
@@ -120,6 +126,22 @@ TEST(Autoschedule, HistogramEqualizationMatchesNaive) {
 
 TEST(Autoschedule, PyramidMatchesUnscheduled) {
     for (const AutoschedulerParams &p : all_params()) check_case<float>(pyramid, 250, 190, p, 1e-3);
+}
+
+TEST(Autoschedule, RegisterBlockedReductionsMatchUnscheduled) {
+    for (const AutoschedulerParams &p : all_params()) {
+        check_case<float>(matmul_relu, 75, 61, p);
+        check_case<float>(conv_scaled, 203, 117, p, 1e-4);
+    }
+    // "Loom" computes each reduction per register block of its consumer (block_reductions);
+    // at sizes that are not whole blocks, and smaller than one block, too.
+    for (int size : {75, 9}) {
+        // (Func handles are named "prod_3" and so on after other tests made Funcs so named.)
+        const std::string m = check_case<float>(matmul_relu, size, size - 4, {"Loom"});
+        EXPECT_TRUE(std::regex_search(m, computed_per_block("prod"))) << m;
+        const std::string c = check_case<float>(conv_scaled, size, size - 4, {"Loom"}, 1e-4);
+        EXPECT_TRUE(std::regex_search(c, computed_per_block("conv"))) << c;
+    }
 }
 
 TEST(Autoschedule, MultipleOutputsMatchUnscheduled) {

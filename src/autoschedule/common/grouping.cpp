@@ -1,9 +1,13 @@
 #include "autoschedule/common/grouping.h"
 
 #include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
 #include "support/error.h"
+#include "support/util.h"
 
 #include <algorithm>
+#include <iostream>
+#include <limits>
 
 namespace loom {
 namespace internal {
@@ -64,10 +68,19 @@ std::vector<std::string> GroupCostModel::consumers(const std::string &f) const {
 }
 
 double GroupCostModel::untiled_cost(const std::string &f) const {
+    return stages_cost(f, /*serial_only=*/false);
+}
+
+double GroupCostModel::serial_cost(const std::string &f) const {
+    return stages_cost(f, /*serial_only=*/true);
+}
+
+double GroupCostModel::stages_cost(const std::string &f, bool serial_only) const {
     if (is_extern(f)) return 0;
     double cost = 0;
     const std::vector<StageModel> &stages = model_.stages.at(f);
     for (size_t s = 0; s < stages.size(); s++) {
+        if (serial_only && !stages[s].pure_vars.empty()) continue;
         double loads = 0;
         for (const auto &kv : costs_.at(f)[s].loads) loads += kv.second;
         cost += (double)stages[s].points(model_.region.at(f)) *
@@ -180,7 +193,8 @@ GroupCostModel::Analysis GroupCostModel::analyze(const std::set<std::string> &me
             }
             const std::vector<StageModel> &stages = model_.stages.at(f);
             for (size_t s = 0; s < stages.size(); s++) {
-                arith += (double)stages[s].points(kv.second) * costs_.at(f)[s].arith;
+                arith += (double)stages[s].points(kv.second) * costs_.at(f)[s].arith *
+                         vector_waste(stages[s], kv.second);
                 arith_untiled +=
                     (double)stages[s].points(model_.region.at(f)) * costs_.at(f)[s].arith;
             }
@@ -198,6 +212,15 @@ GroupCostModel::Analysis GroupCostModel::analyze(const std::set<std::string> &me
     return a;
 }
 
+double GroupCostModel::vector_waste(const StageModel &stage, const ConcreteBox &region) const {
+    if (!params_.vector_granularity || stage.pure_dims.empty() || stage.pure_dims[0] != 0) return 1;
+    const int64_t lanes = model_.target.natural_vector_size(func(stage.func).output_types()[0]);
+    const int64_t extent = region[0].extent();
+    // (The writer leaves a loop shorter than a vector scalar.)
+    if (lanes <= 1 || extent < lanes) return 1;
+    return (double)((extent + lanes - 1) / lanes * lanes) / (double)extent;
+}
+
 bool GroupCostModel::can_merge(const Group &p, const Group &c) const {
     const std::vector<StageCost> &out_stages = costs_.at(c.output);
     for (size_t s = 0; s + 1 < out_stages.size(); s++) {
@@ -213,6 +236,78 @@ std::string GroupCostModel::single_consumer_group(const GroupingPlan &plan,
     for (const std::string &c : consumers(f)) consumer_groups.insert(plan.group_of(c));
     if (consumer_groups.size() != 1 || is_extern(*consumer_groups.begin())) return "";
     return *consumer_groups.begin();
+}
+
+namespace {
+
+/// Whether `values` call Func `callee`, each time at exactly the Variables `args`.
+bool reads_only_at(const std::vector<Expr> &values, const std::string &callee,
+                   const std::vector<std::string> &args) {
+    bool found = false, pointwise = true;
+    for (const Expr &v : values) {
+        visit_exprs(v, [&](const Expr &e) {
+            const Call *c = e.as<Call>();
+            if (!c || c->call_type != Call::Halide || c->name != callee) return pointwise;
+            found = true;
+            pointwise &= c->args.size() == args.size();
+            for (size_t i = 0; pointwise && i < args.size(); i++) {
+                const Variable *var = c->args[i].as<Variable>();
+                pointwise = var && var->name == args[i];
+            }
+            return pointwise;
+        });
+    }
+    return found && pointwise;
+}
+
+/// Whether f has an update over an RDom and every update writes f at its own pure
+/// coordinates (no scatter), unspecialized, with one value.
+bool writes_in_place_over_rdom(const Function &f) {
+    if (f.has_extern_definition() || f.outputs() != 1) return false;
+    bool has_rdom = false;
+    for (const Definition &u : f.updates()) {
+        has_rdom |= u.rdom.defined();
+        if (!u.specializations.empty() || u.args.size() != f.args().size()) return false;
+        for (size_t i = 0; i < u.args.size(); i++) {
+            const Variable *v = u.args[i].as<Variable>();
+            if (!v || v->name != f.args()[i]) return false;
+        }
+    }
+    return has_rdom;
+}
+
+} // namespace
+
+void block_reductions(const GroupCostModel &cost, GroupingPlan *plan) {
+    const PipelineModel &model = cost.model();
+    for (const std::string &r : model.graph.order) {
+        const std::string r_group = plan->group_of(r);
+        if (r_group.empty() || model.is_output(r) || !writes_in_place_over_rdom(cost.func(r)))
+            continue;
+        const Function &rf = cost.func(r);
+        std::vector<std::string> callers;
+        for (const auto &kv : model.graph.callees) {
+            if (kv.first != r && std::count(kv.second.begin(), kv.second.end(), r))
+                callers.push_back(kv.first);
+        }
+        if (callers.size() != 1) continue;
+        const std::string &c = callers[0];
+        auto cg = plan->groups.find(c);
+        if (cg == plan->groups.end() || !cg->second.blocked.empty() || !cost.is_pure(c) ||
+            !reads_only_at(cost.func(c).definition().values, r, cost.func(c).args()))
+            continue;
+        const int lanes = model.target.natural_vector_size(rf.output_types()[0]);
+        if (lanes <= 1 || model.region.at(r)[0].extent() < lanes) continue;
+        if (r_group != r && r_group != c) continue;
+        if (get_env("LOOM_DEBUG_AUTOSCHEDULE") == "1")
+            std::cerr << "Loom: " << r << " computed per register block of " << c << "\n";
+        cg->second.blocked = r;
+        if (r_group == c) continue; // already computed per tile of C
+        const Group &rg = plan->groups.at(r);
+        cg->second.members.insert(rg.members.begin(), rg.members.end());
+        cg->second.cost += rg.cost;
+        plan->groups.erase(r);
+    }
 }
 
 namespace {
@@ -237,7 +332,12 @@ public:
         for (const std::string &f : model_.graph.order) w_.reset(f);
         for (const std::string &f : model_.graph.order) {
             auto g = plan_.groups.find(f);
-            if (g != plan_.groups.end()) write_group(g->second);
+            if (g == plan_.groups.end()) continue;
+            if (g->second.blocked.empty()) {
+                write_group(g->second);
+            } else {
+                write_blocked_group(g->second);
+            }
         }
         return w_.source(header);
     }
@@ -326,25 +426,174 @@ private:
                 vectorize_innermost(f, s, inner, loop_extent[inner]);
             }
             unroll_short_rvars(f, s);
-            // Parallel: outermost pure loops until there are enough tasks.
-            const std::vector<std::string> loops = w_.loops(f, s);
-            int64_t tasks = 1;
-            for (auto l = loops.rbegin(); l != loops.rend() && tasks < options_.parallelism; ++l) {
-                if (w_.is_rvar(f, s, *l) || !loop_extent.count(*l)) break;
-                if (loop_extent[*l] <= 1) continue;
-                w_.parallel(f, s, *l);
-                tasks *= loop_extent[*l];
+            parallelize(f, s, loop_extent);
+            if (s + 1 == num_stages(out)) tile_var = innermost_of(f, s, outer);
+        }
+        place_members(g, tile_var);
+    }
+
+    /// Parallel: the outermost pure loops of stage s of f until there are enough tasks.
+    void parallelize(const std::string &f, int s, const std::map<std::string, int64_t> &extent) {
+        const std::vector<std::string> &loops = w_.loops(f, s);
+        int64_t tasks = 1;
+        for (auto l = loops.rbegin(); l != loops.rend() && tasks < options_.parallelism; ++l) {
+            if (w_.is_rvar(f, s, *l) || !extent.count(*l)) break;
+            if (extent.at(*l) <= 1) continue;
+            w_.parallel(f, s, *l);
+            tasks *= extent.at(*l);
+        }
+    }
+
+    /// The innermost loop of stage s of f among `candidates` ("" when none is a loop).
+    std::string innermost_of(const std::string &f, int s,
+                             const std::vector<std::string> &candidates) const {
+        for (const std::string &l : w_.loops(f, s)) {
+            if (std::count(candidates.begin(), candidates.end(), l)) return l;
+        }
+        return "";
+    }
+
+    /// A group with a blocked reduction R (block_reductions): its output C split into cache
+    /// tiles (the group's tiling, whole blocks) outermost, then blocks of `vectors` vectors by
+    /// `rows` rows, the block's loops innermost, vectorized and unrolled; R computed per block,
+    /// its pure loops inside its RVars (ordered by the dimension of the inputs they index, the
+    /// one indexing the innermost dimension innermost) and vectorized and unrolled the same way.
+    void write_blocked_group(const Group &g) {
+        const std::string &c = g.output, &r = g.blocked;
+        const Function &cf = func(c);
+        if (!model_.is_output(c)) w_.compute_root(c);
+        const ConcreteBox &region = model_.region.at(c);
+        const int dims = cf.dimensions();
+        const int64_t lanes = model_.target.natural_vector_size(func(r).output_types()[0]);
+        const int64_t vectors = region[0].extent() >= 2 * lanes ? 2 : 1;
+        const int64_t accumulators = vector_registers() / 2;
+        const int64_t rows =
+            dims > 1 ? std::max<int64_t>(1, std::min(region[1].extent(), accumulators / vectors))
+                     : 1;
+        const std::vector<int64_t> block = {lanes * vectors, rows};
+
+        std::map<std::string, int64_t> loop_extent;
+        std::vector<std::string> register_loops, block_loops, within_tile, tile_loops;
+        for (int d = 0; d < dims; d++) {
+            const std::string &v = cf.args()[d];
+            const int64_t b = d < 2 ? block[d] : 1;
+            int64_t extent = region[d].extent();
+            std::string inner = v;
+            auto t = g.tiling.find(v);
+            const int64_t tile = t == g.tiling.end() ? 0 : (t->second + b - 1) / b * b;
+            if (tile > 0 && tile < extent) {
+                w_.split(c, 0, v, v + "_o", v + "_i", tile, kTail);
+                tile_loops.push_back(v + "_o");
+                loop_extent[v + "_o"] = (extent + tile - 1) / tile;
+                inner = v + "_i";
+                extent = tile;
             }
-            if (s + 1 == num_stages(out)) {
-                for (const std::string &l : loops) {
-                    if (std::find(outer.begin(), outer.end(), l) != outer.end()) {
-                        tile_var = l;
-                        break;
-                    }
-                }
+            // Split even where one block covers the estimated extent: the block's loops then
+            // have a constant extent at any size, so they can be unrolled.
+            if (b > 1) {
+                w_.split(c, 0, inner, v + "_b", v + "_r", b, kTail);
+                block_loops.push_back(v + "_b");
+                register_loops.push_back(v + "_r");
+                loop_extent[v + "_b"] = (extent + b - 1) / b;
+                loop_extent[v + "_r"] = b;
+            } else if (d < 2) {
+                register_loops.push_back(inner);
+                loop_extent[inner] = extent;
+            } else {
+                within_tile.push_back(inner);
+                loop_extent[inner] = extent;
             }
         }
-        // The other members, per tile (at the root when the output has no tile loop).
+        std::vector<std::string> order = register_loops;
+        for (const auto *part : {&block_loops, &within_tile, &tile_loops})
+            order.insert(order.end(), part->begin(), part->end());
+        w_.reorder(c, 0, order);
+        unroll_register_block(c, 0, register_loops[0], loop_extent[register_loops[0]], lanes);
+        for (size_t i = 1; i < register_loops.size(); i++) w_.unroll(c, 0, register_loops[i]);
+        parallelize(c, 0, loop_extent);
+
+        // R per block; per tile when a tile is one block; at the root when C is not split.
+        const std::string tile_var = innermost_of(c, 0, tile_loops);
+        std::string block_var = innermost_of(c, 0, block_loops);
+        if (block_var.empty()) block_var = tile_var;
+        if (block_var.empty()) {
+            w_.compute_root(r);
+        } else {
+            w_.compute_at(r, c, block_var);
+        }
+        for (int s = 0; s < num_stages(func(r)); s++) {
+            const StageModel &m = model_.stages.at(r)[s];
+            std::vector<std::string> pure_inner, pure_outer;
+            for (size_t i = 0; i < m.pure_vars.size(); i++)
+                (m.pure_dims[i] < 2 ? pure_inner : pure_outer).push_back(m.pure_vars[i]);
+            std::vector<std::string> order = pure_inner;
+            for (const std::string &rv : rvars_by_locality(r, s)) order.push_back(rv);
+            order.insert(order.end(), pure_outer.begin(), pure_outer.end());
+            w_.reorder(r, s, order);
+            unroll_register_block(r, s, func(r).args()[0], block[0], lanes);
+            if (rows > 1) w_.unroll(r, s, func(r).args()[1]);
+        }
+        place_members(g, tile_var);
+    }
+
+    /// Vectorizes `var` of stage s of f (a register block's `extent` along dimension 0) by
+    /// `lanes` and unrolls the vectors.
+    void unroll_register_block(const std::string &f, int s, const std::string &var, int64_t extent,
+                               int64_t lanes) {
+        if (extent < lanes) return;
+        if (extent == lanes) {
+            w_.vectorize(f, s, var);
+            return;
+        }
+        w_.split(f, s, var, var + "_vo", var + "_vi", lanes, kTail);
+        w_.vectorize(f, s, var + "_vi");
+        w_.unroll(f, s, var + "_vo");
+    }
+
+    /// The RVars of stage s of f, innermost first: by the lowest dimension of a callee they
+    /// index (reads along an input's rows innermost), then in the RDom's order.
+    std::vector<std::string> rvars_by_locality(const std::string &f, int s) const {
+        const Definition &def = stage_definition(func(f), s);
+        if (!def.rdom.defined()) return {};
+        std::map<std::string, int> lowest_dim;
+        for (const ReductionVariable &rv : def.rdom.domain())
+            lowest_dim[rv.var] = std::numeric_limits<int>::max();
+        for (const Expr &v : def.values) {
+            visit_exprs(v, [&](const Expr &e) {
+                const Call *c = e.as<Call>();
+                if (!c || (c->call_type != Call::Halide && c->call_type != Call::Image))
+                    return true;
+                for (size_t d = 0; d < c->args.size(); d++) {
+                    visit_exprs(c->args[d], [&](const Expr &a) {
+                        const Variable *var = a.as<Variable>();
+                        auto it = var ? lowest_dim.find(var->name) : lowest_dim.end();
+                        if (it != lowest_dim.end()) it->second = std::min(it->second, (int)d);
+                        return true;
+                    });
+                }
+                return true;
+            });
+        }
+        std::vector<std::string> order;
+        for (const ReductionVariable &rv : def.rdom.domain()) order.push_back(rv.var);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](const std::string &a, const std::string &b) {
+                             return lowest_dim.at(a) < lowest_dim.at(b);
+                         });
+        return order;
+    }
+
+    /// 32 vector registers with AVX-512 and on ARM, 16 otherwise.
+    int vector_registers() const {
+        const Target &t = model_.target;
+        return t.arch == Target::ARM || t.has_feature(Target::AVX512) ? 32 : 16;
+    }
+
+    /// The members of g but its output (and its blocked reduction), computed at `tile_var` of
+    /// the output (at the root when it is ""), vectorized over the region one tile needs.
+    void place_members(const Group &g, const std::string &tile_var) {
+        const std::string &f = g.output;
+        const Function &out = func(f);
         std::map<std::string, ConcreteBox> tile_regions;
         if (g.members.size() > 1) {
             ConcreteBox tile = model_.region.at(f);
@@ -357,7 +606,7 @@ private:
             });
         }
         for (auto m = model_.graph.order.rbegin(); m != model_.graph.order.rend(); ++m) {
-            if (*m == f || !g.members.count(*m)) continue;
+            if (*m == f || *m == g.blocked || !g.members.count(*m)) continue;
             if (tile_var.empty()) {
                 w_.compute_root(*m);
             } else {

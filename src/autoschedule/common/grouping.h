@@ -37,6 +37,8 @@ struct Group {
     /// Empty: untiled (the paper's single-element tile: every load a miss).
     Tiling tiling;
     double cost = 0; ///< as the model estimated it
+    /// A member reduction computed per register block of the output (block_reductions), or "".
+    std::string blocked;
 };
 
 struct GroupingPlan {
@@ -52,6 +54,11 @@ struct CostParams {
     int parallelism = 16;
     int64_t last_level_cache_size = 16 * 1024 * 1024;
     double balance = 40;
+    /// Loom's addition to the 2016 model (off in Mullapudi2016 and PolyMage): a member's
+    /// arithmetic over a tile counts whole vectors along dimension 0, where the schedule
+    /// vectorizes it, so a 64-wide tile whose producer needs 66 columns pays for 3 vectors of
+    /// 32 lanes per row, not 2.06.
+    bool vector_granularity = false;
 };
 
 class GroupCostModel {
@@ -66,12 +73,19 @@ public:
     bool is_pure(const std::string &f) const;
     const std::set<std::string> &inlined() const { return inlined_; }
 
+    /// Arithmetic per point of stage `stage` of `f`, after inlining (0 for a plain copy).
+    double arith_per_point(const std::string &f, int stage) const {
+        return costs_.at(f)[stage].arith;
+    }
     /// Loads of `callee` per point of stage `stage` of `f`, after inlining.
     double loads_per_point(const std::string &f, int stage, const std::string &callee) const;
     /// Funcs (not inlined) whose stages load f after inlining.
     std::vector<std::string> consumers(const std::string &f) const;
     /// The cost of computing f's stages over their whole regions with every load a miss.
     double untiled_cost(const std::string &f) const;
+    /// The part of untiled_cost(f) in stages with no pure loop to run in parallel (a
+    /// histogram's scatter, a scan): work a schedule leaves on one thread.
+    double serial_cost(const std::string &f) const;
 
     /// Whether f is pure, not an output, and read only by non-extern Funcs.
     bool can_inline(const std::string &f) const;
@@ -109,11 +123,28 @@ private:
         double arith = 0;
         std::map<std::string, double> loads;
     };
+    double stages_cost(const std::string &f, bool serial_only) const;
+    /// The factor by which whole vectors inflate `stage`'s work over `region` (1 unless
+    /// params_.vector_granularity).
+    double vector_waste(const StageModel &stage, const ConcreteBox &region) const;
+
     const PipelineModel &model_;
     CostParams params_;
     std::map<std::string, std::vector<StageCost>> costs_;
     std::set<std::string> inlined_;
 };
+
+/// Register blocking, what hand schedules of matrix products and convolutions do and neither
+/// paper's model sees: a reduction R (an update over an RDom, writing R(x, y, ...) at its own
+/// pure coordinates) read only by one pure group output C, at C's own coordinates (C(x, y) =
+/// g(R(x, y))), joins C's group as its `blocked` member. The writer splits C into blocks of a
+/// few vectors along dimension 0 by a few rows along dimension 1 (half the target's vector
+/// registers in all) and computes R per block with its RVars outside the block's loops, so the
+/// accumulators stay in registers across the whole reduction and each value R's update loads
+/// is reused across a row or a column of the block. R's members join C's group too.
+/// Example: prod(x, y) += A(k, y) * B(x, k); out(x, y) = prod(x, y) -> out's group
+/// {out, prod}, blocked prod: B's vectors reused over 8 rows, A's values over 2 vectors.
+void block_reductions(const GroupCostModel &cost, GroupingPlan *plan);
 
 /// How write_grouped_schedule lays out each stage.
 struct EmitOptions {
@@ -129,7 +160,7 @@ struct EmitOptions {
 /// where they are), its pure loops split by the tiling (splits guard their tails) with the
 /// tile loops outermost, outer pure loops parallel until `parallelism` tasks, members computed
 /// at the innermost tile loop of the output's last stage, every stage vectorized along its
-/// Func's innermost dimension.
+/// Func's innermost dimension; a group with a blocked reduction as block_reductions says.
 std::string write_grouped_schedule(const GroupCostModel &cost, const GroupingPlan &plan,
                                    const EmitOptions &options, const std::string &header);
 

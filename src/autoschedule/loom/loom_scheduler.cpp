@@ -28,8 +28,10 @@ std::string autoschedule_loom(const std::vector<Function> &outputs, const Target
                               const ScheduleTimer &timer) {
     const bool debug = get_env("LOOM_DEBUG_AUTOSCHEDULE") == "1";
     const PipelineModel model(outputs, target);
+    CostParams base = params.cost;
+    base.vector_granularity = true;
     auto mullapudi = [&](double balance, int64_t cache) {
-        CostParams c = params.cost;
+        CostParams c = base;
         c.balance = balance;
         c.last_level_cache_size = cache;
         return Strategy{"Mullapudi2016 balance " + std::to_string((int)balance) + " cache " +
@@ -39,19 +41,27 @@ std::string autoschedule_loom(const std::vector<Function> &outputs, const Target
     auto polymage = [&](const std::vector<int64_t> &sizes, double threshold) {
         return Strategy{"PolyMage " + std::to_string(sizes[0]) + "x" + std::to_string(sizes[1]) +
                             " overlap " + std::to_string(threshold),
-                        params.cost,
+                        base,
                         [=](GroupCostModel &m) { return polymage_plan(m, sizes, threshold); }};
     };
 
     // Model-only: the cheapest plan under the model at the user's parameters.
-    const std::vector<Strategy> modeled = {
-        mullapudi(params.cost.balance, params.cost.last_level_cache_size), polymage({256, 32}, 0.4),
-        polymage({128, 16}, 0.2), polymage({64, 64}, 0.5)};
+    const std::vector<Strategy> modeled = {mullapudi(base.balance, base.last_level_cache_size),
+                                           polymage({256, 32}, 0.4), polymage({128, 16}, 0.2),
+                                           polymage({64, 64}, 0.5)};
     size_t chosen = 0;
     double chosen_cost = 0;
     for (size_t i = 0; i < modeled.size(); i++) {
         GroupCostModel cost(model, modeled[i].cost);
-        const double c = modeled[i].plan(cost).cost();
+        const GroupingPlan plan = modeled[i].plan(cost);
+        // The 2016 model prices work as if every stage ran on all cores; work a plan leaves
+        // in a serial stage (what it inlined into a histogram's scatter, say) takes
+        // `parallelism` times as long.
+        double c = plan.cost();
+        for (const auto &g : plan.groups) {
+            for (const std::string &f : g.second.members)
+                c += (base.parallelism - 1) * cost.serial_cost(f);
+        }
         if (debug) std::cerr << "Loom: " << modeled[i].label << ": model cost " << c << "\n";
         if (i == 0 || c < chosen_cost) {
             chosen = i;
@@ -60,12 +70,14 @@ std::string autoschedule_loom(const std::vector<Function> &outputs, const Target
     }
     if (debug) std::cerr << "Loom: model chooses " << modeled[chosen].label << "\n";
 
-    auto candidate = [&](const Strategy &s, int vector_factor, int64_t unroll) {
+    // Register blocking of reductions is on unless tuning finds it slower.
+    auto candidate = [&](const Strategy &s, int vector_factor, int64_t unroll, bool block = true) {
         return TuningCandidate{s.label + " vectors x" + std::to_string(vector_factor) +
-                                   (unroll ? " unrolled" : ""),
+                                   (unroll ? " unrolled" : "") + (block ? " register-blocked" : ""),
                                [=, &model] {
                                    GroupCostModel cost(model, s.cost);
-                                   const GroupingPlan plan = s.plan(cost);
+                                   GroupingPlan plan = s.plan(cost);
+                                   if (block) block_reductions(cost, &plan);
                                    EmitOptions options;
                                    options.parallelism = s.cost.parallelism;
                                    options.vector_factor = vector_factor;
@@ -78,7 +90,8 @@ std::string autoschedule_loom(const std::vector<Function> &outputs, const Target
         // Nearest the model's choice first: its layout variants, then the other strategies.
         for (int vf : {1, 2}) {
             for (int64_t unroll : {int64_t(0), kUnrollExtent}) {
-                candidates.push_back(candidate(modeled[chosen], vf, unroll));
+                for (bool block : {true, false})
+                    candidates.push_back(candidate(modeled[chosen], vf, unroll, block));
             }
         }
         for (const Strategy &s : modeled) candidates.push_back(candidate(s, 1, kUnrollExtent));

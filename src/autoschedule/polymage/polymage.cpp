@@ -23,14 +23,24 @@ Tiling tiling_for(const GroupCostModel &cost, const std::string &f,
     return t;
 }
 
-/// Whether every stage that reads f (after inlining) reads it at most once per point.
-bool read_at_most_once(const GroupCostModel &cost, const std::string &f) {
+/// Whether inlining f repeats little of its work: every stage that reads f (after inlining)
+/// reads it at most once per point, and all of them together read it at most at twice as many
+/// points as f has (a boundary condition reads the input's edge a few more times), or f does
+/// no arithmetic (a copy of an input). The second condition keeps a small table read at
+/// data-dependent positions (a lookup table indexed by pixel values) a table: inlined, it
+/// would be recomputed for every pixel.
+bool inlining_repeats_little(const GroupCostModel &cost, const std::string &f) {
+    const PipelineModel &model = cost.model();
+    double reads = 0;
     for (const std::string &c : cost.consumers(f)) {
-        for (size_t s = 0; s < cost.model().stages.at(c).size(); s++) {
-            if (cost.loads_per_point(c, (int)s, f) > 1) return false;
+        for (size_t s = 0; s < model.stages.at(c).size(); s++) {
+            const double per_point = cost.loads_per_point(c, (int)s, f);
+            if (per_point > 1) return false;
+            reads += per_point * (double)model.stages.at(c)[s].points(model.region.at(c));
         }
     }
-    return true;
+    return cost.arith_per_point(f, 0) == 0 ||
+           reads <= 2 * (double)model.stages.at(f)[0].points(model.region.at(f));
 }
 
 bool is_reduction(const GroupCostModel &cost, const std::string &f) {
@@ -70,7 +80,7 @@ GroupingPlan polymage_plan(GroupCostModel &cost, const std::vector<int64_t> &til
     const bool debug = get_env("LOOM_DEBUG_AUTOSCHEDULE") == "1";
     const PipelineModel &model = cost.model();
     for (const std::string &f : model.graph.order) {
-        if (cost.can_inline(f) && read_at_most_once(cost, f)) {
+        if (cost.can_inline(f) && inlining_repeats_little(cost, f)) {
             if (debug) std::cerr << "PolyMage: inline " << f << "\n";
             cost.inline_func(f);
         }

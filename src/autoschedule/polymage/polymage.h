@@ -4,8 +4,10 @@
 /// \file The "PolyMage" autoscheduler: the grouping and autotuning of Mullapudi, Vasista and
 /// Bondhugula, "PolyMage: Automatic Optimization for Image Processing Pipelines" (ASPLOS 2015),
 /// in Loom's grouped-tiling space (common/grouping.h).
-///  1. Inlining: a pure Func that every consumer reads at most once per point is inlined
-///     (computing it in place repeats no work: PolyMage's point-wise functions).
+///  1. Inlining: a pure Func that every consumer reads at most once per point, at most at
+///     twice as many points in all as the Func has (or that does no arithmetic), is inlined
+///     (computing it in place repeats little work: PolyMage's point-wise functions; a lookup
+///     table read per pixel stays a table).
 ///  2. Grouping (§3.4): every other Func starts in a group of its own; a group whose output has
 ///     exactly one consumer group merges into it when the merged group, tiled with the tile
 ///     sizes, does at most `overlap_threshold` redundant work (overlapped tiles recompute the

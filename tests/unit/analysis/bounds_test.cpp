@@ -428,6 +428,16 @@ TEST(Bounds, ScopeWithCondition) {
     Scope unlikely =
         scope_with_condition(s, intrin(Bool(), Call::likely, {Not::make(ge(x, i32(20)))}), true);
     EXPECT_TRUE(is_interval(unlikely["x"], 0, 19));
+    // Under a likely() test (a GuardWithIf split's) a symbolic bound that may or may not win
+    // is tagged as the likely side, for partition_loops; a bound known to win is not.
+    Expr n = var("n"), m = var("m");
+    Scope symbolic = {{"x", Interval(i32(0), n)}};
+    Scope guarded = scope_with_condition(symbolic, intrin(Bool(), Call::likely, {le(x, m)}), true);
+    EXPECT_TRUE(equal(guarded["x"].max, Min::make(intrin(Int(32), Call::likely, {n}), m)))
+        << guarded["x"].max;
+    Scope known =
+        scope_with_condition(symbolic, intrin(Bool(), Call::likely, {le(x, add(n, i32(1)))}), true);
+    EXPECT_TRUE(equal(known["x"].max, n)) << known["x"].max;
     // Conditions on expressions other than a variable leave the scope alone.
     EXPECT_TRUE(is_interval(scope_with_condition(s, lt(add(x, y), i32(3)), true)["x"], 0, 99));
 }

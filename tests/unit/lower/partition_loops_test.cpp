@@ -292,6 +292,38 @@ TEST(PartitionLoops, RowClampsStayHoistedUnlessTheRowLoopMustPartition) {
     }
 }
 
+TEST(PartitionLoops, RegionClampsPartitionEvenWhenHoisted) {
+    // for y: for x: let f.s0.y.max = min(likely(y * 8 + 7), hi) in
+    //   out[y * 4 + x] = f.s0.y.max - y * 8
+    // A Func region's clamp (what bounds inference writes under a GuardWithIf test) sets a
+    // buffer's size: though invariant in the x loop, it partitions y, and the steady rows
+    // have the constant extent 8 (a register block's accumulators, in the apps).
+    Stmt body = LetStmt::make("f.s0.y.max", Min::make(likely_(y * 8 + 7), hi),
+                              store("out", ivar("f.s0.y.max") - y * 8, y * 4 + x));
+    Stmt s = loop("y", 0, n, loop("x", 0, 4, body));
+    Stmt p = partition_loops(s);
+    // One y loop (its body holds a loop) whose body picks the steady rows or the others.
+    std::vector<const For *> ys = loops_named(p, "y");
+    ASSERT_EQ(ys.size(), 1u) << p;
+    const IfThenElse *pick = ys[0]->body.as<IfThenElse>();
+    ASSERT_NE(pick, nullptr) << p;
+    EXPECT_EQ(census(pick->then_case).min_max, 0) << p;
+    EXPECT_EQ(census(p).likely, 0) << p;
+    // The same clamp under another name is a plain hoisted row clamp: y is not partitioned.
+    Stmt other = loop("y", 0, n,
+                      loop("x", 0, 4,
+                           LetStmt::make("t", Min::make(likely_(y * 8 + 7), hi),
+                                         store("out", ivar("t") - y * 8, y * 4 + x))));
+    std::vector<const For *> other_ys = loops_named(partition_loops(other), "y");
+    ASSERT_EQ(other_ys.size(), 1u);
+    EXPECT_EQ(other_ys[0]->body.as<IfThenElse>(), nullptr) << partition_loops(other);
+    for (int64_t nv : {0, 1, 3, 6}) {
+        for (int64_t hiv : {-3, 0, 7, 20, 100}) {
+            expect_same_stores(s, p, {{"n", nv}, {"hi", hiv}});
+        }
+    }
+}
+
 TEST(PartitionLoops, InnerConditionsPartitionOuterLoopsWhereTheyHoldThroughout) {
     // The clamp on x + y holds for the whole row where y + m - 1 <= hi: those rows are the
     // steady state of y, with no clamp left in their x loop (as Halide relaxes an inner

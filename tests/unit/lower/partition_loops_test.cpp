@@ -314,9 +314,10 @@ TEST(PartitionLoops, RegionClampsPartitionEvenWhenHoisted) {
                       loop("x", 0, 4,
                            LetStmt::make("t", Min::make(likely_(y * 8 + 7), hi),
                                          store("out", ivar("t") - y * 8, y * 4 + x))));
-    std::vector<const For *> other_ys = loops_named(partition_loops(other), "y");
+    Stmt other_p = partition_loops(other);
+    std::vector<const For *> other_ys = loops_named(other_p, "y");
     ASSERT_EQ(other_ys.size(), 1u);
-    EXPECT_EQ(other_ys[0]->body.as<IfThenElse>(), nullptr) << partition_loops(other);
+    EXPECT_EQ(other_ys[0]->body.as<IfThenElse>(), nullptr) << other_p;
     for (int64_t nv : {0, 1, 3, 6}) {
         for (int64_t hiv : {-3, 0, 7, 20, 100}) {
             expect_same_stores(s, p, {{"n", nv}, {"hi", hiv}});

@@ -512,15 +512,8 @@ private:
         for (size_t i = 1; i < register_loops.size(); i++) w_.unroll(c, 0, register_loops[i]);
         parallelize(c, 0, loop_extent);
 
-        // R per block; per tile when a tile is one block; at the root when C is not split.
-        const std::string tile_var = innermost_of(c, 0, tile_loops);
-        std::string block_var = innermost_of(c, 0, block_loops);
-        if (block_var.empty()) block_var = tile_var;
-        if (block_var.empty()) {
-            w_.compute_root(r);
-        } else {
-            w_.compute_at(r, c, block_var);
-        }
+        // R per block (dimension 0 always has a block loop: a block is at least a vector).
+        w_.compute_at(r, c, innermost_of(c, 0, block_loops));
         for (int s = 0; s < num_stages(func(r)); s++) {
             const StageModel &m = model_.stages.at(r)[s];
             std::vector<std::string> pure_inner, pure_outer;
@@ -533,7 +526,7 @@ private:
             unroll_register_block(r, s, func(r).args()[0], block[0], lanes);
             if (rows > 1) w_.unroll(r, s, func(r).args()[1]);
         }
-        place_members(g, tile_var);
+        place_members(g, innermost_of(c, 0, tile_loops));
     }
 
     /// Vectorizes `var` of stage s of f (a register block's `extent` along dimension 0) by

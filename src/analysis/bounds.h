@@ -45,7 +45,10 @@ Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope = Scope(),
 /// scope with the variables that `cond` compares against a bound narrowed to where `cond` has
 /// the given value: for an Int scope variable x in [0, 99], (x < 10, true) gives [0, 9] and
 /// (x < 10, false) gives [10, 99]. Handles <, <=, >, >=, == with a variable on either side,
-/// !, && (true), || (false) and likely(). Other conditions leave the scope unchanged.
+/// !, && (true), || (false) and likely(). Under a likely() condition a symbolic bound that may
+/// or may not win is kept as min(likely(old), new) (max for a lower bound), the form
+/// partition_loops finds steady states by (a GuardWithIf tile's region). Other conditions
+/// leave the scope unchanged.
 Scope scope_with_condition(const Scope &scope, const Expr &cond, bool value);
 
 /// The range of values of type t: [t.min, t.max] for integers narrower than 32 bits and every

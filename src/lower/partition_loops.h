@@ -13,7 +13,10 @@
 /// (steady where c). Lets inside the loop are looked through. A condition on inner loop
 /// variables counts where it holds for all their iterations (relaxed over each inner loop's
 /// range by interval arithmetic): the tile loops of a tiled stencil get a steady state of
-/// whole tiles inside the input, with no clamps left in any of their inner loops. Conditions
+/// whole tiles inside the input, with no clamps left in any of their inner loops. A scalar
+/// clamp invariant in the innermost loop around it counts only under always_partition (LLVM
+/// hoists it), unless it is in a Func region's `.min`/`.max` let (bounds inference tags those
+/// under a GuardWithIf test): a steady state then gives the Func a constant size. Conditions
 /// that read memory or do not depend on v are skipped. Each condition is solved for v
 /// (analysis/solve.h); the steady interval is the intersection, and the conditions the solver
 /// finds independent of v (the input is not empty) must hold too, else the steady state is

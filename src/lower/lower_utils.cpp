@@ -22,6 +22,34 @@ bool is_likely_call(const Call *c) {
            (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost));
 }
 
+namespace {
+
+class RemoveLikelyTags : public IRMutator {
+public:
+    explicit RemoveLikelyTags(const std::string &var) : var(var) {}
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (is_likely_call(op) && (var.empty() || expr_uses_var(op->args[0], var)))
+            return mutate(op->args[0]);
+        return IRMutator::visit(op);
+    }
+
+private:
+    const std::string &var;
+};
+
+} // namespace
+
+Expr remove_likely_tags(const Expr &e, const std::string &var) {
+    return RemoveLikelyTags(var).mutate(e);
+}
+
+Stmt remove_likely_tags(const Stmt &s, const std::string &var) {
+    return RemoveLikelyTags(var).mutate(s);
+}
+
 bool lane_bounds(const Expr &e, const std::map<std::string, Expr> &lets, Expr *lo, Expr *hi,
                  int depth) {
     if (depth > 32) return false;

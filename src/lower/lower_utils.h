@@ -24,6 +24,12 @@ Expr buffer_handle(const std::string &name);
 /// Whether c is likely(x) or likely_if_innermost(x).
 bool is_likely_call(const Call *c);
 
+/// e (or s) without its likely()/likely_if_innermost() tags: all of them, or, when `var` is
+/// given, those whose argument mentions it. The tags hide min(likely(a + 7), m) - a from the
+/// simplifier, and a loop's edge copies must not be partitioned again on its variable.
+Expr remove_likely_tags(const Expr &e, const std::string &var = "");
+Stmt remove_likely_tags(const Stmt &s, const std::string &var = "");
+
 /// The smallest and largest lane (*lo, *hi) of the signed integer vector e, from ramps with
 /// constant strides, broadcasts, sums, products by constants, min/max, likely() and the
 /// vector values of the variables in `lets`; false when they can't be told.

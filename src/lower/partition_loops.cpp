@@ -2,11 +2,13 @@
 
 #include "analysis/bounds.h"
 #include "analysis/solve.h"
+#include "arith/constant_interval.h"
 #include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
+#include "lower/constant_lets.h"
 #include "lower/loop_names.h"
 #include "lower/lower_utils.h"
 #include "simplify/simplify.h"
@@ -44,11 +46,6 @@ bool is_likely_tag(const Expr &e, bool innermost) {
     if (!c || c->args.size() != 1) return false;
     return c->is_intrinsic(Call::likely) ||
            (innermost && c->is_intrinsic(Call::likely_if_innermost));
-}
-
-bool is_any_likely(const Call *c) {
-    return c->args.size() == 1 &&
-           (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost));
 }
 
 bool has_likely_tag(const Expr &e, bool innermost) {
@@ -135,24 +132,6 @@ Expr relax_remainders(const Expr &cond, const std::string &var) {
     for (const auto &v : relaxed) r = condition_for_all(r, v.first, v.second);
     return r;
 }
-
-/// Removes likely tags: all of them (var empty), or those whose argument mentions `var`.
-class StripLikely : public IRMutator {
-public:
-    explicit StripLikely(const std::string &var) : var(var) {}
-
-protected:
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        if (is_any_likely(op) && (var.empty() || expr_uses_var(op->args[0], var))) {
-            return mutate(op->args[0]);
-        }
-        return IRMutator::visit(op);
-    }
-
-private:
-    const std::string &var;
-};
 
 /// A node whose likely side holds in the steady state: the min/max operand, select value or
 /// if branch that the likely tag marks (side 0: a / true value / then case; side 1: b / false
@@ -311,8 +290,7 @@ private:
         Candidate &c = candidates[it->second];
         if (c.unusable) return;
 
-        std::string everything;
-        Expr cond = StripLikely(everything).mutate(substitute(lets, cond_in));
+        Expr cond = remove_likely_tags(substitute(lets, cond_in));
         // A let too large to expand may depend on the loop variable in any way.
         if (!opaque.empty() && expr_uses_vars(cond, opaque)) {
             c.unusable = true;
@@ -408,7 +386,7 @@ protected:
         int side;
         if (used(op, &side)) return mutate(side == 0 ? op->args[1] : op->args[2]);
         // A tag that also mentions an inner loop's variable stays for that loop.
-        if (is_any_likely(op) && expr_uses_var(op->args[0], var) &&
+        if (is_likely_call(op) && expr_uses_var(op->args[0], var) &&
             !expr_uses_vars(op->args[0], inner_loops)) {
             return mutate(op->args[0]);
         }
@@ -514,7 +492,7 @@ protected:
         // innermost loops of constant trip count that gather (a producer's rows per tile): an
         // edge tile of a big tiled stencil is a tenth of the work, and its clamped loads
         // would gather in every lane.
-        Stmt edge_body = mark_edge_loops(StripLikely(op->name).mutate(op->body));
+        Stmt edge_body = mark_edge_loops(remove_likely_tags(op->body, op->name));
 
         // Loop bounds and the steady range [steady_min, steady_end), each evaluated once. The
         // clamps keep min <= steady_min <= steady_end <= min + extent whenever the extent is
@@ -626,16 +604,41 @@ private:
         return op->with_body(body);
     }
 
+    /// The largest bound on a loop's trip count that makes it a loop over one tile.
+    static constexpr int64_t max_tile_trip_count = 1 << 16;
+    /// The largest extent expression (in nodes, lets substituted) whose bound is sought.
+    static constexpr int max_extent_nodes = 256;
+
     /// s (an edge's body) with its loops marked Partition::Never, but for the innermost
-    /// loops of constant trip count that gather.
+    /// loops of bounded trip count that gather: a producer's rows per tile, whose extent is a
+    /// constant, or at most one under a GuardWithIf split (`min(base + 255, max) - base + 1`
+    /// vectors, the lets in scope seen through).
     static Stmt mark_edge_loops(const Stmt &s) {
-        class Mark : public IRMutator {
+        class Mark : public ConstantLetMutator {
             using IRMutator::visit;
             Stmt visit(const For *op) override {
                 Stmt body = mutate(op->body);
-                bool keep = op->partition_policy == Partition::Auto && is_const(op->extent) &&
-                            !contains_loop(body) && has_gather(body);
+                bool keep = op->partition_policy == Partition::Auto && !contains_loop(body) &&
+                            has_gather(body) && bounded_trip_count(op->extent);
                 return op->with_partition(keep ? Partition::Auto : Partition::Never, body);
+            }
+            bool bounded_trip_count(const Expr &extent) const {
+                if (is_const(extent)) return true;
+                // The lets in scope substituted, as long as the expression stays small: a
+                // tile's extent is a short chain, and a long one (a deep group's regions)
+                // grows as a tree that the simplifier would take minutes over.
+                Expr e = extent;
+                for (int round = 0; round < 16; round++) {
+                    Expr next = substitute(lets, e);
+                    if (next.same_as(e)) break;
+                    e = next;
+                    int nodes = 0;
+                    visit_exprs(e, [&](const Expr &) { return ++nodes <= max_extent_nodes; });
+                    if (nodes > max_extent_nodes) return false;
+                }
+                // (A Variable's type bounds it too: only a bound a tile could have counts.)
+                ConstantInterval ci = constant_integer_bounds(simplify(remove_likely_tags(e)));
+                return ci.max_defined && ci.max <= max_tile_trip_count;
             }
         };
         return Mark().mutate(s);
@@ -696,8 +699,7 @@ private:
 
 Stmt partition_loops(const Stmt &s) {
     Stmt result = PartitionLoops().mutate(s);
-    std::string everything;
-    result = StripLikely(everything).mutate(result);
+    result = remove_likely_tags(result);
     result = SubstituteVectorLets().mutate(result);
     return simplify(result);
 }

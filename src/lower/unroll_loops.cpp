@@ -2,6 +2,7 @@
 
 #include "lower/constant_lets.h"
 #include "lower/loop_names.h"
+#include "lower/lower_utils.h"
 
 #include "arith/constant_interval.h"
 #include "ir/ir_mutator.h"
@@ -25,17 +26,6 @@ namespace {
 /// copies); a loop of constant extent is unrolled whatever its length, as in Halide.
 const int64_t max_guarded_unroll = 1024;
 
-/// e without likely() tags: they hide min(likely(a + 7), m) - a from the simplifier, which
-/// makes it min(7, m - a), bounded by a constant.
-class StripLikely : public IRMutator {
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost))
-            return mutate(op->args[0]);
-        return IRMutator::visit(op);
-    }
-};
-
 class UnrollLoops : public ConstantLetMutator {
 protected:
     using IRMutator::visit;
@@ -51,7 +41,7 @@ protected:
         } else {
             // A constant upper bound: unroll to it, each copy guarded.
             ConstantInterval ci =
-                constant_integer_bounds(simplify(StripLikely().mutate(in_scope(extent))));
+                constant_integer_bounds(simplify(remove_likely_tags(in_scope(extent))));
             if (ci.max_defined && ci.max <= max_guarded_unroll) {
                 count = std::max<int64_t>(ci.max, 0);
                 guarded = true;

@@ -144,6 +144,15 @@ TEST(Autoschedule, RegisterBlockedReductionsMatchUnscheduled) {
     }
 }
 
+TEST(Autoschedule, Mullapudi2016OrdersLoopsByLocality) {
+    // As Halide's Mullapudi2016 (reorder_dims): in prod(x, y) += A(k, y) * B(x, k), a step of
+    // x moves 4 bytes in each of prod's store, its load and B; a step of k 4 bytes in A and a
+    // row of B; a step of y a row of prod twice and a row of A. So the update runs x
+    // innermost, then k, then y (as Halide 21 writes it), and still equals naive C++.
+    const std::string source = check_case<float>(matmul_relu, 67, 59, {"Mullapudi2016"});
+    EXPECT_TRUE(std::regex_search(source, std::regex("\\.reorder\\(x, k\\w*, y\\)"))) << source;
+}
+
 TEST(Autoschedule, MultipleOutputsMatchUnscheduled) {
     // Two outputs sharing a producer, one of them a Tuple.
     auto make = [](Buffer<int32_t> data) {

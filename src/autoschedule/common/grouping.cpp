@@ -2,6 +2,7 @@
 
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
 #include "support/error.h"
 #include "support/util.h"
 
@@ -366,6 +367,100 @@ private:
         }
     }
 
+    /// Vectorizes stage s of f along its innermost pure loop whose extent (`extent`, by loop)
+    /// is at least a vector, split where it stands (locality_order).
+    void vectorize_in_place(const std::string &f, int s,
+                            const std::map<std::string, int64_t> &extent) {
+        const int64_t lanes =
+            model_.target.natural_vector_size(func(f).output_types()[0]) * options_.vector_factor;
+        if (lanes <= 1) return;
+        // (A copy: the split changes the loops.)
+        for (const std::string l : w_.loops(f, s)) {
+            auto e = extent.find(l);
+            if (w_.is_rvar(f, s, l) || e == extent.end() || e->second < lanes) continue;
+            w_.split(f, s, l, l + "_vo", l + "_vi", lanes, kTail);
+            w_.vectorize(f, s, l + "_vi");
+            return;
+        }
+    }
+
+    /// The accesses of stage s of f: every call to a Func or an input (Funcs inlined by the
+    /// plan are expanded into their own calls) with its arguments, then the store.
+    std::vector<std::pair<std::string, std::vector<Expr>>> stage_accesses(const std::string &f,
+                                                                          int s) const {
+        std::vector<std::pair<std::string, std::vector<Expr>>> accesses;
+        std::function<void(const Expr &)> collect = [&](const Expr &root) {
+            visit_exprs(root, [&](const Expr &e) {
+                const Call *c = e.as<Call>();
+                if (!c || (c->call_type != Call::Halide && c->call_type != Call::Image))
+                    return true;
+                if (c->call_type == Call::Halide && plan_.inlined.count(c->name)) {
+                    const Function &g = func(c->name);
+                    std::map<std::string, Expr> at;
+                    for (size_t i = 0; i < g.args().size() && i < c->args.size(); i++)
+                        at[g.args()[i]] = c->args[i];
+                    collect(substitute(at, g.definition().values[c->value_index]));
+                    return false;
+                }
+                accesses.emplace_back(c->name, c->args);
+                return true;
+            });
+        };
+        const Definition &def = stage_definition(func(f), s);
+        for (const Expr &v : def.values) collect(v);
+        for (const Expr &a : def.args) collect(a);
+        accesses.emplace_back(f, def.args);
+        return accesses;
+    }
+
+    /// Reorders the loops of stage s of f by the bytes one step of each moves through memory
+    /// (Halide's Mullapudi2016 reorder_dims): for each access, the largest stride of a storage
+    /// dimension whose index uses the loop, a dimension's stride being the product of the
+    /// extents below it in the buffer (`storage` for a group member, else the whole region).
+    /// The pure loop of least total stride goes innermost unless the first remaining RVar's
+    /// is smaller (RVars keep their relative order); ties keep the current order.
+    void reorder_by_locality(const std::string &f, int s,
+                             const std::map<std::string, ConcreteBox> &storage) {
+        const std::vector<std::string> dims = w_.loops(f, s);
+        if (dims.size() < 2) return;
+        const auto accesses = stage_accesses(f, s);
+        std::map<std::string, int64_t> stride;
+        for (const std::string &v : dims) {
+            int64_t total = 0;
+            for (const auto &[callee, args] : accesses) {
+                auto own = storage.find(callee);
+                auto whole = model_.region.find(callee);
+                if (own == storage.end() && whole == model_.region.end()) return;
+                const ConcreteBox &box = own != storage.end() ? own->second : whole->second;
+                int64_t step = model_.bytes_per_point.at(callee), largest = 0;
+                for (size_t d = 0; d < args.size() && d < box.size(); d++) {
+                    if (expr_uses_var(args[d], v)) largest = std::max(largest, step);
+                    step *= std::max<int64_t>(box[d].extent(), 1);
+                }
+                total += largest;
+            }
+            stride[v] = total;
+        }
+        std::vector<std::string> remaining = dims, order;
+        while (!remaining.empty()) {
+            auto pure = remaining.end(), rvar = remaining.end();
+            for (auto it = remaining.begin(); it != remaining.end(); ++it) {
+                if (w_.is_rvar(f, s, *it)) {
+                    if (rvar == remaining.end()) rvar = it;
+                } else if (pure == remaining.end() || stride[*it] < stride[*pure]) {
+                    pure = it;
+                }
+            }
+            auto pick = rvar != remaining.end() &&
+                                (pure == remaining.end() || stride[*rvar] < stride[*pure])
+                            ? rvar
+                            : pure;
+            order.push_back(*pick);
+            remaining.erase(pick);
+        }
+        if (order != dims) w_.reorder(f, s, order);
+    }
+
     /// Unrolls the RVars of stage s that are innermost (but for the vector loops), of a
     /// constant extent and short: a small stencil's taps become straight-line code.
     void unroll_short_rvars(const std::string &f, int s) {
@@ -393,9 +488,11 @@ private:
         const Function &out = func(f);
         if (!model_.is_output(f)) w_.compute_root(f);
         if (cost_.is_extern(f)) return;
+        const std::map<std::string, ConcreteBox> tile_regions = member_tile_regions(g);
         std::string tile_var; // the innermost tile loop of the last stage
         for (int s = 0; s < num_stages(out); s++) {
             const StageModel &m = model_.stages.at(f)[s];
+            if (options_.locality_order) reorder_by_locality(f, s, tile_regions);
             std::vector<std::string> outer;
             std::map<std::string, int64_t> loop_extent;
             for (size_t i = 0; i < m.pure_vars.size(); i++) {
@@ -412,15 +509,20 @@ private:
                 loop_extent[v + "_i"] = t->second;
             }
             if (!outer.empty()) {
-                // Tile loops outermost, in dimension order; the rest keep their order.
-                std::vector<std::string> order;
+                // Tile loops outermost, in the order of their dimensions' loops; the rest keep
+                // their order.
+                std::vector<std::string> order, tiles;
                 for (const std::string &l : w_.loops(f, s)) {
-                    if (std::find(outer.begin(), outer.end(), l) == outer.end()) order.push_back(l);
+                    bool is_tile = std::count(outer.begin(), outer.end(), l) > 0;
+                    (is_tile ? tiles : order).push_back(l);
                 }
-                order.insert(order.end(), outer.begin(), outer.end());
+                order.insert(order.end(), tiles.begin(), tiles.end());
+                outer = tiles;
                 w_.reorder(f, s, order);
             }
-            if (!m.pure_dims.empty() && m.pure_dims[0] == 0) {
+            if (options_.locality_order) {
+                vectorize_in_place(f, s, loop_extent);
+            } else if (!m.pure_dims.empty() && m.pure_dims[0] == 0) {
                 const std::string &v = m.pure_vars[0];
                 const std::string inner = g.tiling.count(v) ? v + "_i" : v;
                 vectorize_innermost(f, s, inner, loop_extent[inner]);
@@ -582,22 +684,33 @@ private:
         return t.arch == Target::ARM || t.has_feature(Target::AVX512) ? 32 : 16;
     }
 
+    /// The region of each member of g (and Func it inlines) one tile of its output needs;
+    /// empty for a group of one Func.
+    std::map<std::string, ConcreteBox> member_tile_regions(const Group &g) const {
+        if (g.members.size() < 2) return {};
+        const Function &out = func(g.output);
+        ConcreteBox tile = model_.region.at(g.output);
+        for (int d = 0; d < out.dimensions(); d++) {
+            auto t = g.tiling.find(out.args()[d]);
+            if (t != g.tiling.end()) tile[d].max = tile[d].min + t->second - 1;
+        }
+        std::map<std::string, ConcreteBox> regions =
+            model_.regions_required(g.output, tile, [&](const std::string &m) {
+                return g.members.count(m) || plan_.inlined.count(m);
+            });
+        // The output's own buffer is the whole of its region, not a tile.
+        regions.erase(g.output);
+        for (auto it = regions.begin(); it != regions.end();) {
+            it = g.members.count(it->first) ? std::next(it) : regions.erase(it);
+        }
+        return regions;
+    }
+
     /// The members of g but its output (and its blocked reduction), computed at `tile_var` of
     /// the output (at the root when it is ""), vectorized over the region one tile needs.
     void place_members(const Group &g, const std::string &tile_var) {
         const std::string &f = g.output;
-        const Function &out = func(f);
-        std::map<std::string, ConcreteBox> tile_regions;
-        if (g.members.size() > 1) {
-            ConcreteBox tile = model_.region.at(f);
-            for (int d = 0; d < out.dimensions(); d++) {
-                auto t = g.tiling.find(out.args()[d]);
-                if (t != g.tiling.end()) tile[d].max = tile[d].min + t->second - 1;
-            }
-            tile_regions = model_.regions_required(f, tile, [&](const std::string &m) {
-                return g.members.count(m) || plan_.inlined.count(m);
-            });
-        }
+        const std::map<std::string, ConcreteBox> tile_regions = member_tile_regions(g);
         for (auto m = model_.graph.order.rbegin(); m != model_.graph.order.rend(); ++m) {
             if (*m == f || *m == g.blocked || !g.members.count(*m)) continue;
             if (tile_var.empty()) {
@@ -611,7 +724,14 @@ private:
                                                            : ConcreteBox(func(*m).dimensions());
             for (int s = 0; s < num_stages(func(*m)); s++) {
                 const StageModel &sm = model_.stages.at(*m)[s];
-                if (!sm.pure_dims.empty() && sm.pure_dims[0] == 0) {
+                if (options_.locality_order) {
+                    reorder_by_locality(*m, s,
+                                        tile_var.empty() ? decltype(tile_regions)() : tile_regions);
+                    std::map<std::string, int64_t> extent;
+                    for (size_t i = 0; i < sm.pure_vars.size(); i++)
+                        extent[sm.pure_vars[i]] = r[sm.pure_dims[i]].extent();
+                    vectorize_in_place(*m, s, extent);
+                } else if (!sm.pure_dims.empty() && sm.pure_dims[0] == 0) {
                     vectorize_innermost(*m, s, sm.pure_vars[0], r[0].extent());
                 }
                 unroll_short_rvars(*m, s);

@@ -153,6 +153,13 @@ struct EmitOptions {
     int vector_factor = 1;
     /// RVars whose estimated extent is at most this (and which are innermost) are unrolled.
     int64_t unroll_rvar_extent = 0;
+    /// Halide's Mullapudi2016 loop order (its reorder_dims and vectorize_stage): each stage's
+    /// loops ordered by the bytes one step of each moves through memory (summed over the
+    /// store and every load after inlining; a group member's buffer is its tile's region),
+    /// smallest innermost, RVars kept in their order; then the innermost pure loop at least
+    /// a vector long is vectorized where it stands. Off: loops in the Func's dimension order,
+    /// the innermost dimension vectorized and moved inside the RVars.
+    bool locality_order = false;
 };
 
 /// Applies `plan` to the pipeline's Funcs (every Func reset first) and returns its source

@@ -155,6 +155,7 @@ std::string autoschedule_mullapudi2016(const std::vector<Function> &outputs, con
     const GroupingPlan plan = mullapudi2016_plan(cost);
     EmitOptions options;
     options.parallelism = params.parallelism;
+    options.locality_order = true;
     return write_grouped_schedule(cost, plan, options, header);
 }
 

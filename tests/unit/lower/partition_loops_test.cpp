@@ -658,3 +658,63 @@ TEST(PartitionLoops, BlurSteadyStateHasNoClamps) {
     EXPECT_GT(edge.clamps, 0) << xs[0]->body;
     EXPECT_EQ(census(f.body).likely, 0);
 }
+
+TEST(PartitionLoops, GuardedEdgeTilesPartitionTheirProducerRows) {
+    // blur_x per 64-wide tile of blur_y, every split GuardWithIf (as the autoschedulers write
+    // them). An edge tile's blur_x rows run min(64, what is left) columns: not a constant trip
+    // count, but a bounded one, so they are partitioned like a steady tile's, and only the
+    // vectors at the image's edge clamp their loads (gathers), not every vector of the row.
+    ImageParam input(UInt(16), 2, "input");
+    Func clamped = BoundaryConditions::repeat_edge(input);
+    Func blur_x("edge_blur_x"), blur_y("edge_blur_y");
+    Var vx("x"), vy("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi"), xv("xv"), xvi("xvi");
+    blur_x(vx, vy) = (clamped(vx - 1, vy) + clamped(vx, vy) + clamped(vx + 1, vy)) / 3;
+    blur_y(vx, vy) = (blur_x(vx, vy - 1) + blur_x(vx, vy) + blur_x(vx, vy + 1)) / 3;
+    const TailStrategy guard = TailStrategy::GuardWithIf;
+    blur_y.split(vx, xo, xi, 64, guard).split(vy, yo, yi, 64, guard).reorder(xi, yi, xo, yo);
+    blur_y.split(xi, xv, xvi, 16, guard).vectorize(xvi);
+    blur_x.compute_at(blur_y, xo).split(vx, xv, xvi, 16, guard).vectorize(xvi);
+    LoweredFunc f = lower({blur_y.function()}, "blur", get_host_target());
+
+    // The tile loop picks the steady tiles or the edge ones; in the edge tiles, blur_x's rows
+    // split into an edge, a steady part and an edge, and the steady part does not gather.
+    std::vector<const For *> tiles = loops_named(f.body, "edge_blur_y.s0.x.xo");
+    ASSERT_FALSE(tiles.empty()) << f.body;
+    int dense_edge_rows = 0;
+    for (const For *t : tiles) {
+        const IfThenElse *pick = t->body.as<IfThenElse>();
+        if (!pick || !pick->else_case.defined()) continue;
+        std::vector<const For *> rows = loops_named(pick->else_case, "edge_blur_x.s0.x.xv");
+        EXPECT_GE(rows.size(), 3u) << pick->else_case;
+        for (const For *r : rows) {
+            int gathers = 0;
+            visit_exprs(r->body, [&](const Expr &e) {
+                const Load *l = e.as<Load>();
+                if (l && l->type.is_vector() && !l->index.as<Ramp>()) gathers++;
+                return true;
+            });
+            dense_edge_rows += gathers == 0;
+        }
+    }
+    EXPECT_GT(dense_edge_rows, 0) << f.body;
+    EXPECT_EQ(census(f.body).likely, 0);
+
+    // And the values: every output pixel against the naive blur, on sizes that leave partial
+    // tiles and vectors.
+    for (int w : {5, 64, 100}) {
+        Buffer<uint16_t> in(w, 70), out(w, 70);
+        in.for_each_element([&](int x, int y) { in(x, y) = (uint16_t)((x * 37 + y * 11) % 1000); });
+        input.set(in);
+        blur_y.realize(out);
+        auto at = [&](int x, int y) {
+            return (int)in(std::min(std::max(x, 0), w - 1), std::min(std::max(y, 0), 69));
+        };
+        for (int y = 0; y < 70; y++) {
+            for (int x = 0; x < w; x++) {
+                auto bx = [&](int yy) { return (at(x - 1, yy) + at(x, yy) + at(x + 1, yy)) / 3; };
+                ASSERT_EQ(out(x, y), (bx(y - 1) + bx(y) + bx(y + 1)) / 3)
+                    << w << " " << x << " " << y;
+            }
+        }
+    }
+}

@@ -489,7 +489,7 @@ protected:
         if (!has_prologue && !steady.has_upper_bound()) return rebuild(op, steady_body);
         // The edges run a few boundary iterations: their loops (this one's prologue and
         // epilogue, and the inner loops they keep) are not partitioned again, except the
-        // innermost loops of constant trip count that gather (a producer's rows per tile): an
+        // innermost loops of bounded trip count that gather (a producer's rows per tile): an
         // edge tile of a big tiled stencil is a tenth of the work, and its clamped loads
         // would gather in every lane.
         Stmt edge_body = mark_edge_loops(remove_likely_tags(op->body, op->name));

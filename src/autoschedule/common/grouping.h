@@ -167,7 +167,8 @@ struct EmitOptions {
 /// where they are), its pure loops split by the tiling (splits guard their tails) with the
 /// tile loops outermost, outer pure loops parallel until `parallelism` tasks, members computed
 /// at the innermost tile loop of the output's last stage, every stage vectorized along its
-/// Func's innermost dimension; a group with a blocked reduction as block_reductions says.
+/// Func's innermost dimension (or, with locality_order, its loops ordered and vectorized as
+/// Halide's Mullapudi2016 does); a group with a blocked reduction as block_reductions says.
 std::string write_grouped_schedule(const GroupCostModel &cost, const GroupingPlan &plan,
                                    const EmitOptions &options, const std::string &header);
 

@@ -122,3 +122,4 @@ if [ $# -eq 0 ] && [ ${#size_flag[@]} -eq 0 ]; then
     bench/results/*) python3 bench/app_readmes.py "$report" ;;
   esac
 fi
+bench_publish "$report"

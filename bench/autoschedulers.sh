@@ -100,3 +100,4 @@ if [ $partial = 0 ]; then
     bench/results/*) python3 bench/autoscheduler_readmes.py "$report" ;;
   esac
 fi
+bench_publish "$report"

@@ -42,3 +42,4 @@ RESULT=bench/results/$(date +%Y-%m-%d-%H%M%S)-$(hostname -s)-compile-time.md
   done
 } | tee "$RESULT"
 echo "(written to $RESULT)"
+bench_publish "$RESULT"

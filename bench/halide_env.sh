@@ -43,6 +43,13 @@ bench_report_path() {
     echo "${BENCH_RESULTS:-bench/results/$stamp-$host-$1.md}"
   fi
 }
+# After a table is written to $1: when it landed in bench/results/, bench/README.md's "Latest
+# results" links are regenerated (bench/latest.py).
+bench_publish() {
+  case $1 in
+    bench/results/*) python3 bench/latest.py ;;
+  esac
+}
 # The machine, load and commit lines of a table's header: $1 and $2 the load averages before and
 # after the runs, $3 the commit.
 bench_header_lines() {

@@ -113,3 +113,4 @@ if begin >= 0 and end > begin:
 PY
   ;;
 esac
+bench_publish "$report"

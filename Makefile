@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 # The suites that run in CI; `fuzz` and `performance` are opt-in (make fuzz, make bench).
 FAST_LABELS := unit|correctness|error
 
-.PHONY: all setup configure build demo test test-release test-asan fuzz bench format check-format clean
+.PHONY: all setup configure build demo test test-release test-asan fuzz bench install format check-format clean
 
 all: build
 
@@ -43,6 +43,11 @@ fuzz: build
 	cd $(BUILD) && ctest -L fuzz --output-on-failure
 
 # OpenCV (the OpenCV column of the application table) is installed for the benchmarks only.
+# libloom, its headers, the CMake package (find_package(Loom)) and loom.pc under PREFIX.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
 bench: build
 	@LOOM_SETUP_BENCH=1 bash scripts/setup.sh
 	LOOM_BUILD=$(BUILD) bash bench/run.sh

@@ -153,6 +153,41 @@ TEST(Autoschedule, Mullapudi2016OrdersLoopsByLocality) {
     EXPECT_TRUE(std::regex_search(source, std::regex("\\.reorder\\(x, k\\w*, y\\)"))) << source;
 }
 
+TEST(Autoschedule, Mullapudi2016KeepsALookupTableAtTheRoot) {
+    // hist_eq's remap: a 256-entry table (a 64-bit division each) read at data-dependent
+    // positions by a large consumer. Every tile of the consumer needs the whole table, so
+    // merging it would recompute it per tile for nothing; the table stays at the root, as in
+    // Halide 21's Mullapudi2016. (Merging looked cheaper while a pure consumer alone was
+    // costed untiled, every load a miss: the merge got the credit for tiling it at all.)
+    ImageParam in(UInt(8), 2, "in");
+    Param<int> pixels("pixels", 1536 * 2560);
+    in.set_estimates({{0, 1536}, {0, 2560}});
+    Func squares("squares"), lut("lut"), remap("remap");
+    Var i("i"), x("x"), y("y");
+    squares(i) = i * i;
+    squares(i) += 1; // (an update: computed on its own, as hist_eq's cdf)
+    lut(i) = cast<uint8_t>(clamp(cast<int64_t>(squares(i)) * 255 / pixels, 0, 255));
+    remap(x, y) = lut(cast<int>(in(x, y)));
+    remap.set_estimates({{0, 1536}, {0, 2560}});
+    const std::string source =
+        Pipeline(remap).apply_autoscheduler(Target("host"), {"Mullapudi2016"}).schedule_source;
+    EXPECT_TRUE(std::regex_search(source, std::regex("lut(_[0-9]+)?\\n +\\.compute_root\\(\\)")))
+        << source;
+    const int w = 301, h = 97;
+    Buffer<uint8_t> input(w, h);
+    input.for_each_element(
+        [&](int px, int py) { input(px, py) = (uint8_t)((px * 7 + py * 13) % 256); });
+    in.set(input);
+    pixels.set(w * h);
+    Buffer<uint8_t> out = remap.realize({w, h});
+    int bad = 0;
+    out.for_each_element([&](int px, int py) {
+        const int64_t v = input(px, py);
+        bad += out(px, py) != (uint8_t)std::min<int64_t>((v * v + 1) * 255 / (w * h), 255);
+    });
+    EXPECT_EQ(bad, 0);
+}
+
 TEST(Autoschedule, MultipleOutputsMatchUnscheduled) {
     // Two outputs sharing a producer, one of them a Tuple.
     auto make = [](Buffer<int32_t> data) {

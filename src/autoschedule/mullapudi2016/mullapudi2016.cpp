@@ -56,7 +56,8 @@ private:
             g.output = f;
             g.members = {f};
             g.cost = cost_.untiled_cost(f);
-            if (!cost_.is_pure(f) && !cost_.is_extern(f)) {
+            // Pure Funcs too, as Halide's initialize_groups does (see the header).
+            if (!cost_.is_extern(f)) {
                 for (const Tiling &t : cost_.tile_configs(f)) {
                     GroupCostModel::Analysis a = cost_.analyze(g.members, f, t);
                     if (a.valid && a.cost < g.cost) {

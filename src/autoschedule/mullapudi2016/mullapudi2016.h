@@ -5,9 +5,12 @@
 /// Scheduling Halide Image Processing Pipelines" (SIGGRAPH 2016), on the PipelineModel.
 ///  1. Inlining (§4.3): greedily inline the pure Func whose inlining into all its consumers
 ///     saves the most (arithmetic plus `balance` per load), until none saves anything.
-///  2. Initial tiling (§4.2.1): a Func with an update definition gets the tiling of its pure
-///     loops that loads the fewest inputs (tiles at least `parallelism` in number, inputs of a
-///     tile within the cache); pure Funcs start untiled.
+///  2. Initial tiling (§4.2.1): every Func gets the tiling of its pure loops that loads the
+///     fewest inputs (tiles at least `parallelism` in number, inputs of a tile within the
+///     cache), or none when untiled is cheaper. The paper tiles only Funcs with update
+///     definitions, since stencils have input locality untiled; Halide's implementation tiles
+///     every Func, and so does Loom: costed untiled (every load a miss), a pure Func would make
+///     any merge into it look profitable by the locality that tiling alone gives.
 ///  3. Grouping (§4.2.2-3): a group whose output is read by exactly one other group may merge
 ///     into it; the merged group is tiled by the consumer's output and the tile size that costs
 ///     least (arithmetic over the tile, redundant work included, plus `balance` per element of

@@ -398,18 +398,8 @@ private:
     /// is a constant; an undefined Expr otherwise, or when the expansion grows past a size that
     /// could only come from a long chain of non-block lets.
     Expr constant_with_lets(const Expr &e) const {
-        Expr full = e;
-        for (int round = 0; round < 32; round++) {
-            Expr next = substitute(let_values, full);
-            if (next.same_as(full)) break;
-            full = next;
-            int nodes = 0;
-            visit_exprs(full, [&](const Expr &) {
-                nodes++;
-                return true;
-            });
-            if (nodes > 4000) return Expr();
-        }
+        Expr full = expand_lets(let_values, e, 4000);
+        if (!full.defined()) return Expr();
         full = simplify(full);
         return is_const(full) ? full : Expr();
     }

@@ -137,5 +137,19 @@ Stmt substitute(const Expr &find, const Expr &replacement, const Stmt &s) {
     return ExprSubstituter(find, replacement).mutate(s);
 }
 
+Expr expand_lets(const std::map<std::string, Expr> &lets, const Expr &e, int max_nodes) {
+    Expr full = e;
+    for (int round = 0; round < 64; round++) {
+        Expr next = substitute(lets, full);
+        if (next.same_as(full)) break;
+        full = next;
+        if (max_nodes == std::numeric_limits<int>::max()) continue;
+        int nodes = 0;
+        visit_exprs(full, [&](const Expr &) { return ++nodes <= max_nodes; });
+        if (nodes > max_nodes) return Expr();
+    }
+    return full;
+}
+
 } // namespace internal
 } // namespace loom

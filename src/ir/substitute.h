@@ -10,6 +10,7 @@
 
 #include "ir/ir.h"
 
+#include <limits>
 #include <map>
 #include <string>
 
@@ -30,6 +31,13 @@ Stmt substitute(const std::map<std::string, Expr> &replacements, const Stmt &s);
 /// `find` uses, the body is left alone, since there `find` means something else.
 Expr substitute(const Expr &find, const Expr &replacement, const Expr &e);
 Stmt substitute(const Expr &find, const Expr &replacement, const Stmt &s);
+
+/// e with the Variables named in `lets` replaced by their values as deep as the chain goes
+/// (a value may name other lets; at most 64 rounds). Undefined when the expansion grows past
+/// `max_nodes` nodes counted as a tree, as it does when a long chain of lets reuses its names
+/// (the regions of a deep group of Funcs): a caller that would simplify it gives up instead.
+Expr expand_lets(const std::map<std::string, Expr> &lets, const Expr &e,
+                 int max_nodes = std::numeric_limits<int>::max());
 
 } // namespace internal
 } // namespace loom

@@ -12,6 +12,7 @@
 #include "ir/substitute.h"
 #include "simplify/simplify.h"
 
+#include <limits>
 #include <map>
 #include <string>
 
@@ -82,18 +83,12 @@ protected:
         return is_const(full) ? full : simple;
     }
 
-    /// e with every let in scope substituted (innermost first, as deep as the chain goes) and
-    /// simplified: what constant bounds of e can be derived from.
-    Expr in_scope(const Expr &e) const {
-        Expr full = e;
-        // Each round replaces the lets the expression names by their values, which may name
-        // outer lets; a let chain in a loop nest is a few dozen deep at most.
-        for (int round = 0; round < 64; round++) {
-            Expr next = substitute(lets, full);
-            if (next.same_as(full)) break;
-            full = next;
-        }
-        return simplify(full);
+    /// e with every let in scope substituted (as deep as the chain goes) and simplified: what
+    /// constant bounds of e can be derived from. Undefined when the expansion passes
+    /// `max_nodes` nodes (expand_lets).
+    Expr in_scope(const Expr &e, int max_nodes = std::numeric_limits<int>::max()) const {
+        Expr full = expand_lets(lets, e, max_nodes);
+        return full.defined() ? simplify(full) : full;
     }
 
     /// Adds to `facts` each `variable == constant` that `condition` (a conjunction) implies.

@@ -627,15 +627,8 @@ private:
                 // The lets in scope substituted, as long as the expression stays small: a
                 // tile's extent is a short chain, and a long one (a deep group's regions)
                 // grows as a tree that the simplifier would take minutes over.
-                Expr e = extent;
-                for (int round = 0; round < 16; round++) {
-                    Expr next = substitute(lets, e);
-                    if (next.same_as(e)) break;
-                    e = next;
-                    int nodes = 0;
-                    visit_exprs(e, [&](const Expr &) { return ++nodes <= max_extent_nodes; });
-                    if (nodes > max_extent_nodes) return false;
-                }
+                Expr e = in_scope(extent, max_extent_nodes);
+                if (!e.defined()) return false;
                 // (A Variable's type bounds it too: only a bound a tile could have counts.)
                 ConstantInterval ci = constant_integer_bounds(simplify(remove_likely_tags(e)));
                 return ci.max_defined && ci.max <= max_tile_trip_count;

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #ifdef LOOM_COMPAT_HALIDE_H
@@ -111,4 +112,15 @@ TEST(AutoscheduleRoundTrip, histogram_equalize) {
             ASSERT_EQ(out(x, y), (uint8_t)(cdf[data(x, y)] * 255 / (w * h))) << x << ", " << y;
         }
     }
+}
+
+// Loom's Mullapudi2016 orders loops as Halide's does (reorder_dims). Under Halide 21 this runs
+// Halide's own scheduler (the plugin), under Loom Loom's, on the same matmul: both write the
+// update's loops as x, k, y (k$x in Halide, k_x in Loom).
+TEST(AutoscheduleRoundTrip, Mullapudi2016LoopOrderAsHalide) {
+    Case c = matmul_relu();
+    load_plugin("autoschedule_mullapudi2016");
+    const std::string source =
+        Pipeline(c.outputs).apply_autoscheduler(Target("host"), {"Mullapudi2016"}).schedule_source;
+    EXPECT_TRUE(std::regex_search(source, std::regex("\\.reorder\\(x, k[$_]x, y\\)"))) << source;
 }

@@ -517,7 +517,6 @@ private:
                     (is_tile ? tiles : order).push_back(l);
                 }
                 order.insert(order.end(), tiles.begin(), tiles.end());
-                outer = tiles;
                 w_.reorder(f, s, order);
             }
             if (options_.locality_order) {

@@ -3,6 +3,7 @@
 #include "ir/ir.h"
 #include "ir/ir_equality.h"
 #include "ir/ir_printer.h"
+#include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 
 #include <gtest/gtest.h>
@@ -97,4 +98,31 @@ TEST(Substitute, ByStructure) {
         For::make("y", Add::make(x, 1), 4, ForType::Serial, DeviceAPI::None, eval(Add::make(x, 1)));
     EXPECT_IR_EQ(substitute(find, Expr(0), s),
                  For::make("y", 0, 4, ForType::Serial, DeviceAPI::None, eval(0)));
+}
+
+TEST(Substitute, ExpandLetsFollowsChainsUpToASize) {
+    // a = b + 1, b = c * 2: a expands through both; names not bound stay.
+    std::map<std::string, Expr> lets = {{"a", Add::make(var("b"), 1)},
+                                        {"b", Mul::make(var("c"), 2)}};
+    EXPECT_IR_EQ(expand_lets(lets, Sub::make(var("a"), var("d"))),
+                 Sub::make(Add::make(Mul::make(var("c"), 2), 1), var("d")));
+    const Expr d = var("d");
+    EXPECT_TRUE(expand_lets(lets, d).same_as(d));
+    // t0 = x, t_k = t_{k-1} + t_{k-1}: the tree doubles with each let (2^20 leaves for t20).
+    std::map<std::string, Expr> chain = {{"t0", var("x")}};
+    for (int k = 1; k <= 20; k++) {
+        Expr prev = var("t" + std::to_string(k - 1));
+        chain["t" + std::to_string(k)] = Add::make(prev, prev);
+    }
+    EXPECT_FALSE(expand_lets(chain, var("t20"), 1000).defined());
+    // Within the size, it expands: t3 is 8 x's and 7 additions.
+    Expr t3 = expand_lets(chain, var("t3"), 1000);
+    ASSERT_TRUE(t3.defined());
+    int xs = 0;
+    visit_exprs(t3, [&](const Expr &e) {
+        const Variable *v = e.as<Variable>();
+        xs += v && v->name == "x";
+        return true;
+    });
+    EXPECT_EQ(xs, 8);
 }

@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 # The suites that run in CI; `fuzz` and `performance` are opt-in (make fuzz, make bench).
 FAST_LABELS := unit|correctness|error
 
-.PHONY: all setup configure build demo test test-release test-asan fuzz bench install format check-format clean
+.PHONY: all setup configure build demo test test-release test-asan fuzz bench docs install format check-format clean
 
 all: build
 
@@ -48,6 +48,14 @@ PREFIX ?= /usr/local
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+# The API reference from the /// comments of the public headers, into $(BUILD)/docs/api/html
+# (Doxygen, installed if missing). The guide itself is docs/*.md.
+docs:
+	@LOOM_SETUP_DOCS=1 bash scripts/setup.sh
+	mkdir -p $(BUILD)/docs
+	( cat docs/Doxyfile; echo "OUTPUT_DIRECTORY = $(BUILD)/docs/api" ) | doxygen -
+	@echo "API reference: $(BUILD)/docs/api/html/index.html"
+
 bench: build
 	@LOOM_SETUP_BENCH=1 bash scripts/setup.sh
 	LOOM_BUILD=$(BUILD) bash bench/run.sh
@@ -56,6 +64,7 @@ bench: build
 	LOOM_BUILD=$(BUILD) bash bench/async_overlap.sh
 	LOOM_BUILD=$(BUILD) bash bench/same_process.sh
 	LOOM_BUILD=$(BUILD) bash bench/race.sh
+	LOOM_BUILD=$(BUILD) bash bench/profile.sh
 	LOOM_BUILD=$(BUILD) bash bench/autoschedulers.sh
 
 format:

@@ -23,22 +23,7 @@ if [ "${1:-}" = "--small" ]; then
   shift
 fi
 
-# The Loom driver, from the Release build.
-[ -f "$LOOM_BUILD/build.ninja" ] ||
-  cmake -S . -B "$LOOM_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-ninja -C "$LOOM_BUILD" -j "${BENCH_JOBS:-2}" app_bench_loom > /dev/null ||
-  { echo "error: building app_bench_loom failed (ninja -C $LOOM_BUILD app_bench_loom)" >&2; exit 1; }
-LOOM_BIN=$LOOM_BUILD/bench/app_bench_loom
-
-# The Halide driver, rebuilt when a source under apps/ or the driver is newer than it.
-HALIDE_BIN=$OUT/app_bench_halide
-if [ ! -x "$HALIDE_BIN" ] ||
-  [ -n "$(find apps bench/app_bench.cpp \( -name '*.h' -o -name '*.cpp' \) -newer "$HALIDE_BIN" | head -1)" ]; then
-  echo "building $HALIDE_BIN against Halide 21 ($HALIDE_DIR)" >&2
-  $CXX $FLAGS -I "$HALIDE_DIR/include" -I "$HALIDE_DIR/share/tools" bench/app_bench.cpp \
-    -o "$HALIDE_BIN" -L "$HALIDE_DIR/lib64" -lHalide -Wl,-rpath,"$HALIDE_DIR/lib64" \
-    -lpthread -ldl -lpng -ljpeg
-fi
+build_app_bench_sides
 
 # OpenCV's equivalents, where OpenCV is installed (never required).
 OPENCV_BIN=$OUT/opencv_bench

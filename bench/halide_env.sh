@@ -58,6 +58,25 @@ bench_header_lines() {
   echo "Loom commit $3."
 }
 
+# Builds the application driver bench/app_bench.cpp against both libraries, setting LOOM_BIN
+# (app_bench_loom of the Release build) and HALIDE_BIN (rebuilt when a source under apps/ or the
+# driver is newer than it).
+build_app_bench_sides() {
+  [ -f "$LOOM_BUILD/build.ninja" ] ||
+    cmake -S . -B "$LOOM_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+  ninja -C "$LOOM_BUILD" -j "${BENCH_JOBS:-2}" app_bench_loom > /dev/null ||
+    { echo "error: building app_bench_loom failed (ninja -C $LOOM_BUILD app_bench_loom)" >&2; exit 1; }
+  LOOM_BIN=$LOOM_BUILD/bench/app_bench_loom
+  HALIDE_BIN=$OUT/app_bench_halide
+  if [ ! -x "$HALIDE_BIN" ] ||
+    [ -n "$(find apps bench/app_bench.cpp \( -name '*.h' -o -name '*.cpp' \) -newer "$HALIDE_BIN" | head -1)" ]; then
+    echo "building $HALIDE_BIN against Halide 21 ($HALIDE_DIR)" >&2
+    $CXX $FLAGS -I "$HALIDE_DIR/include" -I "$HALIDE_DIR/share/tools" bench/app_bench.cpp \
+      -o "$HALIDE_BIN" -L "$HALIDE_DIR/lib64" -lHalide -Wl,-rpath,"$HALIDE_DIR/lib64" \
+      -lpthread -ldl -lpng -ljpeg
+  fi
+}
+
 # Builds the same-process race (bench/race.cpp) and its two sides, setting RACE, LOOM_SIDE and
 # HALIDE_SIDE (Halide's rebuilt when a source under apps/ or bench/race_app.cpp is newer).
 build_race_sides() {

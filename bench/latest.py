@@ -26,6 +26,7 @@ KINDS = [
     ("race", "bench/race.sh", "every app, Loom vs Halide 21 in one process, round by round"),
     ("autoschedulers", "bench/autoschedulers.sh", "every app under each autoscheduler, Loom's and Halide 21's"),
     ("compile-time", "bench/compile_time.sh", "compile time of long chains of inlined Funcs"),
+    ("profile", "bench/profile.sh", "every app's profiler report, and the profiler's overhead beside Halide 21's"),
 ]
 STAMP = r"\d{4}-\d{2}-\d{2}-\d{4,6}"
 

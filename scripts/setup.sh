@@ -12,6 +12,8 @@ packages=(
 )
 # `make bench` also times OpenCV's equivalents of the apps; never needed by the build or CI.
 if [ "${LOOM_SETUP_BENCH:-0}" = 1 ]; then packages+=(libopencv-dev); fi
+# `make docs` generates the API reference with Doxygen; never needed by the build or CI.
+if [ "${LOOM_SETUP_DOCS:-0}" = 1 ]; then packages+=(doxygen); fi
 
 missing=()
 for p in "${packages[@]}"; do

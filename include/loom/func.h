@@ -748,12 +748,12 @@ public:
     // Ahead-of-time compilation: each forwards to this Func's Pipeline (see <loom/pipeline.h>);
     // an empty fn_name means the Func's name (src/driver/func_aot.cpp).
 
-    /// <prefix>.a (pipeline + runtime) and <prefix>.h, for C/C++ programs without libloom.
+    /// `<prefix>.a` (pipeline + runtime) and `<prefix>.h`, for C/C++ programs without libloom.
     void compile_to_static_library(const std::string &filename_prefix,
                                    const std::vector<Argument> &args,
                                    const std::string &fn_name = "",
                                    const Target &target = get_target_from_environment());
-    /// <prefix>.o and <prefix>.h.
+    /// `<prefix>.o` and `<prefix>.h.`
     void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                          const std::string &fn_name = "",
                          const Target &target = get_target_from_environment());

@@ -46,8 +46,8 @@ enum class OutputFileType {
 /// How the compiled function is visible (Halide's LinkageType).
 enum class LinkageType {
     External,             ///< the function only
-    ExternalPlusMetadata, ///< the function, <name>_argv and <name>_metadata
-    ExternalPlusArgv,     ///< the function and <name>_argv
+    ExternalPlusMetadata, ///< the function, `<name>_argv` and `<name>_metadata`
+    ExternalPlusArgv,     ///< the function and `<name>_argv`
     Internal,             ///< not visible outside its object file
 };
 

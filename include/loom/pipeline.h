@@ -115,12 +115,12 @@ public:
     void compile_to(const std::map<OutputFileType, std::string> &output_files,
                     const std::vector<Argument> &args, const std::string &fn_name,
                     const Target &target = get_target_from_environment());
-    /// <prefix>.a (the pipeline and, unless the target has no_runtime, the runtime) and
-    /// <prefix>.h: a C or C++ program links the archive with -lm -lpthread -ldl, no libloom.
+    /// `<prefix>.a` (the pipeline and, unless the target has no_runtime, the runtime) and
+    /// `<prefix>.h`: a C or C++ program links the archive with -lm -lpthread -ldl, no libloom.
     void compile_to_static_library(const std::string &filename_prefix,
                                    const std::vector<Argument> &args, const std::string &fn_name,
                                    const Target &target = get_target_from_environment());
-    /// <prefix>.o and <prefix>.h.
+    /// `<prefix>.o` and `<prefix>.h.`
     void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                          const std::string &fn_name,
                          const Target &target = get_target_from_environment());

@@ -115,6 +115,7 @@ int Callable::call_argv_fast(size_t argc, const void *const *argv) const {
     }
     for (const auto &e : contents->embedded) lowered[e.first] = e.second.raw_buffer();
     int rc = contents->jit->argv_function()(lowered.data());
+    report_jit_profile(m.target, user_context);
     if (rc != 0 && !ctx.has_custom_error()) {
         std::string msg = ctx.error_messages();
         if (msg.empty()) {

@@ -191,5 +191,11 @@ std::map<std::string, void *> jit_extern_addresses(const std::map<std::string, J
     return result;
 }
 
+void report_jit_profile(const Target &t, void *user_context) {
+    if (!t.has_feature(Target::Profile) && !t.has_feature(Target::ProfileByTimer)) return;
+    halide_profiler_report(user_context);
+    halide_profiler_reset();
+}
+
 } // namespace internal
 } // namespace loom

@@ -13,6 +13,7 @@
 
 #include <loom/extern.h>
 #include <loom/jit_handlers.h>
+#include <loom/target.h>
 
 #include <map>
 #include <string>
@@ -45,6 +46,11 @@ private:
     JITUserContext *ctx_;
     JITHandlers saved_;
 };
+
+/// After a JIT call of code compiled for t: with Target::Profile or ProfileByTimer, prints the
+/// profiler's report through the call's print handler and resets it, as Halide's JIT does (so
+/// each call reports its own run).
+void report_jit_profile(const Target &t, void *user_context);
 
 /// The addresses set_jit_externs gave, by name (what JITModule::compile takes).
 std::map<std::string, void *> jit_extern_addresses(const std::map<std::string, JITExtern> &m);

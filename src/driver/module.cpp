@@ -40,7 +40,9 @@ std::string unsupported_reason(OutputFileType t) {
         return "registration: generator registration needs Generators, which Loom does not "
                "have yet";
     case OutputFileType::schedule:
-        return "schedule: Loom has no autoscheduler to write a schedule from yet";
+        return "schedule: Halide writes it from a Generator's autoscheduler, and Loom has no "
+               "Generators yet; Pipeline::apply_autoscheduler returns the schedule as source "
+               "(AutoSchedulerResults::schedule_source)";
     case OutputFileType::featurization:
         return "featurization: Loom has no autoscheduler cost-model features yet";
     case OutputFileType::hlpipe:

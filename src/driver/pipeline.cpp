@@ -140,6 +140,7 @@ void call(const PipelineContents::Compiled &compiled, std::vector<void *> &argv,
     void *user_context = ctx.get();
     argv[0] = &user_context; // args[0] points at __user_context
     int rc = compiled.module->argv_function()(argv.data());
+    report_jit_profile(compiled.target, user_context);
     if (rc != 0 && !ctx.has_custom_error()) {
         std::string msg = ctx.error_messages();
         if (msg.empty())
@@ -172,8 +173,11 @@ std::vector<Func> Pipeline::outputs() const {
 void Pipeline::trace_pipeline() { pipeline_contents(contents).trace_pipeline = true; }
 
 void Pipeline::compile_jit(const Target &requested) {
-    Target target = jit_target_for(requested); // the default (host) Target: HL_JIT_TARGET
     PipelineContents &c = pipeline_contents(contents);
+    // The default Target means the one compiled for last (as in Halide: compile_jit(t) then
+    // realize() runs the code compiled for t), else HL_JIT_TARGET's.
+    const bool unspecified = requested == get_host_target();
+    Target target = unspecified && c.compiled ? c.compiled->target : jit_target_for(requested);
     if (c.trace_pipeline) target = target.with_feature(Target::TracePipeline);
     check_outputs_defined(c);
     auto funcs = snapshot(c);

@@ -59,10 +59,12 @@ const std::map<std::string, std::string> &host_runtime_symbols() {
 const std::vector<RuntimeModule> &runtime_modules() {
     // The base holds what every pipeline calls (allocation, errors, threads, tracing, ...);
     // device_interface the bookkeeping every device API shares, which Runtime::Buffer's device
-    // methods reach. Device APIs join as modules selected by their feature (see the header).
+    // methods reach. Device APIs join as modules selected by their feature (see the header), as
+    // the profiler does.
     static const std::vector<RuntimeModule> modules = {
         {"base", {}},
         {"device_interface", {}},
+        {"profiler", {Target::Profile, Target::ProfileByTimer}},
     };
     return modules;
 }

@@ -261,6 +261,10 @@ struct Call : ExprNode<Call> {
     /// prefetch(element, bytes): hint that `bytes` bytes from the element's address (a Load
     /// after storage flattening; a call before) will be read soon. Never changes values.
     static constexpr const char *prefetch = "prefetch";
+    /// register_destructor(StringImm fn, handle): only as the value of a LetStmt (type
+    /// Handle, the handle). When the LetStmt's body ends, normally or by an error return
+    /// from inside it, the generated code calls the C function fn(user_context, handle).
+    static constexpr const char *register_destructor = "register_destructor";
 
     std::string name;
     std::vector<Expr> args;

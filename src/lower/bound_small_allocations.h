@@ -23,19 +23,10 @@
 /// extents already do.
 /// Tests: tests/unit/lower/bound_small_allocations_test.cpp, tests/correctness/store_in.cpp.
 
-#include "ir/ir.h"
-
-#include <cstdint>
+#include "lower/lower_utils.h"
 
 namespace loom {
 namespace internal {
-
-/// The largest size (bytes) an Auto allocation is moved to the stack for. Halide uses 16 KB;
-/// Loom uses 64 KB (the limit code generation already used for constant sizes), which keeps
-/// the per-tile intermediates of typical tiled schedules (a 256x34 uint16 tile is 17 KB) off
-/// the heap, while staying far below the 8 MB stacks of the main thread and the thread pool's
-/// workers even with a few such buffers live at once.
-constexpr int64_t kMaxAutoStackBytes = 64 * 1024;
 
 /// Bounds the sizes of small allocations and moves them to the stack (see the file comment).
 Stmt bound_small_allocations(const Stmt &s);

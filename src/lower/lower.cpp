@@ -14,6 +14,7 @@
 #include "lower/infer_arguments.h"
 #include "lower/inject_early_frees.h"
 #include "lower/inject_prefetch.h"
+#include "lower/inject_profiling.h"
 #include "lower/inject_tracing.h"
 #include "lower/loop_invariant_code_motion.h"
 #include "lower/lower_parallel_tasks.h"
@@ -273,6 +274,15 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("inject_early_frees", s, [&] { return inject_early_frees(s); });
     s = run("common_subexpression_elimination", s,
             [&] { return common_subexpression_elimination(s); });
+    // Target::Profile / ProfileByTimer: the calls that tell the profiler which Func each run
+    // computes, its threads and its heap memory, around the computation (not the entry checks).
+    // After every pass that moves allocations and frees; before the tasks capture the instance.
+    if (target.has_feature(Target::Profile) || target.has_feature(Target::ProfileByTimer)) {
+        s = run("inject_profiling", s, [&] {
+            return inject_profiling(s, trace_pipeline_name(fn_name, outputs),
+                                    target.has_feature(Target::ProfileByTimer));
+        });
+    }
 
     // The buffer fields the body uses, read once at entry. Last: every let it adds is used,
     // and the host pointer "b" is used only as a Load/Store name, which the simplifier does

@@ -255,5 +255,24 @@ std::string released_semaphore(const Stmt &s) {
     return c && c->name == "halide_semaphore_release" ? semaphore_of(c) : "";
 }
 
+int64_t constant_allocation_elements(const Allocate *op) {
+    int64_t count = 1;
+    for (const Expr &e : op->extents) {
+        const int64_t *v = as_const_int(e);
+        if (!v || *v < 0 || (*v > 0 && count > (INT64_MAX / 2) / *v)) return -1;
+        count *= *v;
+    }
+    return count;
+}
+
+bool allocated_on_heap(const Allocate *op) {
+    if (op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register) {
+        return false;
+    }
+    int64_t count = constant_allocation_elements(op);
+    return op->memory_type == MemoryType::Heap || count < 0 ||
+           count * op->type.bytes() > kMaxAutoStackBytes;
+}
+
 } // namespace internal
 } // namespace loom

@@ -7,6 +7,7 @@
 
 #include "ir/ir.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -64,6 +65,22 @@ std::string semaphore_of(const Call *c);
 std::string acquired_semaphore(const Stmt &s);
 /// The semaphore of a release_semaphore statement ("" for any other statement).
 std::string released_semaphore(const Stmt &s);
+
+/// The largest size (bytes) an Auto allocation is moved to the stack for. Halide uses 16 KB;
+/// Loom uses 64 KB (the limit code generation already used for constant sizes), which keeps
+/// the per-tile intermediates of typical tiled schedules (a 256x34 uint16 tile is 17 KB) off
+/// the heap, while staying far below the 8 MB stacks of the main thread and the thread pool's
+/// workers even with a few such buffers live at once.
+constexpr int64_t kMaxAutoStackBytes = 64 * 1024;
+
+/// The number of elements of an allocation whose extents are all constants; -1 otherwise (or
+/// when the product overflows).
+int64_t constant_allocation_elements(const Allocate *op);
+
+/// Whether code generation allocates op on the heap (halide_malloc; otherwise on the stack):
+/// every allocation but those stored in Stack or Register memory and those of a constant size
+/// of at most kMaxAutoStackBytes not stored in Heap memory. The profiler counts exactly these.
+bool allocated_on_heap(const Allocate *op);
 
 } // namespace internal
 } // namespace loom

@@ -1,12 +1,13 @@
 // Build-time generator for the AOT tests: writes static libraries, objects and headers of a few
 // pipelines into a folder, for the C and C++ programs of tests/aot (which link them without
-// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm|standalone> (b also writes
-// pipeline_lut)
+// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm|standalone|profiled> (b also
+// writes pipeline_lut)
 #include "Halide.h"
 
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 using namespace Halide;
 
@@ -63,26 +64,25 @@ Func pipeline_levels(ImageParam &in) {
 
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s <out_dir> <a|b|levels|arm|standalone>\n", argv[0]);
+        fprintf(stderr, "usage: %s <out_dir> <a|b|levels|arm|standalone|profiled>\n", argv[0]);
         return 1;
     }
     std::string dir = std::string(argv[1]) + "/", which = argv[2];
     Target host = get_host_target();
+    // Pipeline A's parameters and its argument list (several outputs compile it).
+    ImageParam input(UInt(16), 3, "input");
+    Param<float> gain("gain", 1.0f);
+    Param<uint8_t> offset("offset");
+    Param<int32_t> unused("unused");
+    const std::vector<Argument> a_args = {gain, input, offset, unused};
     if (which == "a" || which == "arm") {
-        ImageParam input(UInt(16), 3, "input");
-        Param<float> gain("gain", 1.0f);
-        Param<uint8_t> offset("offset");
-        Param<int32_t> unused("unused");
         Pipeline p = pipeline_a(input, gain, offset);
         if (which == "a") {
-            p.compile_to_static_library(dir + "pipeline_a", {gain, input, offset, unused},
-                                        "pipeline_a", host);
+            p.compile_to_static_library(dir + "pipeline_a", a_args, "pipeline_a", host);
         } else {
             Target arm("arm-64-linux");
-            p.compile_to_static_library(dir + "pipeline_a_arm", {gain, input, offset, unused},
-                                        "pipeline_a_arm", arm);
-            p.compile_to_object(dir + "pipeline_a_arm.o", {gain, input, offset, unused},
-                                "pipeline_a_arm", arm);
+            p.compile_to_static_library(dir + "pipeline_a_arm", a_args, "pipeline_a_arm", arm);
+            p.compile_to_object(dir + "pipeline_a_arm.o", a_args, "pipeline_a_arm", arm);
         }
     } else if (which == "b") {
         ImageParam in(Float(32), 2, "in");
@@ -97,13 +97,9 @@ int main(int argc, char **argv) {
     } else if (which == "standalone") {
         // Pipeline A without a runtime of its own, and the runtime alone, as an object and
         // as a static library.
-        ImageParam input(UInt(16), 3, "input");
-        Param<float> gain("gain", 1.0f);
-        Param<uint8_t> offset("offset");
-        Param<int32_t> unused("unused");
         pipeline_a(input, gain, offset)
-            .compile_to_static_library(dir + "standalone_a", {gain, input, offset, unused},
-                                       "standalone_a", host.with_feature(Target::NoRuntime));
+            .compile_to_static_library(dir + "standalone_a", a_args, "standalone_a",
+                                       host.with_feature(Target::NoRuntime));
         compile_standalone_runtime(dir + "standalone_runtime.o", host);
         std::map<OutputFileType, std::string> written = compile_standalone_runtime(
             {{OutputFileType::static_library, dir + "standalone_runtime.a"},
@@ -113,6 +109,11 @@ int main(int argc, char **argv) {
             fprintf(stderr, "compile_standalone_runtime should write only the static library\n");
             return 1;
         }
+    } else if (which == "profiled") {
+        // Pipeline A with the profiler.
+        pipeline_a(input, gain, offset)
+            .compile_to_static_library(dir + "profiled_a", a_args, "profiled_a",
+                                       host.with_feature(Target::Profile));
     } else if (which == "levels") {
         ImageParam in(UInt(8), 2, "in");
         Func f = pipeline_levels(in);

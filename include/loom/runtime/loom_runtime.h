@@ -201,7 +201,7 @@ enum halide_argument_kind_t {
     halide_argument_kind_output_buffer = 2
 };
 
-/// One argument of an AOT-compiled pipeline, as described by its <name>_metadata() (Halide's
+/// One argument of an AOT-compiled pipeline, as described by its `<name>_metadata()` (Halide's
 /// layout). The scalar pointers are null for buffers and may be null for scalars;
 /// buffer_estimates, for buffers, points at 2 * dimensions (min, extent) pointers, each
 /// possibly null.
@@ -214,7 +214,7 @@ struct halide_filter_argument_t {
     int64_t const *const *buffer_estimates;
 };
 
-/// What <name>_metadata() of an AOT-compiled pipeline returns: its arguments in calling order
+/// What `<name>_metadata()` of an AOT-compiled pipeline returns: its arguments in calling order
 /// (the user context first when the target has user_context), target string and name.
 struct halide_filter_metadata_t {
 #ifdef __cplusplus
@@ -649,6 +649,119 @@ halide_trace_t halide_set_custom_trace(halide_trace_t trace);
 int32_t halide_trace_helper(void *user_context, const char *func, void *value, int32_t *coordinates,
                             int type_code, int type_bits, int type_lanes, int event, int parent_id,
                             int value_index, int dimensions, const char *trace_tag);
+
+struct halide_thread;
+
+/// Halide's mutex: one word, zero when unlocked (the profiler's lock; a spin lock in Loom, held
+/// only for a few instructions at a time).
+struct halide_mutex {
+    uintptr_t _private[1];
+};
+
+// ---- The profiler (src/runtime/profiler.cpp): pipelines compiled with Target::Profile or
+// ProfileByTimer report, per Func, the time spent computing it, its share of the run, the
+// heap memory it allocated and the threads active while it ran (src/lower/inject_profiling.h).
+// A sampling thread (Profile) or SIGPROF timer (ProfileByTimer) looks every `sleep_time`
+// microseconds at which Func each running pipeline is computing; when a run ends, its samples
+// are scaled to its wall-clock time, so the Funcs' times add up to the run's. Structures and
+// functions are Halide's, with its layouts. ----
+
+/// Per-Func statistics (times in nanoseconds, memory in bytes).
+struct halide_profiler_func_stats {
+    uint64_t time;           ///< time spent computing this Func
+    uint64_t memory_current; ///< its heap allocations live now
+    uint64_t memory_peak;    ///< the most it had live at once
+    uint64_t memory_total;   ///< all it allocated
+    uint64_t stack_peak;     ///< unused by Loom (0): stack buffers are not counted
+    uint64_t active_threads_numerator, active_threads_denominator; ///< threads busy per sample
+    const char *name;                                              ///< the Func's name
+    int num_allocs;                                                ///< its heap allocations
+} __attribute__((aligned(8)));
+
+/// Per-pipeline statistics, accumulated over its runs since the last reset; a linked list.
+struct halide_profiler_pipeline_stats {
+    uint64_t time; ///< wall-clock time of all runs (ns)
+    uint64_t memory_current, memory_peak, memory_total;
+    uint64_t active_threads_numerator, active_threads_denominator;
+    const char *name;
+    struct halide_profiler_func_stats *funcs;
+    void *next;
+    int num_funcs;
+    int runs;
+    int samples;
+    int num_allocs;
+} __attribute__((aligned(8)));
+
+/// One run of a profiled pipeline, on the stack of the generated code (with its num_funcs
+/// halide_profiler_func_stats right after it), in the list of running instances until it ends.
+struct halide_profiler_instance_state {
+    uint64_t billed_time; ///< time the sampler attributed to this run's Funcs (ns)
+    uint64_t start_time;  ///< when the run started (ns, CLOCK_MONOTONIC)
+    uint64_t memory_current, memory_peak, memory_total;
+    uint64_t active_threads_numerator, active_threads_denominator;
+    struct halide_profiler_instance_state *next;
+    struct halide_profiler_instance_state **prev_next;
+    struct halide_profiler_pipeline_stats *pipeline_stats;
+    struct halide_profiler_func_stats *funcs;
+    int current_func;   ///< the id of the Func being computed (0: none; see inject_profiling)
+    int active_threads; ///< threads working on this run now
+    int samples;
+    int num_allocs;
+    int should_collect_statistics;
+} __attribute__((aligned(8)));
+
+/// The profiler's global state.
+struct halide_profiler_state {
+    struct halide_mutex lock; ///< guards everything below; the sampler takes it per sample
+    struct halide_profiler_pipeline_stats *pipelines;
+    struct halide_thread *sampling_thread;            ///< non-null while the sampling thread runs
+    struct halide_profiler_instance_state *instances; ///< the runs in progress
+    void (*get_remote_profiler_state)(int *func, int *active_workers); ///< unused by Loom
+    int sleep_time; ///< microseconds between samples (default 1000); may be changed
+    int shutdown;   ///< set to stop the sampling thread
+};
+
+/// The global state, for programmatic inspection (lock it while reading).
+struct halide_profiler_state *halide_profiler_get_state(void);
+/// The statistics of the pipeline of that name (null when it has not run since the last
+/// reset). Takes the lock on entry.
+struct halide_profiler_pipeline_stats *
+halide_profiler_get_pipeline_state(const char *pipeline_name);
+/// Takes one sample of every running instance: the time since *prev_t goes to the Func each is
+/// computing; *prev_t becomes now. The caller holds the lock (a timer interrupt handler calls
+/// it this way). Returns 0.
+int halide_profiler_sample(struct halide_profiler_state *s, uint64_t *prev_t);
+/// Forgets every pipeline's statistics; waits for running instances to end first.
+void halide_profiler_reset(void);
+/// Stops the sampling thread and forgets everything (waits for running instances first).
+void halide_profiler_shutdown(void);
+/// Prints every pipeline's statistics since the last reset through halide_print, in Halide's
+/// format. Also happens at process exit (for what was not reported yet). The JIT reports and
+/// resets after each call, as Halide's does.
+void halide_profiler_report(void *user_context);
+void halide_profiler_lock(struct halide_profiler_state *s);
+void halide_profiler_unlock(struct halide_profiler_state *s);
+
+/// What profiled pipelines call (src/lower/inject_profiling.h). instance_start initializes
+/// `instance` (room for num_funcs func stats after it), names func i func_names[i], and starts
+/// the sampler: a thread, or with by_timer a SIGPROF interval timer. instance_end (run as a
+/// destructor, so also when the run fails) merges the run into its pipeline's statistics.
+int halide_profiler_instance_start(void *user_context, const char *pipeline_name, int num_funcs,
+                                   const char *const *func_names,
+                                   struct halide_profiler_instance_state *instance, int by_timer);
+void halide_profiler_instance_end(void *user_context, void *instance);
+/// The Func the run computes now (one value per run: of several threads, the last to set it).
+/// Returns 0.
+int halide_profiler_set_current_func(struct halide_profiler_instance_state *instance, int func_id);
+/// A thread starts (incr) or stops (decr) working on the run. Return 0.
+int halide_profiler_incr_active_threads(struct halide_profiler_instance_state *instance);
+int halide_profiler_decr_active_threads(struct halide_profiler_instance_state *instance);
+/// Func func_id allocated (freed) `bytes` bytes of heap. Return 0.
+int halide_profiler_memory_allocate(void *user_context,
+                                    struct halide_profiler_instance_state *instance, int func_id,
+                                    uint64_t bytes);
+int halide_profiler_memory_free(void *user_context, struct halide_profiler_instance_state *instance,
+                                int func_id, uint64_t bytes);
 
 #ifdef __cplusplus
 } // extern "C"

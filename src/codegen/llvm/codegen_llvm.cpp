@@ -118,7 +118,7 @@ void CodeGenLLVM::generate_function(const LoweredFunc &f, llvm::Function *fn) {
     llvm::IRBuilderBase::InsertPointGuard guard(*builder_);
     FunctionState outer{function_, entry_block_, user_context_, {}, {}};
     outer.symbols.swap(symbols_);
-    outer.heap_allocations.swap(heap_allocations_);
+    outer.cleanups.swap(cleanups_);
     function_ = fn;
     entry_block_ = llvm::BasicBlock::Create(context_, "entry", function_);
     builder_->SetInsertPoint(entry_block_);
@@ -144,7 +144,7 @@ void CodeGenLLVM::generate_function(const LoweredFunc &f, llvm::Function *fn) {
     entry_block_ = outer.entry_block;
     user_context_ = outer.user_context;
     symbols_.swap(outer.symbols);
-    heap_allocations_.swap(outer.heap_allocations);
+    cleanups_.swap(outer.cleanups);
 }
 
 llvm::Function *CodeGenLLVM::function_reference(const std::string &name) {
@@ -705,6 +705,23 @@ void CodeGenLLVM::visit(const Let *op) {
 // ---- Statements ----
 
 void CodeGenLLVM::visit(const LetStmt *op) {
+    const Call *destructor = op->value.as<Call>();
+    if (destructor && destructor->is_intrinsic(Call::register_destructor)) {
+        const StringImm *fn = destructor->args[0].as<StringImm>();
+        internal_assert(fn && destructor->args.size() == 2)
+            << "register_destructor takes a function name and a handle\n";
+        Value *handle = codegen(destructor->args[1]);
+        llvm::Value *slot = create_entry_alloca(ptr_t, 1, 8, op->name + ".slot");
+        builder_->CreateStore(handle, slot);
+        cleanups_.push_back({op->name, slot, fn->value});
+        sym_push(op->name, handle);
+        codegen(op->body);
+        sym_pop(op->name);
+        Cleanup done = cleanups_.back();
+        cleanups_.pop_back();
+        run_cleanup(done);
+        return;
+    }
     Value *v = codegen(op->value);
     if (v->getName().empty() && llvm::isa<llvm::Instruction>(v)) v->setName(op->name);
     sym_push(op->name, v);
@@ -712,24 +729,20 @@ void CodeGenLLVM::visit(const LetStmt *op) {
     sym_pop(op->name);
 }
 
-void CodeGenLLVM::free_live_allocations() {
-    for (auto it = heap_allocations_.rbegin(); it != heap_allocations_.rend(); ++it) {
-        Value *p = builder_->CreateLoad(ptr_t, it->slot);
-        llvm::BasicBlock *do_free =
-            llvm::BasicBlock::Create(context_, "free " + it->name, function_);
-        llvm::BasicBlock *after =
-            llvm::BasicBlock::Create(context_, "freed " + it->name, function_);
-        builder_->CreateCondBr(builder_->CreateIsNotNull(p), do_free, after);
-        builder_->SetInsertPoint(do_free);
-        call_c("halide_free", void_t, {user_context_, p});
-        builder_->CreateBr(after);
-        builder_->SetInsertPoint(after);
-    }
+void CodeGenLLVM::run_cleanup(const Cleanup &c) {
+    Value *p = builder_->CreateLoad(ptr_t, c.slot);
+    llvm::BasicBlock *run = llvm::BasicBlock::Create(context_, "release " + c.name, function_);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context_, "released " + c.name, function_);
+    builder_->CreateCondBr(builder_->CreateIsNotNull(p), run, after);
+    builder_->SetInsertPoint(run);
+    call_c(c.function, void_t, {user_context_, p});
+    builder_->CreateBr(after);
+    builder_->SetInsertPoint(after);
 }
 
 void CodeGenLLVM::emit_error_return(Value *code) {
     if (code->getType() != i32_t) code = builder_->CreateSExtOrTrunc(code, i32_t);
-    free_live_allocations();
+    for (auto it = cleanups_.rbegin(); it != cleanups_.rend(); ++it) run_cleanup(*it);
     builder_->CreateRet(code);
 }
 

@@ -135,10 +135,8 @@ protected:
     /// in 64-bit arithmetic (see codegen_vector.cpp).
     llvm::Value *element_address(const std::string &name, Type t, const Expr &index,
                                  int64_t offset = 0);
-    /// Emits calls to halide_free for every heap allocation live at this point (for early
-    /// returns from failed assertions).
-    void free_live_allocations();
-    /// Returns `code` from the function after freeing live allocations.
+    /// Returns `code` from the function after running the cleanups in scope (freeing live
+    /// allocations, calling registered destructors).
     void emit_error_return(llvm::Value *code);
     /// An atomic() update's stores as atomic read-modify-writes or under a lock
     /// (codegen_atomic.cpp).
@@ -236,20 +234,26 @@ protected:
     std::map<std::string, llvm::MDNode *> tbaa_tags_;
     std::map<std::string, llvm::Value *> strings_;
 
-    /// A heap allocation in scope: a slot (entry-block alloca) holding its pointer, null once
-    /// freed, so a Free and every early return free it at most once.
-    struct HeapAllocation {
+    /// What an error return must release: a heap allocation in scope, or a destructor
+    /// registered by a LetStmt (Call::register_destructor) whose body is being generated. The
+    /// slot (an entry-block alloca) holds the pointer passed to `function`(user_context, p);
+    /// a heap allocation's is null once freed, so a Free and every early return free it at
+    /// most once.
+    struct Cleanup {
         std::string name;
         llvm::Value *slot;
+        std::string function; ///< "halide_free" for heap allocations
     };
-    std::vector<HeapAllocation> heap_allocations_;
+    std::vector<Cleanup> cleanups_;
+    /// Emits the call of c's function on its slot's pointer, unless that is null.
+    void run_cleanup(const Cleanup &c);
     /// The state of one function being generated (generate_function nests them).
     struct FunctionState {
         llvm::Function *function;
         llvm::BasicBlock *entry_block;
         llvm::Value *user_context;
         std::map<std::string, std::vector<llvm::Value *>> symbols;
-        std::vector<HeapAllocation> heap_allocations;
+        std::vector<Cleanup> cleanups;
     };
     /// The module's internal functions, by name.
     struct InternalFunction {

@@ -2,6 +2,7 @@
 // Shuffle, VectorReduce). Dense accesses become single vector loads/stores, small constant strides
 // become a dense load plus a shuffle, everything else gathers/scatters.
 #include "codegen/llvm/codegen_llvm.h"
+#include "lower/lower_utils.h"
 
 #include "support/error.h"
 
@@ -514,18 +515,7 @@ void CodeGenLLVM::visit(const VectorReduce *op) {
 void CodeGenLLVM::visit(const Allocate *op) {
     Type et = op->type.element_of();
     int64_t bytes_per = et.bytes();
-    // The constant element count, if every extent is a constant (and it does not overflow).
-    int64_t count = 1;
-    bool constant = true;
-    for (const Expr &e : op->extents) {
-        int64_t v;
-        if (!constant_int_value(e, &v) || v < 0 || (v > 0 && count > (INT64_MAX / 2) / v)) {
-            constant = false;
-            break;
-        }
-        count *= v;
-    }
-    const int64_t stack_limit = 64 * 1024;
+    int64_t count = constant_allocation_elements(op);
     // Records the alignment of this allocation's base for its body; returns what the name had
     // outside (0: none), to restore after it.
     auto set_alignment = [&](int bytes) {
@@ -536,9 +526,7 @@ void CodeGenLLVM::visit(const Allocate *op) {
     };
     // store_in(Stack/Register) asks for the stack whatever the size (bound_small_allocations
     // gave such allocations a constant size); Auto ones only when small.
-    bool on_stack = op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register;
-    if (constant &&
-        (on_stack || (count * bytes_per <= stack_limit && op->memory_type != MemoryType::Heap))) {
+    if (count >= 0 && !allocated_on_heap(op)) {
         // Over-align so vector loads and stores of any width are aligned.
         llvm::AllocaInst *a =
             create_entry_alloca(llvm_storage_type_of(et), (uint64_t)std::max<int64_t>(count, 1),
@@ -601,13 +589,13 @@ void CodeGenLLVM::visit(const Allocate *op) {
     ptr->addIncoming(llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0)), pre);
     builder_->CreateStore(ptr, slot);
 
-    heap_allocations_.push_back({op->name, slot});
+    cleanups_.push_back({op->name, slot, "halide_free"});
     sym_push(op->name, ptr);
     int outer = set_alignment(heap_alignment);
     codegen(op->body);
     allocation_alignment_[op->name] = outer;
     sym_pop(op->name);
-    heap_allocations_.pop_back();
+    cleanups_.pop_back();
 
     // End of scope: free unless a Free node already did (it nulls the slot).
     Value *cur = builder_->CreateLoad(ptr_t, slot);
@@ -622,8 +610,8 @@ void CodeGenLLVM::visit(const Allocate *op) {
 }
 
 void CodeGenLLVM::visit(const Free *op) {
-    for (auto it = heap_allocations_.rbegin(); it != heap_allocations_.rend(); ++it) {
-        if (it->name != op->name) continue;
+    for (auto it = cleanups_.rbegin(); it != cleanups_.rend(); ++it) {
+        if (it->name != op->name || it->function != "halide_free") continue;
         Value *cur = builder_->CreateLoad(ptr_t, it->slot);
         llvm::BasicBlock *do_free =
             llvm::BasicBlock::Create(context_, "free " + op->name, function_);

@@ -24,6 +24,17 @@ TEST(RuntimeModules, EveryTargetGetsTheBaseAndTheDeviceInterface) {
     }
 }
 
+TEST(RuntimeModules, TheProfileFeaturesSelectTheProfiler) {
+    EXPECT_EQ(runtime_modules_for(Target("x86-64-linux-profile")),
+              (Names{"base", "device_interface", "profiler"}));
+    EXPECT_EQ(runtime_modules_for(Target("arm-64-linux-profile_by_timer")),
+              (Names{"base", "device_interface", "profiler"}));
+    std::vector<const RuntimeBitcodeFile *> files =
+        runtime_bitcode_for(Target("x86-64-linux-profile"));
+    ASSERT_FALSE(files.empty());
+    EXPECT_EQ(std::string(files.back()->source), "profiler");
+}
+
 TEST(RuntimeModules, AFeatureSelectsItsModules) {
     std::vector<RuntimeModule> table = {{"base", {}},
                                         {"device_interface", {}},

@@ -14,13 +14,15 @@
 #include <memory>
 #include <string>
 
-/// The bilateral grid on the 1536 x 2560 gray photograph (gray.png as float in [0, 1]; at paper
-/// size), or on gray_small.png tiled to 320 x 240 (small); synthetic without the photographs.
+/// The bilateral grid on the 1536 x 2560 gray photograph (gray.png as float in [0, 1], its own
+/// size: at paper size and in the natural mode), or on gray_small.png tiled to 320 x 240 (small);
+/// synthetic without the photographs.
 class BilateralGridApp : public AppInstance {
 public:
     explicit BilateralGridApp(const AppOptions &opt) {
-        const int w = opt.paper_size ? 1536 : 320, h = opt.paper_size ? 2560 : 240;
-        const char *file = opt.paper_size ? "gray.png" : "gray_small.png";
+        const bool big = opt.size() != InputSize::Small;
+        const int w = big ? 1536 : 320, h = big ? 2560 : 240;
+        const char *file = big ? "gray.png" : "gray_small.png";
         input_ = app_inputs::photo_gray_float(opt.images_dir, file, w, h, 7, &description_);
         output_ = Halide::Buffer<float>(w, h);
         pipeline_.input.set(input_);
@@ -47,6 +49,7 @@ public:
     /// in the interpolation (see tests/apps/bilateral_grid.cpp).
     double reference_tolerance() const override { return 1e-5; }
     Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(output_); }
+    Halide::Buffer<uint8_t> input_picture() override { return app_picture::from_float(input_); }
 
 private:
     BilateralGridPipeline pipeline_;

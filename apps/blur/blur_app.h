@@ -1,7 +1,7 @@
 // The 2012 paper's 3x3 blur as an AppInstance for the benchmark harness and the demo: the grey
-// photograph tiled to 6400 x 4800 (640 x 480 in the small mode) and widened to uint16 (shifted
-// left by 6 bits, so the 16-bit sum of three samples cannot wrap), under the paper's Figure 1
-// schedule. Include "Halide.h" first.
+// photograph tiled to 6400 x 4800 (640 x 480 in the small mode; gray.png at its own 1536 x 2560
+// in the natural one) and widened to uint16 (shifted left by 6 bits, so the 16-bit sum of three
+// samples cannot wrap), under the paper's Figure 1 schedule. Include "Halide.h" first.
 #ifndef LOOM_APPS_BLUR_APP_H
 #define LOOM_APPS_BLUR_APP_H
 
@@ -18,13 +18,24 @@
 
 class BlurApp : public AppInstance {
 public:
-    explicit BlurApp(const AppOptions &opt)
-        : w(opt.paper_size ? 6400 : 640), h(opt.paper_size ? 4800 : 480) {
+    explicit BlurApp(const AppOptions &opt) {
+        Halide::Buffer<uint8_t> gray;
+        if (opt.size() == InputSize::Natural) {
+            gray =
+                app_inputs::natural_photo8(opt.images_dir, "gray.png", 0, 1536, 2560, 11, &source);
+            w = gray.width();
+            h = gray.height();
+            source = ", " + source;
+        } else {
+            w = opt.paper_size ? 6400 : 640;
+            h = opt.paper_size ? 4800 : 480;
+            Halide::Buffer<uint8_t> photo =
+                app_inputs::load_photo<uint8_t>(opt.images_dir, "gray.png");
+            if (photo.defined()) gray = app_inputs::tile_mirrored(photo, w, h);
+        }
         in = Halide::Buffer<uint16_t>(w, h);
-        Halide::Buffer<uint8_t> photo = app_inputs::load_photo<uint8_t>(opt.images_dir, "gray.png");
-        if (photo.defined()) {
-            Halide::Buffer<uint8_t> tiled = app_inputs::tile_mirrored(photo, w, h);
-            in.for_each_element([&](int x, int y) { in(x, y) = (uint16_t)(tiled(x, y) << 6); });
+        if (gray.defined()) {
+            in.for_each_element([&](int x, int y) { in(x, y) = (uint16_t)(gray(x, y) << 6); });
         } else {
             Halide::Buffer<float> f = app_inputs::synthetic_float(w, h, 0, 11);
             in.for_each_element([&](int x, int y) { in(x, y) = (uint16_t)(f(x, y) * 16383.0f); });
@@ -33,7 +44,7 @@ public:
         p.input.set(in);
     }
     std::string input_description() const override {
-        return std::to_string(w) + "x" + std::to_string(h) + " uint16";
+        return std::to_string(w) + "x" + std::to_string(h) + " uint16" + source;
     }
     void compile() override {
         p.schedule_paper();
@@ -52,9 +63,11 @@ public:
     }
     double reference_tolerance() const override { return 0; }
     Halide::Buffer<uint8_t> picture() override { return app_picture::from_unsigned(out, 6); }
+    Halide::Buffer<uint8_t> input_picture() override { return app_picture::from_unsigned(in, 6); }
 
 private:
-    const int w, h;
+    int w, h;
+    std::string source; ///< ", <file>" in the natural mode
     BlurPipeline p;
     Halide::Buffer<uint16_t> in, out;
 };

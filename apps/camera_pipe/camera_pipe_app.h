@@ -9,6 +9,8 @@
 #include "common/autoschedule.h"
 #include "common/inputs.h"
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -47,8 +49,9 @@ inline Halide::Buffer<uint16_t> synthetic_bayer(int W, int H) {
 } // namespace camera_pipe_detail
 
 /// The camera pipeline on bayer_small.png (256 x 344) enlarged to a 2560 x 1920 raw by mirrored
-/// 2 x 2 blocks (paper size; output 2528 x 1896 x 3), or on bayer_small.png itself (small;
-/// output 224 x 320 x 3); a synthetic raw without the photographs.
+/// 2 x 2 blocks (paper size; output 2528 x 1896 x 3), or on bayer_small.png itself (small and
+/// natural: the only real raw in ../shared/images; output 224 x 320 x 3); a synthetic raw without
+/// the photographs.
 class CameraPipeApp : public AppInstance {
 public:
     explicit CameraPipeApp(const AppOptions &opt) {
@@ -56,8 +59,9 @@ public:
         Halide::Buffer<uint16_t> photo =
             app_inputs::load_photo<uint16_t>(opt.images_dir, "bayer_small.png");
         const bool have = photo.defined() && photo.dimensions() == 2;
-        const int W = opt.paper_size ? 2560 : (have ? photo.width() : 256);
-        const int H = opt.paper_size ? 1920 : (have ? photo.height() : 344);
+        const bool big = opt.size() == InputSize::Benchmark;
+        const int W = big ? 2560 : (have ? photo.width() : 256);
+        const int H = big ? 1920 : (have ? photo.height() : 344);
         if (have) {
             raw_ = tile_bayer_mirrored(photo, W, H);
             description_ =
@@ -94,6 +98,20 @@ public:
     /// Integer arithmetic throughout: bit-exact.
     double reference_tolerance() const override { return 0; }
     Halide::Buffer<uint8_t> picture() override { return output_; }
+    /// The raw as the sensor saw it: each site in its filter's colour (green-red rows, then
+    /// blue-green), scaled to the brightest value with the pipeline's gamma 2 so it is visible.
+    Halide::Buffer<uint8_t> input_picture() override {
+        Halide::Buffer<uint8_t> pic(raw_.width(), raw_.height(), 3);
+        pic.fill(0);
+        int top = 1;
+        raw_.for_each_value([&](uint16_t v) { top = std::max(top, (int)v); });
+        for (int y = 0; y < raw_.height(); y++)
+            for (int x = 0; x < raw_.width(); x++) {
+                const int site = (y & 1) * 2 + (x & 1), c = site == 1 ? 0 : site == 2 ? 2 : 1;
+                pic(x, y, c) = (uint8_t)std::lround(255.0 * std::sqrt((double)raw_(x, y) / top));
+            }
+        return pic;
+    }
 
 private:
     CameraPipePipeline pipeline_;

@@ -11,13 +11,43 @@
 #include <string>
 #include <vector>
 
+/// The three kinds of input an application can be made with (AppOptions::size()).
+enum class InputSize {
+    /// A small input that runs in well under a second unscheduled (tests, the demo's --small).
+    Small,
+    /// The size the issue benchmarks (the paper's): the photographs enlarged by mirrored tiling.
+    Benchmark,
+    /// The demo's: one real photograph at its own size, untiled (tutorial_rgb.png for the RGB
+    /// apps, gray.png for the gray ones but the snake, which takes tutorial_gray.png halved to
+    /// 384 x 640, the Bayer raw for the camera pipeline); apps whose input is not an image keep a
+    /// synthetic one at a size that runs in well under a second. Each app's header says which.
+    Natural,
+};
+
 /// Where an application takes its input from, and how big it is.
 struct AppOptions {
     /// The folder of shared photographs (../shared/images); empty means synthetic inputs only.
     std::string images_dir;
     /// true: the size the issue benchmarks (the paper's size); false: a small input that runs in
-    /// well under a second unscheduled (the demo's quick mode, smoke tests).
+    /// well under a second unscheduled (the demo's quick mode, smoke tests). Ignored when
+    /// `natural` is set.
     bool paper_size = true;
+    /// true: each app's photograph at its natural size (the demo's default mode).
+    bool natural = false;
+    /// The input these flags select.
+    InputSize size() const {
+        return natural ? InputSize::Natural : paper_size ? InputSize::Benchmark : InputSize::Small;
+    }
+};
+
+/// What AppInstance::run_for_demo() did.
+struct DemoRun {
+    /// One sentence for the demo's page; empty when the app has no demo run.
+    std::string what;
+    /// The updates it ran (the snake: level set iterations), its own JIT time, and the time of
+    /// the updates (with whatever it does between them, e.g. the convergence test).
+    int steps = 0;
+    double compile_ms = -1, run_ms = -1;
 };
 
 /// One application, ready to compile and run on an input it built itself.
@@ -44,6 +74,15 @@ public:
     virtual double reference_tolerance() const = 0;
     /// An 8-bit picture of the last output for the demo: 2-D gray or 3-D (x, y, c) RGB.
     virtual Halide::Buffer<uint8_t> picture() = 0;
+    /// An 8-bit picture of the input, the demo's "before" beside picture(): the photograph (for
+    /// several inputs, side by side), or for an app whose input is not an image a view of its
+    /// numbers (each app says which).
+    virtual Halide::Buffer<uint8_t> input_picture() = 0;
+    /// The demo's longer run, after the timed ones, for an app whose realization is one step of
+    /// an iterative method (the snake: it iterates until its contour settles, and picture() then
+    /// shows the result). Returns what it did (nothing for the other apps, which have nothing
+    /// more to run). Never called by the benchmarks.
+    virtual DemoRun run_for_demo() { return {}; }
 };
 
 /// A registered application: its name (the apps/ folder) and how to make an instance.

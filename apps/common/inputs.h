@@ -1,7 +1,7 @@
 // Inputs for the applications: the shared photographs, enlarged to a benchmark size by mirrored
-// tiling (no seams, so stencils see natural image statistics everywhere), or deterministic
-// synthetic images when no photograph is available. Include "Halide.h" first; the binary links
-// libpng and libjpeg (halide_image_io.h).
+// tiling (no seams, so stencils see natural image statistics everywhere), or at their own size
+// for the demo (InputSize::Natural), or deterministic synthetic images when no photograph is
+// available. Include "Halide.h" first; the binary links libpng and libjpeg (halide_image_io.h).
 #ifndef LOOM_APPS_COMMON_INPUTS_H
 #define LOOM_APPS_COMMON_INPUTS_H
 
@@ -109,6 +109,65 @@ inline Halide::Buffer<float> photo_gray_float(const std::string &images_dir, con
     bool resized = photo.width() != width || photo.height() != height;
     *description = size + file + (resized ? " tiled" : "");
     return to_unit_float(tile_mirrored(photo, width, height));
+}
+
+/// The demo's RGB photograph (InputSize::Natural): 768 x 1280 x 3, 8-bit.
+constexpr const char *kNaturalRgb = "tutorial_rgb.png";
+constexpr int kNaturalRgbWidth = 768, kNaturalRgbHeight = 1280;
+
+/// The 8-bit photograph `file` at its own size, untiled (InputSize::Natural), with *source set to
+/// "<file>"; without it, or when it does not have `channels` channels (0: 2-D), a synthetic
+/// `width` x `height` image from `seed` with *source "synthetic".
+inline Halide::Buffer<uint8_t> natural_photo8(const std::string &images_dir, const char *file,
+                                              int channels, int width, int height, uint32_t seed,
+                                              std::string *source) {
+    Halide::Buffer<uint8_t> photo = load_photo<uint8_t>(images_dir, file);
+    const bool fits =
+        photo.defined() && (channels ? photo.dimensions() == 3 && photo.channels() == channels
+                                     : photo.dimensions() == 2);
+    if (fits) {
+        *source = file;
+        return photo;
+    }
+    *source = "synthetic";
+    Halide::Buffer<float> f = synthetic_float(width, height, channels, seed);
+    Halide::Buffer<uint8_t> out = channels ? Halide::Buffer<uint8_t>(width, height, channels)
+                                           : Halide::Buffer<uint8_t>(width, height);
+    out.for_each_element([&](const int *pos) { out(pos) = (uint8_t)(f(pos) * 255.0f); });
+    return out;
+}
+
+/// The demo's RGB photograph (kNaturalRgb) at its own size as float in [0, 1], with *source as
+/// natural_photo8 sets it.
+inline Halide::Buffer<float> natural_rgb_float(const std::string &images_dir, uint32_t seed,
+                                               std::string *source) {
+    return to_unit_float(natural_photo8(images_dir, kNaturalRgb, 3, kNaturalRgbWidth,
+                                        kNaturalRgbHeight, seed, source));
+}
+
+/// src (2-D, or 3-D with channels last; even width and height) halved in each direction by
+/// averaging 2 x 2 blocks, rounded to nearest.
+template <typename T>
+Halide::Buffer<T> half_size(const Halide::Buffer<T> &src) {
+    const int w = src.width() / 2, h = src.height() / 2;
+    const int channels = src.dimensions() == 3 ? src.channels() : 1;
+    Halide::Buffer<T> out =
+        src.dimensions() == 3 ? Halide::Buffer<T>(w, h, channels) : Halide::Buffer<T>(w, h);
+    for (int c = 0; c < channels; c++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                auto at = [&](int xx, int yy) {
+                    return (double)(src.dimensions() == 3 ? src(xx, yy, c) : src(xx, yy));
+                };
+                double mean = 0.25 * (at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) +
+                                      at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1));
+                T v = std::is_integral<T>::value ? (T)(mean + 0.5) : (T)mean;
+                if (src.dimensions() == 3)
+                    out(x, y, c) = v;
+                else
+                    out(x, y) = v;
+            }
+    return out;
 }
 
 } // namespace app_inputs

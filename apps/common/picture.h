@@ -35,6 +35,29 @@ Halide::Buffer<uint8_t> from_unsigned(const Halide::Buffer<T> &src, int shift) {
     return out;
 }
 
+/// Pictures a and b (both 2-D, or both 3-D with the same channels) side by side, left to right,
+/// with a white gap of `gap` columns; the shorter one is padded with white below.
+inline Halide::Buffer<uint8_t> side_by_side(const Halide::Buffer<uint8_t> &a,
+                                            const Halide::Buffer<uint8_t> &b, int gap = 16) {
+    const int w = a.width() + gap + b.width(), h = std::max(a.height(), b.height());
+    const int channels = a.dimensions() == 3 ? a.channels() : 1;
+    Halide::Buffer<uint8_t> out = a.dimensions() == 3 ? Halide::Buffer<uint8_t>(w, h, channels)
+                                                      : Halide::Buffer<uint8_t>(w, h);
+    out.fill(255);
+    for (int c = 0; c < channels; c++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const Halide::Buffer<uint8_t> &src = x < a.width() ? a : b;
+                const int sx = x < a.width() ? x : x - a.width() - gap;
+                if (sx < 0 || y >= src.height()) continue;
+                if (a.dimensions() == 3)
+                    out(x, y, c) = src(sx, y, c);
+                else
+                    out(x, y) = src(sx, y);
+            }
+    return out;
+}
+
 } // namespace app_picture
 
 #endif

@@ -1,6 +1,7 @@
 // The convolution-layer app for the benchmark harness and the demo (apps/common/app.h): a
 // deterministic pseudo-random input batch and He-scaled weights, through ConvLayerPipeline's
-// CPU schedule. Include "Halide.h" first.
+// CPU schedule. A layer's input is not a photograph: the natural mode (the demo) keeps the
+// synthetic batch at the benchmark's size (about 25 ms). Include "Halide.h" first.
 #ifndef LOOM_APPS_CONV_LAYER_APP_H
 #define LOOM_APPS_CONV_LAYER_APP_H
 
@@ -18,7 +19,8 @@ class ConvLayerApp : public AppInstance {
 public:
     explicit ConvLayerApp(const AppOptions &opt) {
         using namespace conv_layer_detail;
-        const bool big = opt.paper_size;
+        const bool big = opt.size() != InputSize::Small;
+        natural_ = opt.size() == InputSize::Natural;
         w_ = big ? kPaperWidth : kSmallWidth;
         h_ = big ? kPaperHeight : kSmallHeight;
         ci_ = big ? kPaperChannelsIn : kSmallChannelsIn;
@@ -38,7 +40,8 @@ public:
     std::string input_description() const override {
         return std::to_string(w_) + "x" + std::to_string(h_) + "x" + std::to_string(ci_) + "x" +
                std::to_string(n_) + " float (x, y, c, n; stored c fastest), 3x3x" +
-               std::to_string(ci_) + "->" + std::to_string(co_) + " filter, fixed-seed LCG";
+               std::to_string(ci_) + "->" + std::to_string(co_) + " filter, fixed-seed LCG" +
+               (natural_ ? " (synthetic: not an image)" : "");
     }
     void compile() override {
         p_.schedule_cpu(ci_, co_, w_);
@@ -75,8 +78,18 @@ public:
         return pic;
     }
 
+    /// The first image of the batch, its first three input channels as RGB (values in [0, 1)).
+    Halide::Buffer<uint8_t> input_picture() override {
+        Halide::Buffer<uint8_t> pic(w_, h_, 3);
+        pic.for_each_element([&](int x, int y, int c) {
+            pic(x, y, c) = (uint8_t)std::min(255.0f, 255.0f * in_(c % ci_, x, y, 0));
+        });
+        return pic;
+    }
+
 private:
     int w_, h_, ci_, co_, n_;
+    bool natural_ = false;
     Halide::Buffer<float> in_, filter_, bias_, out_;
     ConvLayerPipeline p_;
 };

@@ -1,6 +1,7 @@
 // Harris corner detection as an AppInstance for the benchmark harness and the demo: the RGB
-// photograph tiled to 1536 x 2560 x 3 float (192 x 320 x 3 in the small mode), the CPU schedule,
-// the naive reference. Include "Halide.h" first.
+// photograph tiled to 1536 x 2560 x 3 float (192 x 320 x 3 in the small mode; tutorial_rgb.png at
+// its own 768 x 1280 in the natural one), the CPU schedule, the naive reference. Include
+// "Halide.h" first.
 #ifndef LOOM_APPS_HARRIS_APP_H
 #define LOOM_APPS_HARRIS_APP_H
 
@@ -18,14 +19,21 @@
 
 class HarrisApp : public AppInstance {
 public:
-    explicit HarrisApp(const AppOptions &opt)
-        : w(opt.paper_size ? 1536 : 192), h(opt.paper_size ? 2560 : 320) {
-        in = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+    explicit HarrisApp(const AppOptions &opt) {
+        if (opt.size() == InputSize::Natural) {
+            in = app_inputs::natural_rgb_float(opt.images_dir, 2024, &source);
+            source = ", " + source;
+        } else {
+            const bool big = opt.size() == InputSize::Benchmark;
+            in = app_inputs::photo_rgb_float(opt.images_dir, big ? 1536 : 192, big ? 2560 : 320);
+        }
+        w = in.width();
+        h = in.height();
         out = Halide::Buffer<float>(w, h);
         p.input.set(in);
     }
     std::string input_description() const override {
-        return std::to_string(w) + "x" + std::to_string(h) + "x3 float";
+        return std::to_string(w) + "x" + std::to_string(h) + "x3 float" + source;
     }
     void compile() override {
         p.schedule_cpu();
@@ -57,8 +65,11 @@ public:
         return app_picture::from_float(shown);
     }
 
+    Halide::Buffer<uint8_t> input_picture() override { return app_picture::from_float(in); }
+
 private:
-    const int w, h;
+    int w, h;
+    std::string source; ///< ", <file>" in the natural mode
     HarrisPipeline p;
     Halide::Buffer<float> in, out;
 };

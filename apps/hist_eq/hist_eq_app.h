@@ -1,7 +1,8 @@
 // Histogram equalization as an AppInstance for the benchmark harness and the demo: the RGB
-// photograph tiled to 1536 x 2560 x 3 uint8 (192 x 320 x 3 in the small mode), each channel
-// equalized on its own by the 2-D pipeline (one compiled pipeline, three realizations per run,
-// as OpenCV's equalizeHist per channel), with the CPU schedule. Include "Halide.h" first.
+// photograph tiled to 1536 x 2560 x 3 uint8 (192 x 320 x 3 in the small mode; tutorial_rgb.png
+// at its own 768 x 1280 in the natural one), each channel equalized on its own by the 2-D
+// pipeline (one compiled pipeline, three realizations per run, as OpenCV's equalizeHist per
+// channel), with the CPU schedule. Include "Halide.h" first.
 #ifndef LOOM_APPS_HIST_EQ_APP_H
 #define LOOM_APPS_HIST_EQ_APP_H
 
@@ -17,21 +18,31 @@
 
 class HistEqApp : public AppInstance {
 public:
-    explicit HistEqApp(const AppOptions &opt)
-        : w(opt.paper_size ? 1536 : 192), h(opt.paper_size ? 2560 : 320) {
-        Halide::Buffer<uint8_t> photo =
-            app_inputs::load_photo<uint8_t>(opt.images_dir, "rgb_small.png");
-        if (photo.defined()) {
-            in = app_inputs::tile_mirrored(photo, w, h);
+    explicit HistEqApp(const AppOptions &opt) {
+        if (opt.size() == InputSize::Natural) {
+            in = app_inputs::natural_photo8(opt.images_dir, app_inputs::kNaturalRgb, 3,
+                                            app_inputs::kNaturalRgbWidth,
+                                            app_inputs::kNaturalRgbHeight, 7, &source);
+            source = ", " + source;
         } else {
-            Halide::Buffer<float> f = app_inputs::synthetic_float(w, h, 3, 7);
-            in = Halide::Buffer<uint8_t>(w, h, 3);
-            in.for_each_element([&](const int *pos) { in(pos) = (uint8_t)(f(pos) * 255.0f); });
+            const bool big = opt.size() == InputSize::Benchmark;
+            const int tw = big ? 1536 : 192, th = big ? 2560 : 320;
+            Halide::Buffer<uint8_t> photo =
+                app_inputs::load_photo<uint8_t>(opt.images_dir, "rgb_small.png");
+            if (photo.defined()) {
+                in = app_inputs::tile_mirrored(photo, tw, th);
+            } else {
+                Halide::Buffer<float> f = app_inputs::synthetic_float(tw, th, 3, 7);
+                in = Halide::Buffer<uint8_t>(tw, th, 3);
+                in.for_each_element([&](const int *pos) { in(pos) = (uint8_t)(f(pos) * 255.0f); });
+            }
         }
+        w = in.width();
+        h = in.height();
         out = Halide::Buffer<uint8_t>(w, h, 3);
     }
     std::string input_description() const override {
-        return std::to_string(w) + "x" + std::to_string(h) + "x3 uint8";
+        return std::to_string(w) + "x" + std::to_string(h) + "x3 uint8" + source;
     }
     void compile() override {
         p.schedule_cpu();
@@ -60,9 +71,11 @@ public:
     }
     double reference_tolerance() const override { return 0; }
     Halide::Buffer<uint8_t> picture() override { return out; }
+    Halide::Buffer<uint8_t> input_picture() override { return in; }
 
 private:
-    const int w, h;
+    int w, h;
+    std::string source; ///< ", <file>" in the natural mode
     HistEqPipeline p;
     Halide::Buffer<uint8_t> in, out;
 };

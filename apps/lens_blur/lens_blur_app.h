@@ -1,7 +1,8 @@
 // The lens blur app as an AppInstance (apps/common/app.h) for the benchmark harness and the
 // demo: "lens_blur" at the paper's size (992 x 1024 x 3, 8-bit: the left view is the photograph
-// tiled, the right one made from it by shifting regions by known disparities). Include "Halide.h"
-// first.
+// tiled, the right one made from it by shifting regions by known disparities), or with
+// tutorial_rgb.png at its own 768 x 1280 as the left view in the natural mode. Include
+// "Halide.h" first.
 #ifndef LOOM_APPS_LENS_BLUR_APP_H
 #define LOOM_APPS_LENS_BLUR_APP_H
 
@@ -21,19 +22,30 @@ namespace lens_blur_detail {
 /// One lens blur pipeline on a w x h x 3 8-bit stereo pair.
 class LensBlurApp : public AppInstance {
 public:
-    LensBlurApp(const AppOptions &opt, int w, int h)
-        : left_(w, h, 3), right_(w, h, 3), out_(w, h, 3) {
-        Halide::Buffer<uint8_t> photo =
-            app_inputs::load_photo<uint8_t>(opt.images_dir, "rgb_small.png");
-        if (photo.defined()) {
-            left_ = app_inputs::tile_mirrored(photo, w, h);
+    LensBlurApp(const AppOptions &opt, int w, int h) {
+        if (opt.size() == InputSize::Natural) {
+            left_ = app_inputs::natural_photo8(opt.images_dir, app_inputs::kNaturalRgb, 3,
+                                               app_inputs::kNaturalRgbWidth,
+                                               app_inputs::kNaturalRgbHeight, 2024, &source_);
+            w = left_.width();
+            h = left_.height();
         } else {
-            Halide::Buffer<float> f = app_inputs::synthetic_float(w, h, 3, 2024);
-            left_.for_each_element(
-                [&](int x, int y, int c) { left_(x, y, c) = (uint8_t)(f(x, y, c) * 255.0f); });
+            Halide::Buffer<uint8_t> photo =
+                app_inputs::load_photo<uint8_t>(opt.images_dir, "rgb_small.png");
+            if (photo.defined()) {
+                left_ = app_inputs::tile_mirrored(photo, w, h);
+                source_ = "rgb_small.png tiled";
+            } else {
+                Halide::Buffer<float> f = app_inputs::synthetic_float(w, h, 3, 2024);
+                left_ = Halide::Buffer<uint8_t>(w, h, 3);
+                left_.for_each_element(
+                    [&](int x, int y, int c) { left_(x, y, c) = (uint8_t)(f(x, y, c) * 255.0f); });
+                source_ = "synthetic";
+            }
         }
+        right_ = Halide::Buffer<uint8_t>(w, h, 3);
+        out_ = Halide::Buffer<float>(w, h, 3);
         lens_blur_make_right(left_.data(), right_.data(), w, h);
-        source_ = opt.images_dir.empty() ? "synthetic" : "rgb_small.png tiled";
         pipeline_.left.set(left_);
         pipeline_.right.set(right_);
     }
@@ -64,6 +76,8 @@ public:
     /// (see tests/apps/lens_blur.cpp).
     double reference_tolerance() const override { return 1e-6; }
     Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out_); }
+    /// The left view (the right one is made from it).
+    Halide::Buffer<uint8_t> input_picture() override { return left_; }
 
 private:
     LensBlurPipeline pipeline_;
@@ -74,10 +88,12 @@ private:
 
 } // namespace lens_blur_detail
 
-/// Lens blur at 992 x 1024 x 3 (paper size) or 160 x 96 x 3.
+/// Lens blur at 992 x 1024 x 3 (paper size), 160 x 96 x 3 (small) or the photograph's size
+/// (natural).
 inline std::unique_ptr<AppInstance> make_lens_blur_app(const AppOptions &opt) {
-    return opt.paper_size ? std::make_unique<lens_blur_detail::LensBlurApp>(opt, 992, 1024)
-                          : std::make_unique<lens_blur_detail::LensBlurApp>(opt, 160, 96);
+    return opt.size() == InputSize::Benchmark
+               ? std::make_unique<lens_blur_detail::LensBlurApp>(opt, 992, 1024)
+               : std::make_unique<lens_blur_detail::LensBlurApp>(opt, 160, 96);
 }
 
 #endif

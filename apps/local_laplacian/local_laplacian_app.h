@@ -6,6 +6,7 @@
 #include "common/app.h"
 #include "common/autoschedule.h"
 #include "common/inputs.h"
+#include "common/picture.h"
 #include "local_laplacian/local_laplacian.h"
 #include "local_laplacian/reference.h"
 
@@ -13,16 +14,33 @@
 #include <string>
 
 /// The local Laplacian filter (8 levels, alpha 1, beta 1) on rgb_small16.png (192 x 320 x 3,
-/// 16-bit) tiled by mirroring to 1536 x 2560 x 3 (paper size) or as is (small); a synthetic
-/// image without the photographs.
+/// 16-bit) tiled by mirroring to 1536 x 2560 x 3 (paper size) or as is (small), or on
+/// tutorial_rgb.png at its own 768 x 1280 x 3 widened to 16 bits (natural: the only 16-bit
+/// photograph is the small one); a synthetic image without the photographs.
 class LocalLaplacianApp : public AppInstance {
 public:
     explicit LocalLaplacianApp(const AppOptions &opt) {
+        if (opt.size() == InputSize::Natural) {
+            std::string source;
+            Halide::Buffer<uint8_t> photo = app_inputs::natural_photo8(
+                opt.images_dir, app_inputs::kNaturalRgb, 3, app_inputs::kNaturalRgbWidth,
+                app_inputs::kNaturalRgbHeight, 16, &source);
+            input_ = Halide::Buffer<uint16_t>(photo.width(), photo.height(), 3);
+            // v * 257 maps 0..255 onto 0..65535 exactly.
+            input_.for_each_element(
+                [&](const int *pos) { input_(pos) = (uint16_t)(photo(pos) * 257); });
+            description_ = std::to_string(photo.width()) + "x" + std::to_string(photo.height()) +
+                           "x3 uint16, " + source + " widened from 8 bits";
+            output_ = Halide::Buffer<uint16_t>(photo.width(), photo.height(), 3);
+            pipeline_.input.set(input_);
+            return;
+        }
         Halide::Buffer<uint16_t> photo =
             app_inputs::load_photo<uint16_t>(opt.images_dir, "rgb_small16.png");
         const bool have = photo.defined() && photo.dimensions() == 3 && photo.channels() == 3;
-        const int w = opt.paper_size ? 1536 : (have ? photo.width() : 192);
-        const int h = opt.paper_size ? 2560 : (have ? photo.height() : 320);
+        const bool big = opt.size() == InputSize::Benchmark;
+        const int w = big ? 1536 : (have ? photo.width() : 192);
+        const int h = big ? 2560 : (have ? photo.height() : 320);
         const std::string size = std::to_string(w) + "x" + std::to_string(h) + "x3 uint16, ";
         if (have) {
             input_ = app_inputs::tile_mirrored(photo, w, h);
@@ -64,10 +82,9 @@ public:
     /// tests/apps/local_laplacian.cpp; in the harness's |a - b| / max(1, |b|) that is 2 (a dark
     /// value of 1 off by 2 units).
     double reference_tolerance() const override { return 2.0; }
-    Halide::Buffer<uint8_t> picture() override {
-        Halide::Buffer<uint8_t> pic(output_.width(), output_.height(), 3);
-        pic.for_each_element([&](const int *pos) { pic(pos) = (uint8_t)(output_(pos) >> 8); });
-        return pic;
+    Halide::Buffer<uint8_t> picture() override { return app_picture::from_unsigned(output_, 8); }
+    Halide::Buffer<uint8_t> input_picture() override {
+        return app_picture::from_unsigned(input_, 8);
     }
 
 private:

@@ -1,11 +1,13 @@
 // The matrix-multiply app for the benchmark harness and the demo (apps/common/app.h): two
-// deterministic pseudo-random float matrices, multiplied with MatmulPipeline's CPU schedule.
-// Include "Halide.h" first.
+// deterministic pseudo-random float matrices, multiplied with MatmulPipeline's CPU schedule
+// (2048 x 2048 at the benchmark's size, 256 x 256 small, 1024 x 1024 in the demo's natural mode:
+// the input is synthetic in every mode). Include "Halide.h" first.
 #ifndef LOOM_APPS_MATMUL_APP_H
 #define LOOM_APPS_MATMUL_APP_H
 
 #include "common/app.h"
 #include "common/autoschedule.h"
+#include "common/picture.h"
 #include "matmul/matmul.h"
 #include "matmul/matmul_params.h"
 #include "matmul/reference.h"
@@ -18,14 +20,17 @@
 class MatmulApp : public AppInstance {
 public:
     explicit MatmulApp(const AppOptions &opt)
-        : n_(opt.paper_size ? matmul_detail::kPaperSize : matmul_detail::kSmallSize), a_(n_, n_),
-          b_(n_, n_), out_(n_, n_) {
+        : n_(opt.size() == InputSize::Natural     ? matmul_detail::kNaturalSize
+             : opt.size() == InputSize::Benchmark ? matmul_detail::kPaperSize
+                                                  : matmul_detail::kSmallSize),
+          natural_(opt.size() == InputSize::Natural), a_(n_, n_), b_(n_, n_), out_(n_, n_) {
         matmul_detail::fill_uniform(a_.data(), (long)n_ * n_, 1);
         matmul_detail::fill_uniform(b_.data(), (long)n_ * n_, 2);
     }
     std::string input_description() const override {
         return std::to_string(n_) + "x" + std::to_string(n_) +
-               " float, A and B uniform in [-1, 1) from a fixed-seed LCG";
+               " float, A and B uniform in [-1, 1) from a fixed-seed LCG" +
+               (natural_ ? " (synthetic: not an image)" : "");
     }
     void compile() override {
         p_.schedule_cpu();
@@ -60,8 +65,21 @@ public:
         return pic;
     }
 
+    /// A and B side by side: mid-gray at 0, black at -1, white at 1.
+    Halide::Buffer<uint8_t> input_picture() override {
+        auto shown = [&](const Halide::Buffer<float> &m) {
+            Halide::Buffer<uint8_t> pic(n_, n_);
+            pic.for_each_element([&](int x, int y) {
+                pic(x, y) = (uint8_t)std::min(255.0f, std::max(0.0f, 127.5f + 127.5f * m(x, y)));
+            });
+            return pic;
+        };
+        return app_picture::side_by_side(shown(a_), shown(b_));
+    }
+
 private:
     int n_;
+    bool natural_;
     Halide::Buffer<float> a_, b_, out_;
     MatmulPipeline p_;
 };

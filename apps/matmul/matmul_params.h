@@ -12,6 +12,9 @@ namespace matmul_detail {
 constexpr int kPaperSize = 2048;
 /// The small size (demo quick mode, smoke runs).
 constexpr int kSmallSize = 256;
+/// The demo's size (InputSize::Natural: there is no photograph to take a size from): 1024 x 1024
+/// runs in a few tens of milliseconds and its pictures stay a few megabytes.
+constexpr int kNaturalSize = 1024;
 
 /// A fixed-seed generator of floats uniform in [-1, 1): a 32-bit LCG (Numerical Recipes
 /// constants) whose top 24 bits make the mantissa, so the sequence is the same on every machine

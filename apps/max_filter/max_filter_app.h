@@ -1,6 +1,7 @@
 // The max filter as an AppInstance for the benchmark harness and the demo: the RGB photograph
-// tiled to 1536 x 2560 x 3 float (192 x 320 x 3 in the small mode), radius 26, the CPU schedule,
-// the naive (direct 2-D window) reference. Include "Halide.h" first.
+// tiled to 1536 x 2560 x 3 float (192 x 320 x 3 in the small mode; tutorial_rgb.png at its own
+// 768 x 1280 in the natural one), radius 26, the CPU schedule, the naive (direct 2-D window)
+// reference. Include "Halide.h" first.
 #ifndef LOOM_APPS_MAX_FILTER_APP_H
 #define LOOM_APPS_MAX_FILTER_APP_H
 
@@ -16,14 +17,21 @@
 
 class MaxFilterApp : public AppInstance {
 public:
-    explicit MaxFilterApp(const AppOptions &opt)
-        : w(opt.paper_size ? 1536 : 192), h(opt.paper_size ? 2560 : 320), p(kRadius) {
-        in = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+    explicit MaxFilterApp(const AppOptions &opt) : p(kRadius) {
+        if (opt.size() == InputSize::Natural) {
+            in = app_inputs::natural_rgb_float(opt.images_dir, 2024, &source);
+            source = ", " + source;
+        } else {
+            const bool big = opt.size() == InputSize::Benchmark;
+            in = app_inputs::photo_rgb_float(opt.images_dir, big ? 1536 : 192, big ? 2560 : 320);
+        }
+        w = in.width();
+        h = in.height();
         out = Halide::Buffer<float>(w, h, 3);
         p.input.set(in);
     }
     std::string input_description() const override {
-        return std::to_string(w) + "x" + std::to_string(h) + "x3 float";
+        return std::to_string(w) + "x" + std::to_string(h) + "x3 float" + source;
     }
     void compile() override {
         p.schedule_cpu();
@@ -43,10 +51,12 @@ public:
     /// A maximum selects one of its inputs: bit-exact.
     double reference_tolerance() const override { return 0; }
     Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out); }
+    Halide::Buffer<uint8_t> input_picture() override { return app_picture::from_float(in); }
 
 private:
     static constexpr int kRadius = 26;
-    const int w, h;
+    int w, h;
+    std::string source; ///< ", <file>" in the natural mode
     MaxFilterPipeline p;
     Halide::Buffer<float> in, out;
 };

@@ -1,7 +1,7 @@
 // The non-local means app as an AppInstance (apps/common/app.h) for the benchmark harness and the
-// demo: "nl_means" at the paper's large size (1536 x 2560 x 3, the photograph tiled) and
-// "nl_means_small" at its small one (192 x 320 x 3, rgb_small.png exactly). Include "Halide.h"
-// first.
+// demo: "nl_means" at the paper's large size (1536 x 2560 x 3, the photograph tiled; in the
+// natural mode tutorial_rgb.png at its own 768 x 1280) and "nl_means_small" at its small one
+// (192 x 320 x 3, rgb_small.png exactly). Include "Halide.h" first.
 #ifndef LOOM_APPS_NL_MEANS_APP_H
 #define LOOM_APPS_NL_MEANS_APP_H
 
@@ -18,12 +18,21 @@
 
 namespace nl_means_detail {
 
-/// One non-local means pipeline on a w x h x 3 float image.
+/// One non-local means pipeline on a w x h x 3 float image, or (w = h = 0) on the demo's
+/// photograph at its own size.
 class NlMeansApp : public AppInstance {
 public:
-    NlMeansApp(const AppOptions &opt, int w, int h) : out_(w, h, 3) {
-        input_ = app_inputs::photo_rgb_float(opt.images_dir, w, h);
-        source_ = opt.images_dir.empty() ? "synthetic" : "rgb_small.png tiled";
+    NlMeansApp(const AppOptions &opt, int w, int h) {
+        if (w == 0) {
+            input_ = app_inputs::natural_rgb_float(opt.images_dir, 2024, &source_);
+        } else {
+            input_ = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+            // rgb_small.png is 192 x 320: the natural mode says it is shown as it is.
+            source_ = opt.images_dir.empty()             ? "synthetic"
+                      : opt.size() == InputSize::Natural ? "rgb_small.png"
+                                                         : "rgb_small.png tiled";
+        }
+        out_ = Halide::Buffer<float>(input_.width(), input_.height(), 3);
         pipeline_.input.set(input_);
     }
     std::string input_description() const override {
@@ -51,6 +60,7 @@ public:
     /// tests/apps/nl_means.cpp).
     double reference_tolerance() const override { return 2e-5; }
     Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out_); }
+    Halide::Buffer<uint8_t> input_picture() override { return app_picture::from_float(input_); }
 
 private:
     NlMeansPipeline pipeline_;
@@ -60,10 +70,17 @@ private:
 
 } // namespace nl_means_detail
 
-/// Non-local means at 1536 x 2560 x 3 (paper size) or 192 x 320 x 3.
+/// Non-local means at 1536 x 2560 x 3 (paper size), 192 x 320 x 3 (small) or the photograph's
+/// size (natural).
 inline std::unique_ptr<AppInstance> make_nl_means_app(const AppOptions &opt) {
-    return opt.paper_size ? std::make_unique<nl_means_detail::NlMeansApp>(opt, 1536, 2560)
-                          : std::make_unique<nl_means_detail::NlMeansApp>(opt, 192, 320);
+    switch (opt.size()) {
+    case InputSize::Benchmark:
+        return std::make_unique<nl_means_detail::NlMeansApp>(opt, 1536, 2560);
+    case InputSize::Natural:
+        return std::make_unique<nl_means_detail::NlMeansApp>(opt, 0, 0);
+    default:
+        return std::make_unique<nl_means_detail::NlMeansApp>(opt, 192, 320);
+    }
 }
 
 /// Non-local means at the paper's small size, 192 x 320 x 3 (rgb_small.png exactly), either way.

@@ -1,13 +1,15 @@
 // The pyramid-blending app for the benchmark harness and the demo (apps/common/app.h): the two
 // shared RGB photographs (rgb_small.png and tutorial_rgb.png) tiled to 2048 x 2048 by mirroring,
-// blended left / right across a soft vertical seam. Include "Halide.h" first; links libpng and
-// libjpeg.
+// blended left / right across a soft vertical seam; in the natural mode tutorial_rgb.png and its
+// gray version tutorial_gray.png, both at their own 768 x 1280 (colour on the left fading into
+// gray on the right). Include "Halide.h" first; links libpng and libjpeg.
 #ifndef LOOM_APPS_PYRAMID_BLEND_APP_H
 #define LOOM_APPS_PYRAMID_BLEND_APP_H
 
 #include "common/app.h"
 #include "common/autoschedule.h"
 #include "common/inputs.h"
+#include "common/picture.h"
 #include "pyramid_blend/pyramid_blend.h"
 #include "pyramid_blend/pyramid_blend_params.h"
 #include "pyramid_blend/reference.h"
@@ -20,21 +22,40 @@ class PyramidBlendApp : public AppInstance {
 public:
     explicit PyramidBlendApp(const AppOptions &opt) {
         using namespace pyramid_blend_detail;
-        w_ = opt.paper_size ? kPaperSize : kSmallWidth;
-        h_ = opt.paper_size ? kPaperSize : kSmallHeight;
-        a_ = app_inputs::photo_rgb_float(opt.images_dir, w_, h_);
-        Halide::Buffer<uint8_t> other =
-            app_inputs::load_photo<uint8_t>(opt.images_dir, "tutorial_rgb.png");
-        from_photos_ = other.defined();
-        b_ = from_photos_ ? app_inputs::to_unit_float(app_inputs::tile_mirrored(other, w_, h_))
-                          : app_inputs::synthetic_float(w_, h_, 3, 77);
+        if (opt.size() == InputSize::Natural) {
+            natural_ = true;
+            std::string source;
+            a_ = app_inputs::natural_rgb_float(opt.images_dir, 2024, &source);
+            w_ = a_.width();
+            h_ = a_.height();
+            Halide::Buffer<uint8_t> gray =
+                app_inputs::load_photo<uint8_t>(opt.images_dir, "tutorial_gray.png");
+            from_photos_ = source != "synthetic" && gray.defined() && gray.dimensions() == 2 &&
+                           gray.width() == w_ && gray.height() == h_;
+            b_ = from_photos_ ? Halide::Buffer<float>(w_, h_, 3)
+                              : app_inputs::synthetic_float(w_, h_, 3, 77);
+            if (from_photos_)
+                b_.for_each_element(
+                    [&](int x, int y, int c) { b_(x, y, c) = gray(x, y) * (1.0f / 255.0f); });
+        } else {
+            w_ = opt.paper_size ? kPaperSize : kSmallWidth;
+            h_ = opt.paper_size ? kPaperSize : kSmallHeight;
+            a_ = app_inputs::photo_rgb_float(opt.images_dir, w_, h_);
+            Halide::Buffer<uint8_t> other =
+                app_inputs::load_photo<uint8_t>(opt.images_dir, "tutorial_rgb.png");
+            from_photos_ = other.defined();
+            b_ = from_photos_ ? app_inputs::to_unit_float(app_inputs::tile_mirrored(other, w_, h_))
+                              : app_inputs::synthetic_float(w_, h_, 3, 77);
+        }
         mask_ = Halide::Buffer<float>(w_, h_);
         mask_.for_each_element([&](int x, int y) { mask_(x, y) = mask_weight(x, w_); });
         out_ = Halide::Buffer<float>(w_, h_, 3);
     }
     std::string input_description() const override {
+        const char *photos = natural_ ? "tutorial_rgb.png and tutorial_gray.png"
+                                      : "rgb_small.png and tutorial_rgb.png tiled";
         return std::to_string(w_) + "x" + std::to_string(h_) + "x3 float, " +
-               (from_photos_ ? "rgb_small.png and tutorial_rgb.png tiled" : "synthetic images") +
+               (from_photos_ ? photos : "synthetic images") +
                ", left/right mask with a w/8 ramp, 4 levels";
     }
     void compile() override {
@@ -68,9 +89,14 @@ public:
         return pic;
     }
 
+    /// The two images side by side, a (kept on the left) then b (kept on the right).
+    Halide::Buffer<uint8_t> input_picture() override {
+        return app_picture::side_by_side(app_picture::from_float(a_), app_picture::from_float(b_));
+    }
+
 private:
     int w_, h_;
-    bool from_photos_ = false;
+    bool from_photos_ = false, natural_ = false;
     Halide::Buffer<float> a_, b_, mask_, out_;
     PyramidBlendPipeline p_;
 };

@@ -14,6 +14,10 @@
 struct SnakePipeline {
     /// Gray float input (x, y), values in [0, 1]; edges are repeated.
     Halide::ImageParam input{Halide::Float(32), 2, "input"};
+    /// The level set function to start from, the size of `input`: read only by a pipeline made
+    /// with `from_initial_phi` (the demo's run to convergence, which feeds each realization's
+    /// output back in).
+    Halide::ImageParam initial_phi{Halide::Float(32), 2, "initial_phi"};
     Halide::Func clamped{"clamped"}, blur_y{"blur_y"}, blurred{"blurred"}, edge{"edge"},
         phi0{"phi0"};
     /// phi[k] is the level set function after k iterations (phi[0] the step function); phi.back()
@@ -24,8 +28,12 @@ struct SnakePipeline {
     int iterations;
 
     /// `iterations` updates of phi are unrolled into the pipeline: 5 in the benchmark; fewer keep
-    /// the unscheduled (fully inlined) pipeline's code small in tests.
-    explicit SnakePipeline(int iterations = snake_detail::kIterations) : iterations(iterations) {
+    /// the unscheduled (fully inlined) pipeline's code small in tests. phi0 is the step function
+    /// of the initial rectangle, or, with `from_initial_phi`, the `initial_phi` image (the
+    /// benchmark's pipeline is the default one).
+    explicit SnakePipeline(int iterations = snake_detail::kIterations,
+                           bool from_initial_phi = false)
+        : iterations(iterations) {
         using namespace snake_detail;
         using Halide::Expr;
         using Halide::Func;
@@ -46,9 +54,13 @@ struct SnakePipeline {
         Expr bx = (blurred(x + 1, y) - blurred(x - 1, y)) * 0.5f;
         Expr by = (blurred(x, y + 1) - blurred(x, y - 1)) * 0.5f;
         edge(x, y) = 1.0f / (1.0f + (bx * bx + by * by));
-        // The initial level set function: a step, -c0 inside the rectangle, c0 outside.
-        phi0(x, y) =
-            Halide::select(x >= w / 8 && x < w - w / 8 && y >= h / 8 && y < h - h / 8, -kC0, kC0);
+        // The initial level set function: a step, -c0 inside the rectangle, c0 outside (or the
+        // given one).
+        if (from_initial_phi)
+            phi0(x, y) = initial_phi(x, y);
+        else
+            phi0(x, y) = Halide::select(x >= w / 8 && x < w - w / 8 && y >= h / 8 && y < h - h / 8,
+                                        -kC0, kC0);
         phi.push_back(phi0);
         const float half_over_eps = 1.0f / (2.0f * kEpsilon), pi_over_eps = kPi / kEpsilon;
         for (int k = 0; k < iterations; k++) {

@@ -16,7 +16,8 @@ constexpr int kIterations = 5;
 /// assume 8-bit intensities.
 constexpr float kIntensityScale = 255.0f;
 /// Time step, and the weights of the distance regularisation (mu), of the weighted length term
-/// (lambda) and of the weighted area term (alpha; negative: the contour shrinks).
+/// (lambda) and of the weighted area term (alpha; negative: the region phi < 0 grows, the
+/// contour moving outwards until the edges stop it).
 constexpr float kTimestep = 1.0f;
 constexpr float kMu = 0.2f / kTimestep;
 constexpr float kLambda = 5.0f;

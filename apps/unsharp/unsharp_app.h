@@ -1,6 +1,7 @@
 // The unsharp mask as an AppInstance for the benchmark harness and the demo: the RGB photograph
-// tiled to 1536 x 2560 x 3 float (192 x 320 x 3 in the small mode), the CPU schedule, the naive
-// reference. Include "Halide.h" first.
+// tiled to 1536 x 2560 x 3 float (192 x 320 x 3 in the small mode; tutorial_rgb.png at its own
+// 768 x 1280 in the natural one), the CPU schedule, the naive reference. Include "Halide.h"
+// first.
 #ifndef LOOM_APPS_UNSHARP_APP_H
 #define LOOM_APPS_UNSHARP_APP_H
 
@@ -16,15 +17,22 @@
 
 class UnsharpApp : public AppInstance {
 public:
-    explicit UnsharpApp(const AppOptions &opt)
-        : w(opt.paper_size ? 1536 : 192), h(opt.paper_size ? 2560 : 320) {
-        in = app_inputs::photo_rgb_float(opt.images_dir, w, h);
+    explicit UnsharpApp(const AppOptions &opt) {
+        if (opt.size() == InputSize::Natural) {
+            in = app_inputs::natural_rgb_float(opt.images_dir, 2024, &source);
+            source = ", " + source;
+        } else {
+            const bool big = opt.size() == InputSize::Benchmark;
+            in = app_inputs::photo_rgb_float(opt.images_dir, big ? 1536 : 192, big ? 2560 : 320);
+        }
+        w = in.width();
+        h = in.height();
         out = Halide::Buffer<float>(w, h, 3);
         p.input.set(in);
         p.weight.set(kWeight);
     }
     std::string input_description() const override {
-        return std::to_string(w) + "x" + std::to_string(h) + "x3 float";
+        return std::to_string(w) + "x" + std::to_string(h) + "x3 float" + source;
     }
     void compile() override {
         p.schedule_cpu();
@@ -46,10 +54,12 @@ public:
     // with room for a fused multiply-add.
     double reference_tolerance() const override { return 1e-5; }
     Halide::Buffer<uint8_t> picture() override { return app_picture::from_float(out); }
+    Halide::Buffer<uint8_t> input_picture() override { return app_picture::from_float(in); }
 
 private:
     static constexpr float kWeight = 1.0f;
-    const int w, h;
+    int w, h;
+    std::string source; ///< ", <file>" in the natural mode
     UnsharpPipeline p;
     Halide::Buffer<float> in, out;
 };

@@ -1,6 +1,9 @@
 // The VGG-16 app for the benchmark harness and the demo (apps/common/app.h): the real network
 // (configuration D, 224 x 224 x 3 x 4, 138 million He-scaled weights from fixed seeds) at the
-// paper's size, the widths / 16 network on 32 x 32 x 3 x 2 otherwise. Include "Halide.h" first.
+// paper's size, the widths / 16 network on 32 x 32 x 3 x 2 in the small mode, and the real
+// network on one 224 x 224 x 3 image in the demo's natural mode (a quarter of the benchmark's
+// time). The images are synthetic in every mode (the weights are not trained, so a photograph
+// would be classified no better). Include "Halide.h" first.
 #ifndef LOOM_APPS_VGG16_APP_H
 #define LOOM_APPS_VGG16_APP_H
 
@@ -18,9 +21,12 @@
 class Vgg16App : public AppInstance {
 public:
     explicit Vgg16App(const AppOptions &opt)
-        : cfg_(opt.paper_size ? vgg16_detail::paper_config() : vgg16_detail::small_config()),
+        : cfg_(opt.size() == InputSize::Natural     ? vgg16_detail::natural_config()
+               : opt.size() == InputSize::Benchmark ? vgg16_detail::paper_config()
+                                                    : vgg16_detail::small_config()),
           weights_(vgg16_detail::make_weights(cfg_)), in_(3, cfg_.size, cfg_.size, cfg_.batch),
           out_(weights_.fc_out.back(), cfg_.batch), p_(cfg_, weights_) {
+        natural_ = opt.size() == InputSize::Natural;
         // Images with values in [0, 1) (a normalized photograph's range), from a fixed seed.
         conv_layer_detail::fill_uniform(in_.data(), (long)in_.number_of_elements(), 5, 0.5f);
         for (size_t i = 0; i < in_.number_of_elements(); i++) in_.data()[i] += 0.5f;
@@ -28,7 +34,8 @@ public:
     std::string input_description() const override {
         return std::to_string(cfg_.size) + "x" + std::to_string(cfg_.size) + "x3x" +
                std::to_string(cfg_.batch) + " float (c fastest), widths / " +
-               std::to_string(cfg_.divisor) + ", He-scaled fixed-seed weights";
+               std::to_string(cfg_.divisor) + ", He-scaled fixed-seed weights" +
+               (natural_ ? " (synthetic: not an image)" : "");
     }
     void compile() override {
         p_.schedule_cpu();
@@ -66,11 +73,22 @@ public:
         return pic;
     }
 
+    /// The batch's images side by side as RGB (values in [0, 1), channel-fastest in memory).
+    Halide::Buffer<uint8_t> input_picture() override {
+        const int s = cfg_.size;
+        Halide::Buffer<uint8_t> pic(s * cfg_.batch, s, 3);
+        pic.for_each_element([&](int x, int y, int c) {
+            pic(x, y, c) = (uint8_t)std::min(255.0f, 256.0f * in_(c, x % s, y, x / s));
+        });
+        return pic;
+    }
+
 private:
     vgg16_detail::Config cfg_;
     vgg16_detail::Weights weights_;
     Halide::Buffer<float> in_, out_;
     Vgg16Pipeline p_;
+    bool natural_ = false;
 };
 
 /// The registry's factory for the vgg16 app.

@@ -41,6 +41,8 @@ struct Config {
 inline Config paper_config() { return Config{}; }
 /// The scaled-down network of the tests and the quick mode: widths / 16, 32 x 32 x 3 x 2.
 inline Config small_config() { return Config{16, 32, 2}; }
+/// The demo's network (InputSize::Natural): the real one on a single 224 x 224 x 3 image.
+inline Config natural_config() { return Config{1, 224, 1}; }
 
 /// All weights, channel-fastest like conv_layer: conv filter l is (co, ci, 3, 3), fc1 is
 /// (o, c, x, y) over the last pool's (c, x, y), fc2 and fc3 are (o, i).

@@ -104,6 +104,10 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
             continue;
         }
         const std::string &b = a.name;
+        // The type, dimension and region messages name the buffer as Halide's do ("Input buffer
+        // in", "Output buffer f"); the others say "buffer <name>" themselves.
+        const Expr described =
+            str((a.kind == LoweredArgument::OutputBuffer ? "Output buffer " : "Input buffer ") + b);
         Expr handle = buffer_handle(b);
         entry.push_back(
             AssertStmt::make(NE::make(Reinterpret::make(UInt(64), handle), make_zero(UInt(64))),
@@ -111,11 +115,11 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
         Expr type = Call::make(UInt(32), Call::buffer_get_type, {handle}, Call::PureIntrinsic);
         entry.push_back(AssertStmt::make(
             type == packed_type(a.type),
-            runtime_error_call("halide_error_bad_type", {str(b), type, packed_type(a.type)})));
+            runtime_error_call("halide_error_bad_type", {described, type, packed_type(a.type)})));
         Expr dims = Call::make(Int(32), Call::buffer_get_dimensions, {handle}, Call::PureIntrinsic);
         entry.push_back(AssertStmt::make(
-            dims == a.dimensions,
-            runtime_error_call("halide_error_bad_dimensions", {str(b), dims, Expr(a.dimensions)})));
+            dims == a.dimensions, runtime_error_call("halide_error_bad_dimensions",
+                                                     {described, dims, Expr(a.dimensions)})));
 
         Expr is_query =
             Call::make(Bool(), Call::buffer_is_bounds_query, {handle}, Call::PureIntrinsic);
@@ -156,7 +160,7 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                 Expr ok = rext <= 0 || (mn <= rmin && rmax <= max);
                 checks.push_back(AssertStmt::make(
                     ok, runtime_error_call("halide_error_access_out_of_bounds",
-                                           {str(b), Expr(d), rmin, rmax, mn, max})));
+                                           {described, Expr(d), rmin, rmax, mn, max})));
             }
             checks.push_back(AssertStmt::make(
                 ext >= 0, runtime_error_call("halide_error_buffer_extents_negative",
@@ -194,6 +198,17 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                 span <= max_size, runtime_error_call("halide_error_buffer_allocation_too_large",
                                                      {str(b), Cast::make(UInt(64), span),
                                                       Cast::make(UInt(64), max_size)})));
+        }
+        // set_host_alignment promises more than the element size: code generation relies on
+        // it (aligned vector loads and stores), so a buffer that breaks it is refused here.
+        const Parameter &aligned = buffer_params[b];
+        if (aligned.defined() && aligned.host_alignment() > a.type.bytes()) {
+            Expr host = Call::make(Handle(), Call::buffer_get_host, {handle}, Call::PureIntrinsic);
+            Expr alignment = make_const(UInt(64), (int64_t)aligned.host_alignment());
+            checks.push_back(AssertStmt::make(
+                Reinterpret::make(UInt(64), host) % alignment == make_zero(UInt(64)),
+                runtime_error_call("halide_error_unaligned_host_ptr",
+                                   {str(b), Expr(aligned.host_alignment())})));
         }
         if (a.dimensions > 1) {
             Expr count = Cast::make(Int(64), field(b, "extent", 0));

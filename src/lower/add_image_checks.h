@@ -14,9 +14,12 @@
 ///     a buffer, dimension by dimension, that it covers the region it is touched over
 ///     (halide_error_access_out_of_bounds), a non-negative extent, its constraints
 ///     (set_min/set_extent/set_stride; an input's innermost stride is 1 unless the user lifted
-///     it, as in Halide) and a size that fits in 2^31-1 elements; then the body. (Where several
-///     checks fail, the first in this order is the one reported.)
-/// Tests: tests/unit/lower/add_image_checks_test.cpp and tests/unit/driver (run-time errors).
+///     it, as in Halide) and a size that fits in 2^31-1 elements; a host pointer aligned as
+///     set_host_alignment promised (when that is more than the element size:
+///     halide_error_unaligned_host_ptr); then the body. (Where several checks fail, the first
+///     in this order is the one reported.)
+/// Tests: tests/unit/lower/add_image_checks_test.cpp, tests/unit/driver and
+/// tests/error/runtime_errors.cpp (run-time errors).
 
 #include "analysis/bounds.h"
 #include "lang/function.h"

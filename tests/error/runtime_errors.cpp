@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 using namespace loom;
 
@@ -65,4 +67,27 @@ TEST(RuntimeErrors, OutputRegionPassesThroughShiftedBuffers) {
     out.set_min(100);
     f.realize(out);
     for (int i = 100; i < 105; i++) EXPECT_EQ(out(i), i * 2);
+}
+
+TEST(RuntimeErrors, HostPointerNotAlignedAsPromised) {
+    // set_host_alignment(32) lets the compiled code use aligned vector accesses: a buffer whose
+    // host pointer breaks the promise is refused before anything reads it.
+    ImageParam input(Float(32), 1, "aligned_input");
+    input.set_host_alignment(32);
+    Func f("f");
+    Var x("x");
+    f(x) = input(x) * 2.0f;
+    f.vectorize(x, 8);
+    std::vector<float> storage(64 + 8, 1.0f);
+    // The first element of storage that is 32-byte aligned, and one 4 bytes past it.
+    float *aligned = storage.data();
+    while (reinterpret_cast<uintptr_t>(aligned) % 32) aligned++;
+    Buffer<float> shifted(aligned + 1, {32});
+    input.set(shifted);
+    expect_error<RuntimeError>([&] { f.realize({32}); },
+                               {"aligned_input", "not aligned to a 32 bytes boundary"});
+    Buffer<float> ok(aligned, {32});
+    input.set(ok);
+    Buffer<float> out = f.realize({32});
+    EXPECT_EQ(out(31), 2.0f);
 }

@@ -39,20 +39,23 @@ struct Expected {
 
     /// `constraints`: the min, extent and stride constraints of dimension 0 (undefined: none);
     /// `query_min` / `query_extent`: what a bounds query answers.
-    void buffer(const std::string &b, const Expr &rmin_value, const Expr &rmax_value,
+    /// The type, dimension and region messages name the buffer as Halide's do ("Input buffer
+    /// b", or "Output buffer b" for an `output`).
+    void buffer(const std::string &b, bool output, const Expr &rmin_value, const Expr &rmax_value,
                 const std::vector<Expr> &constraints = {Expr(), Expr(), Expr()},
                 Expr query_min = Expr(), Expr query_extent = Expr()) {
         Expr h = handle_of(b);
+        Expr described = Expr((output ? "Output buffer " : "Input buffer ") + b);
         entry.push_back(
             AssertStmt::make(NE::make(Reinterpret::make(UInt(64), h), make_zero(UInt(64))),
                              error("halide_error_buffer_argument_is_null", {Expr(b)})));
         Expr packed = make_const(UInt(32), (uint64_t)(0 | (32 << 8) | (1 << 16)));
         Expr type = intrinsic(UInt(32), Call::buffer_get_type, {h});
-        entry.push_back(AssertStmt::make(type == packed,
-                                         error("halide_error_bad_type", {Expr(b), type, packed})));
+        entry.push_back(AssertStmt::make(
+            type == packed, error("halide_error_bad_type", {described, type, packed})));
         Expr dims = intrinsic(Int(32), Call::buffer_get_dimensions, {h});
         entry.push_back(AssertStmt::make(
-            dims == 1, error("halide_error_bad_dimensions", {Expr(b), dims, Expr(1)})));
+            dims == 1, error("halide_error_bad_dimensions", {described, dims, Expr(1)})));
         Expr is_query = intrinsic(Bool(), Call::buffer_is_bounds_query, {h});
         any_query = any_query.defined() ? Or::make(any_query, is_query) : is_query;
 
@@ -72,7 +75,7 @@ struct Expected {
                 Evaluate::make(intrinsic(Int(32), Call::buffer_init_strides, {h}, false)))));
         checks.push_back(AssertStmt::make(
             rext <= 0 || (mn <= rmin && rmax <= max),
-            error("halide_error_access_out_of_bounds", {Expr(b), Expr(0), rmin, rmax, mn, max})));
+            error("halide_error_access_out_of_bounds", {described, Expr(0), rmin, rmax, mn, max})));
         checks.push_back(AssertStmt::make(
             ext >= 0, error("halide_error_buffer_extents_negative", {Expr(b), Expr(0), ext})));
         const Expr fields[] = {mn, ext, st};
@@ -148,8 +151,8 @@ struct Nest {
     /// Halide's default for outputs, the input's by its Parameter's default constraint.
     Expected expected() const {
         Expected e;
-        e.buffer("ic_in", 1, 10, {Expr(), Expr(), Expr(1)});
-        e.buffer("ic_out", 0, 9, {Expr(), Expr(), Expr(1)});
+        e.buffer("ic_in", false, 1, 10, {Expr(), Expr(), Expr(1)});
+        e.buffer("ic_out", true, 0, 9, {Expr(), Expr(), Expr(1)});
         return e;
     }
 };
@@ -209,8 +212,8 @@ TEST(AddImageChecks, ConstraintsAreCheckedAnsweredToQueriesAndAssumedByTheBody) 
                                 field("ic_in", "stride", 0));
     Stmt after = add_image_checks(n.body(reads), n.args, {n.out}, {});
     Expected e;
-    e.buffer("ic_in", 1, 10, {Expr(0), Expr(16), Expr(1)}, Expr(0), Expr(16));
-    e.buffer("ic_out", 0, 9, {Expr(), Expr(), Expr(1)});
+    e.buffer("ic_in", false, 1, 10, {Expr(0), Expr(16), Expr(1)}, Expr(0), Expr(16));
+    e.buffer("ic_out", true, 0, 9, {Expr(), Expr(), Expr(1)});
     Stmt assumed = Evaluate::make(Expr(0) + Expr(16) + Expr(1));
     EXPECT_IR_EQ(after, e.build(n.body(assumed)));
 }

@@ -150,9 +150,6 @@ void check_report(const Report &r, const std::string &suffix) {
     EXPECT_NEAR(sum, r.total_ms, 0.001 * (r.funcs.size() + 1));
     EXPECT_NEAR(percent, 100.0, 0.1 * (r.funcs.size() + 1));
     EXPECT_DOUBLE_EQ(r.per_run_ms, r.total_ms);
-    // Nearly all the work is heavy's: it must get most of the time.
-    ASSERT_NE(r.func("heavy" + suffix), nullptr);
-    EXPECT_GT(r.func("heavy" + suffix)->percent, 50.0);
     // Memory, exactly: heavy's one root buffer, wide's one buffer per output row.
     const FuncLine *heavy = r.func("heavy" + suffix), *wide = r.func("wide" + suffix);
     EXPECT_EQ(heavy->peak, (long long)W * H * 4);
@@ -178,6 +175,28 @@ TEST(Profiler, ReportsEveryFuncWithTimesThatAddUp) {
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) ASSERT_EQ(profiled(x, y), plain(x, y)) << x << ", " << y;
     }
+}
+
+TEST(Profiler, TimeGoesToTheFuncComputing) {
+    // One serial Func without heap buffers: every sample taken while it computes must be
+    // billed to it (only the few instructions between the start of the run and its produce
+    // marker belong to nobody). Shares of several Funcs depend on the machine (the allocator
+    // under the sanitizers takes a third of the run above), so they are not compared.
+    Var x("x"), y("y");
+    RDom r(0, 200);
+    Func only("only_func");
+    only(x, y) = cast<float>(x + y);
+    only(x, y) = sin(only(x, y) + r * 0.01f);
+    captured.clear();
+    only.jit_handlers().custom_print = capture_print;
+    only.realize({256, 256}, get_jit_target_from_environment().with_feature(Target::Profile));
+    only.jit_handlers().custom_print = nullptr;
+    std::vector<Report> reports = parse_reports(captured);
+    ASSERT_EQ(reports.size(), 1u) << captured;
+    const FuncLine *f = reports[0].func("only_func");
+    ASSERT_NE(f, nullptr) << captured;
+    ASSERT_GT(reports[0].samples, 0) << captured;
+    EXPECT_GE(f->percent, 99.0) << captured;
 }
 
 TEST(Profiler, ByTimer) {

@@ -2,8 +2,9 @@
 #define LOOM_MEMORY_TYPE_H
 
 /// \file MemoryType: where a Func's storage lives (Halide's MemoryType; Func::store_in). Loom
-/// compiles for the CPU: Auto, Heap, Stack and Register are supported; the others are declared
-/// so Halide programs that mention them compile, and using them is a CompileError.
+/// compiles for the CPU: Auto, Heap, Stack and Register are what they say. As in Halide, a Func
+/// stored in a GPU or DSP memory (GPUShared, GPUTexture, LockedCache, VTCM) by a schedule
+/// compiled for a CPU lives in ordinary memory; AMXTile is a CompileError (no AMX code).
 
 #include <cstdint>
 

@@ -7,6 +7,8 @@
 
 #include "halide_image_io.h"
 
+#include "common/app.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -143,6 +145,20 @@ inline Halide::Buffer<float> natural_rgb_float(const std::string &images_dir, ui
                                                std::string *source) {
     return to_unit_float(natural_photo8(images_dir, kNaturalRgb, 3, kNaturalRgbWidth,
                                         kNaturalRgbHeight, seed, source));
+}
+
+/// The float RGB input of the apps that filter one photograph (harris, unsharp, max_filter): the
+/// natural photograph (*source_note = ", <file>") or rgb_small.png tiled to the benchmark's
+/// 1536 x 2560 or the small 192 x 320 (*source_note empty).
+inline Halide::Buffer<float> rgb_float_input(const AppOptions &opt, std::string *source_note) {
+    source_note->clear();
+    if (opt.size() == InputSize::Natural) {
+        Halide::Buffer<float> in = natural_rgb_float(opt.images_dir, 2024, source_note);
+        *source_note = ", " + *source_note;
+        return in;
+    }
+    const bool big = opt.size() == InputSize::Benchmark;
+    return photo_rgb_float(opt.images_dir, big ? 1536 : 192, big ? 2560 : 320);
 }
 
 /// src (2-D, or 3-D with channels last; even width and height) halved in each direction by

@@ -20,13 +20,7 @@
 class HarrisApp : public AppInstance {
 public:
     explicit HarrisApp(const AppOptions &opt) {
-        if (opt.size() == InputSize::Natural) {
-            in = app_inputs::natural_rgb_float(opt.images_dir, 2024, &source);
-            source = ", " + source;
-        } else {
-            const bool big = opt.size() == InputSize::Benchmark;
-            in = app_inputs::photo_rgb_float(opt.images_dir, big ? 1536 : 192, big ? 2560 : 320);
-        }
+        in = app_inputs::rgb_float_input(opt, &source);
         w = in.width();
         h = in.height();
         out = Halide::Buffer<float>(w, h);

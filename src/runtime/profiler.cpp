@@ -44,7 +44,7 @@ halide_profiler_state profiler_state = {{{0}}, nullptr, nullptr, nullptr, nullpt
 SyncStorage park_mutex, park_wake;
 int running_instances;
 loom_pthread_t sampling_thread;
-bool sampling_thread_started, timer_running, exit_report_registered;
+bool timer_running, exit_report_registered;
 
 } // namespace loom_runtime
 
@@ -416,8 +416,10 @@ int halide_profiler_instance_start(void *user_context, const char *pipeline_name
     bool start_thread = false;
     if (by_timer) {
         set_timer(true);
-    } else if (!sampling_thread_started) {
-        sampling_thread_started = start_thread = true;
+    } else if (!s->sampling_thread) {
+        // Claimed under the lock, so one instance starts it; cleared if the start fails.
+        s->sampling_thread = (halide_thread *)&sampling_thread;
+        start_thread = true;
         s->shutdown = 0;
     }
     halide_profiler_unlock(s);
@@ -425,8 +427,10 @@ int halide_profiler_instance_start(void *user_context, const char *pipeline_name
     running_instances++;
     pthread_cond_broadcast(&park_wake);
     pthread_mutex_unlock(&park_mutex);
-    if (start_thread && pthread_create(&sampling_thread, nullptr, sampler_main, nullptr) == 0) {
-        s->sampling_thread = (halide_thread *)&sampling_thread;
+    if (start_thread && pthread_create(&sampling_thread, nullptr, sampler_main, nullptr) != 0) {
+        halide_profiler_lock(s);
+        s->sampling_thread = nullptr;
+        halide_profiler_unlock(s);
     }
     return 0;
 }
@@ -544,7 +548,6 @@ void halide_profiler_shutdown(void) {
     if (join) pthread_join(sampling_thread, nullptr);
     halide_profiler_lock(s);
     s->sampling_thread = nullptr;
-    sampling_thread_started = false;
     s->shutdown = 0;
     halide_profiler_unlock(s);
 }

@@ -438,31 +438,38 @@ int halide_profiler_instance_start(void *user_context, const char *pipeline_name
 void halide_profiler_instance_end(void *, void *instance_ptr) {
     halide_profiler_instance_state *instance = (halide_profiler_instance_state *)instance_ptr;
     halide_profiler_state *s = &profiler_state;
-    uint64_t wall = now_ns() - instance->start_time;
     halide_profiler_lock(s);
+    // Read under the lock, so no sample can bill time past it.
+    uint64_t wall = now_ns() - instance->start_time;
     *instance->prev_next = instance->next;
     if (instance->next) instance->next->prev_next = instance->prev_next;
     if (!s->instances) set_timer(false);
     halide_profiler_pipeline_stats *p = instance->pipeline_stats;
-    // The samples only tell the shares: scale them to the run's wall-clock time.
-    double scale = instance->billed_time ? (double)wall / instance->billed_time : 0;
-    uint64_t billed = 0;
-    int last_billed = -1;
+    // A run shorter than a sampling period may have no sample: it is billed to the Func current
+    // at its end rather than dropped. Otherwise the samples tell the shares, and the billed
+    // times are scaled to the run's wall-clock time (a late sampler thread can leave the end
+    // unbilled; a timer sample can bill a little past it), rounding cumulative sums so the
+    // Funcs' times add up to the run's exactly.
+    if (instance->billed_time == 0) {
+        int func = __atomic_load_n(&instance->current_func, __ATOMIC_RELAXED);
+        if (func < 0 || func >= p->num_funcs) func = kOverheadId;
+        instance->funcs[func].time = instance->billed_time = wall;
+    }
+    uint64_t billed_before = 0, scaled_before = 0;
     for (int i = 0; i < p->num_funcs; i++) {
         halide_profiler_func_stats &from = instance->funcs[i], &to = p->funcs[i];
-        uint64_t t = (uint64_t)(from.time * scale);
-        if (from.time) last_billed = i;
-        billed += t;
-        to.time += t;
+        billed_before += from.time;
+        uint64_t scaled = billed_before == instance->billed_time
+                              ? wall
+                              : (uint64_t)((double)billed_before / instance->billed_time * wall);
+        to.time += scaled - scaled_before;
+        scaled_before = scaled;
         to.memory_peak = to.memory_peak > from.memory_peak ? to.memory_peak : from.memory_peak;
         to.memory_total += from.memory_total;
         to.num_allocs += from.num_allocs;
         to.active_threads_numerator += from.active_threads_numerator;
         to.active_threads_denominator += from.active_threads_denominator;
     }
-    // Rounding down left a few nanoseconds: they go to the last Func billed, so the Funcs' times
-    // add up to the run's exactly.
-    if (last_billed >= 0 && wall > billed) p->funcs[last_billed].time += wall - billed;
     p->time += wall;
     p->runs++;
     p->samples += instance->samples;

@@ -1,11 +1,13 @@
 // JITModule: LoweredFunc -> LLVM module (codegen_llvm, then the entry points) -> -O3 -> ORC
 // LLJIT for a target the host can run, with a process-wide cache of compiled modules keyed by
-// target and printed LoweredFunc.
+// target and printed LoweredFunc, and under it a cache of object files on disk
+// (jit_disk_cache.h) that spares other processes the LLVM work.
 #include "driver/jit.h"
 
 #include "codegen/llvm/codegen_llvm.h"
 #include "codegen/llvm/llvm_target.h"
 #include "driver/aot_llvm.h"
+#include "driver/jit_disk_cache.h"
 #include "driver/runtime_modules.h"
 #include "ir/ir_printer.h"
 #include "support/error.h"
@@ -15,6 +17,7 @@
 #include <chrono>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -34,6 +37,8 @@ struct JITModule::Impl {
 namespace {
 
 std::atomic<int> compilations{0};
+std::atomic<int> disk_hits{0};
+std::atomic<int> disk_stores{0};
 
 struct Cache {
     std::mutex mutex;
@@ -59,17 +64,35 @@ ModuleContents entry_abi(const LoweredFunc &f, const Target &target) {
     return m;
 }
 
-std::string cache_key(const LoweredFunc &f, const Target &target,
-                      const std::map<std::string, void *> &externs) {
+/// What the code compiled for f depends on in any process: the target, the externs' names
+/// (their addresses are bound when the code is linked), the printed functions.
+std::string portable_key(const LoweredFunc &f, const Target &target,
+                         const std::map<std::string, void *> &externs) {
     std::ostringstream os;
     os << target.to_string() << "\n";
-    for (const auto &e : externs) os << e.first << "=" << e.second << ";";
+    for (const auto &e : externs) os << e.first << ";";
     // The printed functions, and what the printing leaves out of the arguments.
     for (const LoweredArgument &a : f.args) {
         os << (int)a.kind << ":" << a.type << ":" << a.dimensions << ",";
     }
     os << "\n" << f;
     return os.str();
+}
+
+/// The in-memory cache's key: the portable key and the externs' addresses, which the modules
+/// it holds are linked to.
+std::string memory_key(const std::string &portable, const std::map<std::string, void *> &externs) {
+    std::ostringstream os;
+    for (const auto &e : externs) os << e.first << "=" << e.second << ";";
+    os << "\n" << portable;
+    return os.str();
+}
+
+/// The disk cache's description of an entry: the portable key and what else changes the
+/// object LLVM makes from the same IR (the libloom build is added by JITDiskCache::key).
+std::string disk_key_text(const std::string &portable) {
+    return "llvm " LLVM_VERSION_STRING "\nHL_LLVM_ARGS " + get_env("HL_LLVM_ARGS") + "\n" +
+           portable;
 }
 
 template <typename T>
@@ -106,6 +129,36 @@ private:
 
 // A symbol of this library, to find the library's own path with dladdr.
 void anchor() {}
+
+/// The file libloom was loaded from ("" when dladdr cannot tell).
+const std::string &libloom_path() {
+    static const std::string path = [] {
+        Dl_info info;
+        return dladdr((void *)&anchor, &info) && info.dli_fname ? std::string(info.dli_fname)
+                                                                : std::string();
+    }();
+    return path;
+}
+
+/// LLJIT's usual compiler (TMOwningSimpleCompiler's), keeping a copy of the object file it
+/// makes for the disk cache.
+class ObjectKeepingCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+    ObjectKeepingCompiler(std::unique_ptr<llvm::TargetMachine> tm,
+                          std::shared_ptr<std::string> object)
+        : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(tm->Options)), tm(std::move(tm)),
+          object(std::move(object)) {}
+
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module &m) override {
+        auto result = llvm::orc::SimpleCompiler(*tm)(m);
+        if (result) *object = (*result)->getBuffer().str();
+        return result;
+    }
+
+private:
+    std::unique_ptr<llvm::TargetMachine> tm;
+    std::shared_ptr<std::string> object;
+};
 
 /// The features that name CPU instructions: code using them runs only where the CPU has them.
 /// (The others, e.g. no_asserts or trace_loads, change what is generated, not where it runs.)
@@ -209,7 +262,8 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
                                               const std::map<std::string, void *> &externs) {
     check_host_can_run(target);
     PhaseTimer phase(f.name);
-    std::string key = cache_key(f, target, externs);
+    const std::string portable = portable_key(f, target, externs);
+    const std::string key = memory_key(portable, externs);
     phase("cache_key");
     Cache &c = cache();
     std::promise<std::shared_ptr<JITModule>> promise;
@@ -234,22 +288,48 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         impl->name = f.name;
 
         llvm::orc::JITTargetMachineBuilder jtmb = jit_machine_builder(target);
-        std::unique_ptr<llvm::TargetMachine> tm =
-            check(jtmb.createTargetMachine(), "Cannot create the JIT's TargetMachine");
 
-        auto ctx = std::make_unique<llvm::LLVMContext>();
-        phase("target_machine");
-        std::unique_ptr<llvm::Module> module = codegen_llvm(f, *ctx, *tm);
-        add_entry_points(*module, entry_abi(f, target), *tm);
-        phase("codegen_llvm");
-        optimize_module(*module, *tm, target.has_feature(Target::EnableLLVMLoopOpt));
-        phase("optimize_module");
-        if (get_env("LOOM_DUMP_LLVM") == "1") {
-            llvm::errs() << *module;
+        // An object file compiled for the same key by an earlier process, if the disk cache
+        // has one. LOOM_DUMP_LLVM asks for the IR, which only a compilation makes.
+        const bool dump_llvm = get_env("LOOM_DUMP_LLVM") == "1";
+        std::optional<JITDiskCache> disk = JITDiskCache::from_environment(libloom_path());
+        Fingerprint disk_key;
+        std::optional<std::string> object;
+        if (disk) {
+            disk_key = disk->key(disk_key_text(portable));
+            if (!dump_llvm) object = disk->load(disk_key);
+        }
+        phase("disk_cache_load");
+
+        std::unique_ptr<llvm::LLVMContext> ctx;
+        std::unique_ptr<llvm::Module> module;
+        if (!object) {
+            std::unique_ptr<llvm::TargetMachine> tm =
+                check(jtmb.createTargetMachine(), "Cannot create the JIT's TargetMachine");
+            ctx = std::make_unique<llvm::LLVMContext>();
+            phase("target_machine");
+            module = codegen_llvm(f, *ctx, *tm);
+            add_entry_points(*module, entry_abi(f, target), *tm);
+            phase("codegen_llvm");
+            optimize_module(*module, *tm, target.has_feature(Target::EnableLLVMLoopOpt));
+            phase("optimize_module");
+            if (dump_llvm) llvm::errs() << *module;
         }
 
-        impl->jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(),
-                          "Cannot create the JIT");
+        llvm::orc::LLJITBuilder builder;
+        builder.setJITTargetMachineBuilder(jtmb);
+        // The object LLJIT compiles the module to, stored once it has linked.
+        auto compiled_object = std::make_shared<std::string>();
+        if (disk && !object) {
+            builder.setCompileFunctionCreator(
+                [compiled_object](llvm::orc::JITTargetMachineBuilder b)
+                    -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                    auto tm = b.createTargetMachine();
+                    if (!tm) return tm.takeError();
+                    return std::make_unique<ObjectKeepingCompiler>(std::move(*tm), compiled_object);
+                });
+        }
+        impl->jit = check(builder.create(), "Cannot create the JIT");
         llvm::orc::JITDylib &jd = impl->jit->getMainJITDylib();
         char prefix = impl->jit->getDataLayout().getGlobalPrefix();
         if (!externs.empty()) {
@@ -273,9 +353,8 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
                                   prefix, runtime_modules_allow),
                               "Cannot search the process for symbols"));
-        Dl_info info;
-        if (dladdr((void *)&anchor, &info) && info.dli_fname) {
-            auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(info.dli_fname, prefix,
+        if (!libloom_path().empty()) {
+            auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(libloom_path().c_str(), prefix,
                                                                     runtime_modules_allow);
             if (g)
                 jd.addGenerator(std::move(*g));
@@ -295,9 +374,14 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
             *session_errors += llvm::toString(std::move(e)) + "\n";
         });
         phase("create_jit");
-        check(
-            impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
-            "Cannot add the module to the JIT");
+        if (object) {
+            check(impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(*object, f.name)),
+                  "Cannot add the cached object file to the JIT");
+        } else {
+            check(impl->jit->addIRModule(
+                      llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
+                  "Cannot add the module to the JIT");
+        }
         auto argv_addr = impl->jit->lookup(f.name + "_argv");
         if (!argv_addr) {
             // Linking failed: the code calls a function the process does not define.
@@ -314,7 +398,15 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         impl->main = main_addr.toPtr<void *>();
         impl->seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        compilations++;
+        if (object) {
+            disk_hits++;
+        } else {
+            compilations++;
+            if (disk && !compiled_object->empty() && disk->store(disk_key, *compiled_object)) {
+                disk_stores++;
+            }
+            phase("disk_cache_store");
+        }
 
         std::shared_ptr<JITModule> m(new JITModule(std::move(impl)));
         promise.set_value(m);
@@ -346,6 +438,10 @@ const std::string &JITModule::name() const { return impl_->name; }
 double JITModule::compile_seconds() const { return impl_->seconds; }
 
 int JITModule::compilation_count() { return compilations.load(); }
+
+int JITModule::disk_cache_hits() { return disk_hits.load(); }
+
+int JITModule::disk_cache_stores() { return disk_stores.load(); }
 
 void JITModule::clear_cache() {
     Cache &c = cache();

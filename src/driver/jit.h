@@ -46,6 +46,14 @@ public:
     /// Identical LoweredFuncs (same printed body, args and name) for the same target share one
     /// compiled module through an in-memory cache, so compiling again costs only the key
     /// computation.
+    /// Under it, a persistent cache of object files (jit_disk_cache.h, docs/jit_cache.md) lets
+    /// another process skip LLVM: on an in-memory miss, the object file stored under a hash of
+    /// the same key (extern names without their addresses), the LLVM version, HL_LLVM_ARGS and
+    /// the contents of the libloom file itself is linked instead of compiling; after a
+    /// compilation the object is stored there. It lives in LOOM_CACHE_DIR (off with "off" or an
+    /// empty value), else $XDG_CACHE_HOME/loom, else $HOME/.cache/loom, bounded by
+    /// LOOM_CACHE_SIZE_MB (default 512). LOOM_DUMP_LLVM=1 skips the lookup (the IR is printed
+    /// only by a compilation).
     /// Throws InternalError (with the LLVM IR dumped) if the generated module fails to verify,
     /// and CompileError if the code calls a C function that cannot be found.
     ///
@@ -72,12 +80,18 @@ public:
     /// The LoweredFunc's name.
     const std::string &name() const;
 
-    /// Seconds spent in the original compilation (codegen + optimization + machine code).
+    /// Seconds spent in the original compilation (codegen + optimization + machine code), or
+    /// in loading and linking the object file of a disk-cache hit.
     double compile_seconds() const;
 
     /// Test hook: how many actual LLVM compilations happened in this process.
     static int compilation_count();
-    /// Drops every cached module (modules still held by callers stay valid).
+    /// Test hook: how many modules this process loaded from the disk cache instead of compiling.
+    static int disk_cache_hits();
+    /// Test hook: how many compiled object files this process wrote to the disk cache.
+    static int disk_cache_stores();
+    /// Drops every module of the in-memory cache (modules still held by callers stay valid).
+    /// The disk cache is left alone: delete its directory to empty it.
     static void clear_cache();
 
     ~JITModule();

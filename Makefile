@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 # The suites that run in CI; `fuzz` and `performance` are opt-in (make fuzz, make bench).
 FAST_LABELS := unit|correctness|error
 
-.PHONY: all setup configure build demo test test-release test-asan fuzz bench docs install format check-format clean
+.PHONY: all setup configure build demo test test-release test-python test-asan fuzz bench docs install format check-format clean
 
 all: build
 
@@ -27,14 +27,19 @@ demo: build
 
 test: setup
 	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory test-python
 	@$(MAKE) --no-print-directory test-release
 
 test-release: build
 	cd $(BUILD) && ctest -L "$(FAST_LABELS)" -j $(JOBS) --output-on-failure
 
+# The Python package (built by `build` into $(BUILD)/python) and its pytest suite.
+test-python: build
+	PYTHONPATH=$(CURDIR)/$(BUILD)/python python3 -m pytest -q tests/python
+
 # The library and the fast tests under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan: setup
-	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLOOM_SANITIZE=ON -DLOOM_BUILD_APPS=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLOOM_SANITIZE=ON -DLOOM_BUILD_APPS=OFF -DLOOM_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest -L "$(FAST_LABELS)" -LE "no-sanitizer" -j $(JOBS) --output-on-failure
@@ -65,6 +70,7 @@ bench: build
 	LOOM_BUILD=$(BUILD) bash bench/same_process.sh
 	LOOM_BUILD=$(BUILD) bash bench/race.sh
 	LOOM_BUILD=$(BUILD) bash bench/profile.sh
+	LOOM_BUILD=$(BUILD) bash bench/jit_cache.sh
 	LOOM_BUILD=$(BUILD) bash bench/autoschedulers.sh
 
 format:

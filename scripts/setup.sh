@@ -31,7 +31,23 @@ install_halide_wheel() {
   fi
 }
 
+# The Python package's build and tests (PyPI): nanobind for the bindings, scikit-build-core for
+# `pip install .`, pytest, NumPy and Dask for the tests.
+install_python_packages() {
+  local need=()
+  python3 -c "import nanobind" 2>/dev/null || need+=(nanobind)
+  python3 -c "import scikit_build_core" 2>/dev/null || need+=(scikit-build-core)
+  python3 -c "import pytest" 2>/dev/null || need+=(pytest)
+  python3 -c "import numpy" 2>/dev/null || need+=(numpy)
+  python3 -c "import dask.array, distributed" 2>/dev/null || need+=("dask[array,distributed]")
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "setup: installing ${need[*]} (pip)"
+    python3 -m pip install --quiet "${need[@]}"
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+  install_python_packages
   install_halide_wheel
   exit 0
 fi
@@ -42,4 +58,5 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_python_packages
 install_halide_wheel

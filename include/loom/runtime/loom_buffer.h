@@ -149,6 +149,17 @@ public:
     }
     Buffer(halide_type_t t, const void *data, const std::vector<halide_dimension_t> &shape)
         : Buffer(t, data, (int)shape.size(), shape.data()) {}
+    /// A view of memory another object owns, holding a reference to that owner (a Loom
+    /// extension): `release(owner)` runs when the last Buffer sharing the memory goes away.
+    /// The Python bindings wrap NumPy arrays and DLPack tensors this way, so a Buffer used by a
+    /// pipeline keeps its memory alive.
+    Buffer(halide_type_t t, void *data, int d, const halide_dimension_t *shape,
+           void (*release)(void *), void *owner)
+        : Buffer(t, data, d, shape) {
+        alloc = new detail::AllocationHeader;
+        alloc->deallocate_fn = release;
+        alloc->block = owner;
+    }
 
     /// A view of the memory a raw buffer describes (the host memory is not owned; the shape is
     /// copied). Its device allocation, if any, is released as `ownership` says when the last

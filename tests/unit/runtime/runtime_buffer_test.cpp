@@ -118,6 +118,28 @@ TEST(RuntimeBuffer, ViewOfExternalMemory) {
     EXPECT_EQ(from_raw(1, 1), 5);
 }
 
+TEST(RuntimeBuffer, ViewHoldingItsOwner) {
+    // The owner is released once, when the last Buffer sharing the memory (copies, crops and
+    // typed views alike) goes away.
+    struct Owner {
+        int data[6] = {0, 1, 2, 3, 4, 5};
+        int releases = 0;
+    } owner;
+    auto release = [](void *o) { ((Owner *)o)->releases++; };
+    halide_dimension_t shape[2] = {{0, 3, 1}, {0, 2, 3}};
+    {
+        Buffer<void> v(halide_type_of<int>(), owner.data, 2, shape, release, &owner);
+        EXPECT_TRUE(v.owns_host_memory());
+        Buffer<int> typed = v;
+        Buffer<int> crop = typed.cropped(0, 1, 2);
+        v = Buffer<void>();
+        typed = Buffer<int>();
+        EXPECT_EQ(owner.releases, 0);
+        EXPECT_EQ(crop(2, 1), 5);
+    }
+    EXPECT_EQ(owner.releases, 1);
+}
+
 TEST(RuntimeBuffer, TypeAndDimsConversions) {
     Buffer<float> f(3, 2);
     Buffer<void> v = f;

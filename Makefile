@@ -71,6 +71,7 @@ bench: build
 	LOOM_BUILD=$(BUILD) bash bench/race.sh
 	LOOM_BUILD=$(BUILD) bash bench/profile.sh
 	LOOM_BUILD=$(BUILD) bash bench/jit_cache.sh
+	LOOM_BUILD=$(BUILD) bash bench/python.sh
 	LOOM_BUILD=$(BUILD) bash bench/autoschedulers.sh
 
 format:

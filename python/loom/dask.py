@@ -104,8 +104,21 @@ _built_lock = threading.Lock()
 atexit.register(_built.clear)
 
 
+def _builder_key(builder):
+    """What identifies a builder across unpickling: a builder from a script (`__main__`) is
+    pickled by value, so each task gets a new function object with the same code."""
+    try:
+        cells = tuple(c.cell_contents for c in (builder.__closure__ or ()))
+        key = (builder.__module__, builder.__qualname__, builder.__code__,
+               builder.__defaults__, cells)
+        hash(key)
+        return key
+    except (AttributeError, TypeError, ValueError):
+        return builder
+
+
 def _from_builder(builder, signature):
-    key = (builder, signature)
+    key = (_builder_key(builder), signature)
     with _built_lock:
         if key not in _built:
             params = [loom.ImageParam(_loom_type(dtype), dims, name)
@@ -140,6 +153,15 @@ def _run_block(source, signature, out_mins, out_extents, input_mins, *blocks):
     return out_np
 
 
+def _distributed_client_active():
+    try:
+        from distributed import default_client
+        default_client()
+        return True
+    except (ImportError, ValueError):
+        return False
+
+
 def apply(func, inputs, shape=None, chunks=None):
     """A lazy dask.array of `func`'s output computed chunk by chunk from `inputs`.
 
@@ -169,6 +191,11 @@ def apply(func, inputs, shape=None, chunks=None):
         compiled = _from_builder(func, signature)
         source = func
     else:
+        if _distributed_client_active():
+            raise ValueError(
+                "loom.dask.apply: a Func or Pipeline cannot be sent to a dask.distributed "
+                "cluster's worker processes; pass a builder instead (a module-level function "
+                "taking the ImageParams and returning the output Func)")
         pipeline = func if isinstance(func, loom.Pipeline) else loom.Pipeline(func)
         compiled = _Compiled(pipeline, params)
         signature, source = None, compiled
@@ -200,7 +227,7 @@ def apply(func, inputs, shape=None, chunks=None):
             hi = [max(h, l) for h, l in zip(hi, lo)]
             slices.append(a[tuple(slice(lo[d], hi[d]) for d in reversed(range(len(region))))])
             input_mins.append(lo)
-        block = dask.delayed(_run_block, pure=True)(source, signature, mins, extents,
+        block = dask.delayed(_run_block, pure=False)(source, signature, mins, extents,
                                                     input_mins, *slices)
         blocks[index] = da.from_delayed(block, shape=tuple(np_extents), dtype=compiled.dtype)
     return da.block(blocks.tolist())

@@ -86,4 +86,7 @@ def test_local_cluster_with_two_processes(image, monkeypatch):
         with distributed.Client(cluster) as client:
             out = loom.dask.apply(blur_builder, {hl.ImageParam(hl.Float(32), 2, "inp"): arr})
             result = client.compute(out).result()
+            inp = hl.ImageParam(hl.Float(32), 2, "inp")
+            with pytest.raises(ValueError, match="builder"):
+                loom.dask.apply(blur_builder(inp), {inp: arr})
     np.testing.assert_allclose(result, whole(blur_builder, image), rtol=1e-6)

@@ -28,7 +28,7 @@ int main() {
     Param<float> scale("scale");
     Var x("x");
     Func f("f");
-    f(x) = in(x) * scale + 1.0f;
+    f(x) = in(x)*scale + 1.0f;
     Buffer<float> input(64), out(64);
     input.fill(1.0f);
     Callable c = f.compile_to_callable({in, scale});

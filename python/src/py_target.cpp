@@ -10,34 +10,28 @@ namespace python {
 
 namespace {
 
-// Every Target::Feature but FeatureEnd, in declaration order.
-#define LOOM_PY_TARGET_FEATURES(X)                                                                 \
-    X(JIT)                                                                                         \
-    X(Debug)                                                                                       \
-    X(EnableBacktraces)                                                                            \
-    X(NoAsserts)                                                                                   \
-    X(NoBoundsQuery)                                                                               \
-    X(SSE41) X(AVX) X(AVX2) X(AVXVNNI) X(FMA) X(FMA4) X(F16C) X(ARMv7s) X(NoNEON) X(VSX) X(        \
-        POWER_ARCH_2_07) X(CUDA) X(CUDACapability30) X(CUDACapability32) X(CUDACapability35)       \
-        X(CUDACapability50) X(CUDACapability61) X(CUDACapability70) X(CUDACapability75) X(         \
-            CUDACapability80) X(CUDACapability86) X(OpenCL) X(CLDoubles) X(CLAtomics64)            \
-            X(UserContext) X(Profile) X(NoRuntime) X(Metal) X(CPlusPlusMangling) X(                \
-                LargeBuffers) X(HVX_128) X(HVX_v62) X(FuzzFloatStores) X(SoftFloatABI) X(MSAN)     \
-                X(AVX512) X(AVX512_KNL) X(AVX512_Skylake) X(AVX512_Cannonlake) X(AVX512_Zen4) X(   \
-                    AVX512_Zen5) X(AVX512_SapphireRapids) X(TraceLoads) X(TraceStores)             \
-                    X(TraceRealizations) X(TracePipeline) X(HVX_v65) X(HVX_v66) X(HVX_v68) X(      \
-                        CLHalf) X(StrictFloat) X(TSAN) X(ASAN) X(D3D12Compute)                     \
-                        X(CheckUnsafePromises) X(HexagonDma) X(EmbedBitcode) X(EnableLLVMLoopOpt)  \
-                            X(WasmMvpOnly) X(WasmSimd128) X(WasmThreads) X(WasmBulkMemory)         \
-                                X(WebGPU) X(SVE) X(SVE2) X(EGL) X(ARMDotProd) X(ARMFp16)           \
-                                    X(LLVMLargeCodeModel) X(RVV) X(ARMv8a) X(ARMv81a) X(ARMv82a)   \
-                                        X(ARMv83a) X(ARMv84a) X(ARMv85a) X(ARMv86a) X(ARMv87a)     \
-                                            X(ARMv88a) X(ARMv89a) X(SanitizerCoverage)             \
-                                                X(ProfileByTimer) X(SPIRV) X(Vulkan) X(VulkanInt8) \
-                                                    X(VulkanInt16) X(VulkanInt64) X(VulkanFloat16) \
-                                                        X(VulkanFloat64) X(VulkanV10) X(VulkanV12) \
-                                                            X(VulkanV13) X(Semihosting) X(AVX10_1) \
-                                                                X(X86APX) X(Simulator)
+// Every Target::Feature but FeatureEnd, in declaration order (clang-format does not settle
+// on one layout for this list).
+// clang-format off
+#define LOOM_PY_TARGET_FEATURES(X) \
+    X(JIT) X(Debug) X(EnableBacktraces) X(NoAsserts) X(NoBoundsQuery) X(SSE41) X(AVX) X(AVX2) \
+    X(AVXVNNI) X(FMA) X(FMA4) X(F16C) X(ARMv7s) X(NoNEON) X(VSX) X(POWER_ARCH_2_07) X(CUDA) \
+    X(CUDACapability30) X(CUDACapability32) X(CUDACapability35) X(CUDACapability50) \
+    X(CUDACapability61) X(CUDACapability70) X(CUDACapability75) X(CUDACapability80) \
+    X(CUDACapability86) X(OpenCL) X(CLDoubles) X(CLAtomics64) X(UserContext) X(Profile) \
+    X(NoRuntime) X(Metal) X(CPlusPlusMangling) X(LargeBuffers) X(HVX_128) X(HVX_v62) \
+    X(FuzzFloatStores) X(SoftFloatABI) X(MSAN) X(AVX512) X(AVX512_KNL) X(AVX512_Skylake) \
+    X(AVX512_Cannonlake) X(AVX512_Zen4) X(AVX512_Zen5) X(AVX512_SapphireRapids) X(TraceLoads) \
+    X(TraceStores) X(TraceRealizations) X(TracePipeline) X(HVX_v65) X(HVX_v66) X(HVX_v68) \
+    X(CLHalf) X(StrictFloat) X(TSAN) X(ASAN) X(D3D12Compute) X(CheckUnsafePromises) \
+    X(HexagonDma) X(EmbedBitcode) X(EnableLLVMLoopOpt) X(WasmMvpOnly) X(WasmSimd128) \
+    X(WasmThreads) X(WasmBulkMemory) X(WebGPU) X(SVE) X(SVE2) X(EGL) X(ARMDotProd) X(ARMFp16) \
+    X(LLVMLargeCodeModel) X(RVV) X(ARMv8a) X(ARMv81a) X(ARMv82a) X(ARMv83a) X(ARMv84a) \
+    X(ARMv85a) X(ARMv86a) X(ARMv87a) X(ARMv88a) X(ARMv89a) X(SanitizerCoverage) \
+    X(ProfileByTimer) X(SPIRV) X(Vulkan) X(VulkanInt8) X(VulkanInt16) X(VulkanInt64) \
+    X(VulkanFloat16) X(VulkanFloat64) X(VulkanV10) X(VulkanV12) X(VulkanV13) X(Semihosting) \
+    X(AVX10_1) X(X86APX) X(Simulator)
+// clang-format on
 
 void define_target_enums(nb::module_ &m) {
     nb::enum_<Target::OS>(m, "TargetOS", "The operating system code is compiled for.")

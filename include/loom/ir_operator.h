@@ -109,9 +109,9 @@ Expr operator||(bool a, Expr b);
 Expr operator!(Expr a);
 
 // ---- Bitwise (integer or bool operands) ----
-/// Bitwise and/or/xor. Different widths: the narrower operand is cast to the wider type; the
-/// same width with different signedness: the second is cast to the first's type. An int
-/// literal takes the other operand's type (it must fit).
+/// Bitwise and/or/xor. Both operands must be signed or both unsigned (a CompileError
+/// otherwise, as in Halide); of different widths, the narrower is cast to the wider type. An
+/// int literal takes the other operand's type (it must fit).
 Expr operator&(Expr a, Expr b);
 Expr operator&(Expr a, int b);
 Expr operator&(int a, Expr b);
@@ -123,8 +123,9 @@ Expr operator^(Expr a, int b);
 Expr operator^(int a, Expr b);
 /// Bitwise complement.
 Expr operator~(Expr a);
-/// Shifts. The result has the first operand's type; the amount is converted to the first
-/// operand's width keeping its signedness, and a negative signed amount shifts the other way.
+/// Shifts. The result has the first operand's type, widened to the amount's width when that is
+/// wider (u8 << i16 is uint16, as in Halide); the amount is converted to that width keeping its
+/// signedness, and a negative signed amount shifts the other way.
 /// Right shifts of signed values are arithmetic.
 Expr operator<<(Expr a, Expr b);
 Expr operator<<(Expr a, int b);
@@ -371,7 +372,8 @@ Expr random_int(Expr seed = Expr());
 
 // ---- Math (integer arguments are converted to float32; float64 stays float64) ----
 /// Math functions. Each becomes a call to "<name>_f32" or "<name>_f64" (float16 arguments
-/// are computed in float32 and converted back).
+/// are computed in float32 and converted back). pow with a constant integer exponent is a
+/// product in x's own type instead (pow(x, 2) is x * x, an integer for an integer x).
 Expr sqrt(Expr x);
 Expr exp(Expr x);
 Expr log(Expr x);

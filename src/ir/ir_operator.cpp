@@ -177,6 +177,12 @@ void match_types_bitwise(Expr &a, Expr &b, const char *op_name) {
         << "The second argument to " << op_name << " must be an integer or bool, but " << b
         << " has type " << b.type() << ".\n";
     match_lanes(a, b, op_name);
+    // As in Halide 21: mixing signed and unsigned operands is an error (which of the two
+    // meanings was intended cannot be guessed); the narrower operand widens to the wider.
+    user_assert(a.type().is_int() == b.type().is_int())
+        << "The arguments to " << op_name << " must both be signed or both be unsigned, but " << a
+        << " has type " << a.type() << " and " << b << " has type " << b.type()
+        << ". Cast one of them to the other's type.\n";
     if (a.type().bits() < b.type().bits()) {
         a = cast(b.type(), a);
     } else if (a.type() != b.type()) {
@@ -339,8 +345,13 @@ Expr make_shift(Expr a, Expr b, const char *intrinsic, const char *name) {
     check_integer(a, name);
     check_integer(b, name);
     match_lanes(a, b, name);
+    // As in Halide 21: a value narrower than the amount widens to the amount's width (u8 << i16
+    // is uint16), and the amount takes the value's width, keeping its own signedness.
+    if (!a.type().is_bool() && a.type().bits() < b.type().bits()) {
+        Type wide = a.type().with_bits(b.type().bits());
+        a = cast(wide, std::move(a));
+    }
     Type t = a.type();
-    // The amount takes the value's width and keeps its own signedness.
     Type amount = b.type().with_bits(t.bits());
     if (b.type().is_bool()) amount = t.with_code(Type::UInt);
     if (b.type() != amount) b = cast(amount, std::move(b));
@@ -885,9 +896,8 @@ Expr hypot(Expr x, Expr y) { return math2("hypot", std::move(x), std::move(y)); 
 Expr pow(Expr x, Expr y) {
     user_assert(x.defined() && y.defined()) << "pow of an undefined Expr.\n";
     if (const int64_t *p = as_const_int(y)) {
-        // Halide expands constant integer powers into multiplications, in the type of a
-        // floating-point x (rounding each product to a 16-bit float's precision).
-        if (!x.type().is_float()) math_arg(x, "pow");
+        // Halide expands constant integer powers into multiplications in x's own type: an
+        // integer product for an integer x, a 16-bit float's rounding for a 16-bit float.
         return raise_to_integer_power(x, *p);
     }
     return math2("pow", std::move(x), std::move(y));

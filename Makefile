@@ -14,8 +14,11 @@ all: build
 setup:
 	@bash scripts/setup.sh
 
+# The Python package is built for (and tested with) the python3 that setup.sh installs into.
+PYTHON := $(shell command -v python3)
+
 $(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$(PYTHON) $(CMAKE_FLAGS)
 
 configure: setup $(BUILD)/build.ninja
 
@@ -35,7 +38,7 @@ test-release: build
 
 # The Python package (built by `build` into $(BUILD)/python) and its pytest suite.
 test-python: build
-	PYTHONPATH=$(CURDIR)/$(BUILD)/python python3 -m pytest -q tests/python
+	PYTHONPATH=$(CURDIR)/$(BUILD)/python $(PYTHON) -m pytest -q tests/python
 
 # The library and the fast tests under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan: setup

@@ -28,6 +28,7 @@ apply at the edges of the whole array, not of each chunk.
 """
 import atexit
 import threading
+import uuid
 
 import numpy as np
 
@@ -137,20 +138,58 @@ def _loom_type(dtype):
     raise TypeError(f"loom.dask: no Loom type for the NumPy type {dtype}")
 
 
-def _run_block(source, signature, out_mins, out_extents, input_mins, *blocks):
-    """Computes one output chunk (Loom order mins/extents) from the input blocks, each wrapped
-    with its position in the whole array so coordinates are global."""
+def _gather_region(lo, hi, origins, chunks):
+    """The array region [lo, hi) (NumPy order) from the stored chunks overlapping it (each with
+    its origin in the array): a view when one chunk holds it all, else one copy."""
+    if len(chunks) == 1:
+        return chunks[0][tuple(slice(l - o, h - o) for l, h, o in zip(lo, hi, origins[0]))]
+    region = np.empty([h - l for l, h in zip(lo, hi)], dtype=chunks[0].dtype)
+    for origin, chunk in zip(origins, chunks):
+        c_lo = [max(l, o) for l, o in zip(lo, origin)]
+        c_hi = [min(h, o + n) for h, o, n in zip(hi, origin, chunk.shape)]
+        dst = tuple(slice(a - l, b - l) for a, b, l in zip(c_lo, c_hi, lo))
+        src = tuple(slice(a - o, b - o) for a, b, o in zip(c_lo, c_hi, origin))
+        region[dst] = chunk[src]
+    return region
+
+
+def _run_block(source, signature, out_mins, out_extents, regions, *chunks):
+    """Computes one output chunk (Loom order mins/extents). regions holds, per input, the
+    region it needs (NumPy-order lo, hi) and the origins of the stored chunks given for it, in
+    order; each input is wrapped with its position in the whole array, so coordinates are
+    global."""
     compiled = _from_builder(source, signature) if signature is not None else source
-    args = []
-    for block, mins in zip(blocks, input_mins):
-        b = loom.Buffer(np.ascontiguousarray(block))
-        b.set_min(list(mins))
+    args, next_chunk = [], 0
+    for lo, hi, origins in regions:
+        given = chunks[next_chunk:next_chunk + len(origins)]
+        next_chunk += len(origins)
+        region = _gather_region(lo, hi, origins, given)
+        if region.ndim and region.strides[-1] != region.itemsize:
+            region = np.ascontiguousarray(region)  # pipelines read a dense x dimension
+        b = loom.Buffer(region)
+        b.set_min(list(reversed(lo)))
         args.append(b)
     out_np = np.empty(tuple(reversed(out_extents)), dtype=compiled.dtype)
     out = loom.Buffer(out_np)
     out.set_min(list(out_mins))
     compiled.callable()(*args, out)
     return out_np
+
+
+def _overlapping_chunks(a, lo, hi):
+    """The keys and origins (NumPy order) of a's stored chunks that overlap [lo, hi)."""
+    starts = [np.concatenate([[0], np.cumsum(c)]).astype(int) for c in a.chunks]
+    ranges = []
+    for d in range(a.ndim):
+        first = max(int(np.searchsorted(starts[d], lo[d], side="right")) - 1, 0)
+        last = max(int(np.searchsorted(starts[d], hi[d], side="left")) - 1, first)
+        ranges.append(range(first, min(last, len(a.chunks[d]) - 1) + 1))
+    keys, origins = [], []
+    for index in np.ndindex(*[len(r) for r in ranges]):
+        chunk = tuple(ranges[d][i] for d, i in enumerate(index))
+        keys.append((a.name,) + chunk)
+        origins.append([int(starts[d][c]) for d, c in enumerate(chunk)])
+    return keys, origins
 
 
 def _distributed_client_active():
@@ -175,6 +214,7 @@ def apply(func, inputs, shape=None, chunks=None):
     """
     import dask
     import dask.array as da
+    from dask.highlevelgraph import HighLevelGraph
 
     if not inputs:
         raise ValueError("loom.dask.apply needs at least one input array")
@@ -211,23 +251,27 @@ def apply(func, inputs, shape=None, chunks=None):
     out_chunks = da.core.normalize_chunks(chunks if chunks is not None else "auto", shape,
                                           dtype=compiled.dtype)
 
+    # One task per output chunk, reading the stored input chunks it overlaps directly (no
+    # slicing or concatenation tasks in between).
+    name = "loom-" + dask.base.tokenize(uuid.uuid4().hex)
     offsets = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in out_chunks]
-    blocks = np.empty(tuple(len(c) for c in out_chunks), dtype=object)
-    for index in np.ndindex(*blocks.shape):
+    tasks = {}
+    for index in np.ndindex(*[len(c) for c in out_chunks]):
         np_mins = [int(offsets[d][i]) for d, i in enumerate(index)]
         np_extents = [int(out_chunks[d][i]) for d, i in enumerate(index)]
         mins, extents = np_mins[::-1], np_extents[::-1]  # Loom order: the last axis first
         regions = compiled.required_regions(mins, extents, [a.shape[::-1] for a in arrays])
-        slices, input_mins = [], []
-        for p, a, region in zip(params, arrays, regions):
+        specs, keys = [], []
+        for a, region in zip(arrays, regions):
             # The region inside the array: outside it, the pipeline's boundary condition
             # supplies the values (or its run-time bounds check reports the read).
-            lo = [max(0, m) for m, _ in region]
-            hi = [min(a.shape[len(region) - 1 - d], m + e) for d, (m, e) in enumerate(region)]
-            hi = [max(h, l) for h, l in zip(hi, lo)]
-            slices.append(a[tuple(slice(lo[d], hi[d]) for d in reversed(range(len(region))))])
-            input_mins.append(lo)
-        block = dask.delayed(_run_block, pure=False)(source, signature, mins, extents,
-                                                    input_mins, *slices)
-        blocks[index] = da.from_delayed(block, shape=tuple(np_extents), dtype=compiled.dtype)
-    return da.block(blocks.tolist())
+            np_region = region[::-1]
+            lo = [max(0, m) for m, _ in np_region]
+            hi = [max(min(n, m + e), l) for (m, e), n, l in zip(np_region, a.shape, lo)]
+            chunk_keys, origins = _overlapping_chunks(a, lo, hi)
+            # Lists, not tuples: a tuple in a task could be taken for a task or a key.
+            specs.append([lo, hi, [list(o) for o in origins]])
+            keys.extend(chunk_keys)
+        tasks[(name,) + index] = (_run_block, source, signature, mins, extents, specs) + tuple(keys)
+    graph = HighLevelGraph.from_collections(name, tasks, dependencies=arrays)
+    return da.Array(graph, name, out_chunks, dtype=compiled.dtype)

@@ -52,6 +52,16 @@ def test_chunks_equal_one_realize(image):
                                rtol=1e-6)
 
 
+def test_strided_and_uneven_chunks(image):
+    # A transposed view has no dense rows, and uneven chunks put halos across several chunks.
+    view = np.ascontiguousarray(image.T).T
+    arr = da.from_array(view, chunks=((10, 50, 37), (7, 100, 24)))
+    out = loom.dask.apply(blur_builder, {hl.ImageParam(hl.Float(32), 2, "inp"): arr},
+                          chunks=(30, 64))
+    np.testing.assert_allclose(out.compute(scheduler="threads"),
+                               whole(blur_builder, np.ascontiguousarray(image)), rtol=1e-6)
+
+
 def test_a_func_in_process(image):
     inp = hl.ImageParam(hl.Float(32), 2, "inp")
     f = blur_builder(inp)

@@ -1,6 +1,5 @@
 // Simplification of Select: constant and known conditions, equal branches, negated conditions,
 // boolean selects as logic, shared terms pulled out of both branches, and select-as-min/max.
-// Each branch of a scalar select is simplified knowing the condition's value there.
 
 #include "simplify/const_fold.h"
 #include "simplify/simplifier.h"
@@ -52,19 +51,13 @@ Expr Simplify::visit(const Select *op, ExprInfo *info) {
     Expr c = mutate(op->condition);
     ConstVal cv;
     if (as_const_val(c, &cv)) return mutate(cv.u ? op->true_value : op->false_value, info);
+    // The branches are simplified without the condition's facts, as in Halide: both branches
+    // are evaluated whatever the condition, so a load's index simplified under the condition
+    // (clamp(x, 0, 63) to x where the condition says x is inside) would read out of bounds
+    // where the other branch is selected.
     ExprInfo it, ifalse;
-    Expr t, f;
-    {
-        // Each branch's value only matters where the condition selects it.
-        FactScope facts(this);
-        facts.learn_true(c);
-        t = mutate(op->true_value, &it);
-    }
-    {
-        FactScope facts(this);
-        facts.learn_false(c);
-        f = mutate(op->false_value, &ifalse);
-    }
+    Expr t = mutate(op->true_value, &it);
+    Expr f = mutate(op->false_value, &ifalse);
     info->bounds = ConstantInterval::make_union(it.bounds, ifalse.bounds);
     info->alignment = unify(it.alignment, ifalse.alignment);
     Expr e = (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value))

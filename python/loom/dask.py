@@ -153,11 +153,16 @@ def _gather_region(lo, hi, origins, chunks):
     return region
 
 
+def _cut(chunk, bounds):
+    """The part [lo, hi) of a stored chunk (chunk coordinates), as a view."""
+    return chunk[tuple(slice(lo, hi) for lo, hi in bounds)]
+
+
 def _run_block(source, signature, out_mins, out_extents, regions, *chunks):
     """Computes one output chunk (Loom order mins/extents). regions holds, per input, the
-    region it needs (NumPy-order lo, hi) and the origins of the stored chunks given for it, in
-    order; each input is wrapped with its position in the whole array, so coordinates are
-    global."""
+    region it needs (NumPy-order lo, hi) and the origins of the pieces given for it, in order
+    (whole stored chunks, or the strips of them it reads); each input is wrapped with its
+    position in the whole array, so coordinates are global."""
     compiled = _from_builder(source, signature) if signature is not None else source
     args, next_chunk = [], 0
     for lo, hi, origins in regions:
@@ -255,7 +260,7 @@ def apply(func, inputs, shape=None, chunks=None):
     # slicing or concatenation tasks in between).
     name = "loom-" + dask.base.tokenize(uuid.uuid4().hex)
     offsets = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in out_chunks]
-    tasks = {}
+    tasks, pieces = {}, {}
     for index in np.ndindex(*[len(c) for c in out_chunks]):
         np_mins = [int(offsets[d][i]) for d, i in enumerate(index)]
         np_extents = [int(out_chunks[d][i]) for d, i in enumerate(index)]
@@ -269,9 +274,24 @@ def apply(func, inputs, shape=None, chunks=None):
             lo = [max(0, m) for m, _ in np_region]
             hi = [max(min(n, m + e), l) for (m, e), n, l in zip(np_region, a.shape, lo)]
             chunk_keys, origins = _overlapping_chunks(a, lo, hi)
+            piece_origins = []
+            for key, origin in zip(chunk_keys, origins):
+                shape = [a.chunks[d][key[1 + d]] for d in range(a.ndim)]
+                p_lo = [max(l, o) for l, o in zip(lo, origin)]
+                p_hi = [min(h, o + n) for h, o, n in zip(hi, origin, shape)]
+                if p_lo == origin and [o + n for o, n in zip(origin, shape)] == p_hi:
+                    keys.append(key)  # the whole stored chunk
+                else:
+                    # Only a strip (a halo) of this chunk: cut on the worker that holds it, so
+                    # only the strip moves between workers.
+                    piece = (name + "-piece", len(pieces))
+                    pieces[piece] = (_cut, key, [[l - o, h - o]
+                                                 for l, h, o in zip(p_lo, p_hi, origin)])
+                    keys.append(piece)
+                piece_origins.append(p_lo)
             # Lists, not tuples: a tuple in a task could be taken for a task or a key.
-            specs.append([lo, hi, [list(o) for o in origins]])
-            keys.extend(chunk_keys)
+            specs.append([lo, hi, piece_origins])
         tasks[(name,) + index] = (_run_block, source, signature, mins, extents, specs) + tuple(keys)
+    tasks.update(pieces)
     graph = HighLevelGraph.from_collections(name, tasks, dependencies=arrays)
     return da.Array(graph, name, out_chunks, dtype=compiled.dtype)

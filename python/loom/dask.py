@@ -276,10 +276,10 @@ def apply(func, inputs, shape=None, chunks=None):
             chunk_keys, origins = _overlapping_chunks(a, lo, hi)
             piece_origins = []
             for key, origin in zip(chunk_keys, origins):
-                shape = [a.chunks[d][key[1 + d]] for d in range(a.ndim)]
+                chunk_shape = [a.chunks[d][key[1 + d]] for d in range(a.ndim)]
                 p_lo = [max(l, o) for l, o in zip(lo, origin)]
-                p_hi = [min(h, o + n) for h, o, n in zip(hi, origin, shape)]
-                if p_lo == origin and [o + n for o, n in zip(origin, shape)] == p_hi:
+                p_hi = [min(h, o + n) for h, o, n in zip(hi, origin, chunk_shape)]
+                if p_lo == origin and [o + n for o, n in zip(origin, chunk_shape)] == p_hi:
                     keys.append(key)  # the whole stored chunk
                 else:
                     # Only a strip (a halo) of this chunk: cut on the worker that holds it, so

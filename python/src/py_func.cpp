@@ -13,40 +13,14 @@ namespace python {
 
 namespace {
 
-/// The coordinates of `f[...]`: one object or a tuple of them.
-std::vector<nb::handle> index_items(nb::handle key) {
-    std::vector<nb::handle> items;
-    if (nb::isinstance<nb::tuple>(key) || nb::isinstance<nb::list>(key)) {
-        for (nb::handle h : key) items.push_back(h);
-    } else {
-        items.push_back(key);
-    }
-    return items;
-}
+/// f[key] (see call_with_key).
+FuncRef func_ref(const Func &f, nb::handle key) { return call_with_key(f, key); }
 
-/// f[key]: with Vars only, the pure form (which allows the placeholder `_`); else with Exprs.
-FuncRef func_ref(const Func &f, nb::handle key) {
-    std::vector<nb::handle> items = index_items(key);
-    std::vector<Var> vars;
-    for (nb::handle h : items) {
-        Var *v = nullptr;
-        if (!nb::try_cast<Var *>(h, v) || !v) break;
-        vars.push_back(*v);
-    }
-    if (vars.size() == items.size()) return f(vars);
-    std::vector<Expr> args;
-    for (nb::handle h : items) args.push_back(to_expr(h));
-    return f(args);
-}
-
-/// A definition's right-hand side: a Tuple for a Python tuple or list (or a Tuple), else an Expr.
-/// A FuncRef stays one, so a Func of several outputs can be copied whole.
+/// A definition's right-hand side: a Tuple for a Tuple or a Python tuple or list, else an
+/// Expr. A FuncRef stays one, so a Func of several outputs can be copied whole.
 template <typename Ref>
 Stage assign(Ref ref, nb::handle value) {
-    if (Tuple *t = nullptr; nb::try_cast<Tuple *>(value, t) && t) return ref = *t;
-    if (nb::isinstance<nb::tuple>(value) || nb::isinstance<nb::list>(value)) {
-        return ref = Tuple(to_exprs(value));
-    }
+    if (is_tuple_like(value)) return ref = to_tuple(value);
     if (FuncRef *r = nullptr; nb::try_cast<FuncRef *>(value, r) && r) return ref = *r;
     return ref = to_expr(value);
 }
@@ -55,10 +29,7 @@ Stage assign(Ref ref, nb::handle value) {
 template <typename Op>
 Stage update(const FuncRef &ref, nb::handle value, Op op) {
     FuncRef r = ref;
-    if (Tuple *t = nullptr; nb::try_cast<Tuple *>(value, t) && t) return op(r, *t);
-    if (nb::isinstance<nb::tuple>(value) || nb::isinstance<nb::list>(value)) {
-        return op(r, Tuple(to_exprs(value)));
-    }
+    if (is_tuple_like(value)) return op(r, to_tuple(value));
     return op(r, to_expr(value));
 }
 

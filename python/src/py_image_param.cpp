@@ -20,25 +20,8 @@ std::string describe(const OutputImageParam &p, const char *cls) {
            ">";
 }
 
-/// im[key]: with Vars only, the pure form (which expands the placeholder `_`); else with Exprs.
-Expr read(const ImageParam &im, nb::handle key) {
-    std::vector<nb::handle> items;
-    if (nb::isinstance<nb::tuple>(key) || nb::isinstance<nb::list>(key)) {
-        for (nb::handle h : key) items.push_back(h);
-    } else {
-        items.push_back(key);
-    }
-    std::vector<Var> vars;
-    for (nb::handle h : items) {
-        Var *v = nullptr;
-        if (!nb::try_cast<Var *>(h, v) || !v) break;
-        vars.push_back(*v);
-    }
-    if (vars.size() == items.size()) return im(vars);
-    std::vector<Expr> args;
-    for (nb::handle h : items) args.push_back(to_expr(h));
-    return im(args);
-}
+/// im[key] (see call_with_key).
+Expr read(const ImageParam &im, nb::handle key) { return call_with_key(im, key); }
 
 } // namespace
 

@@ -37,6 +37,28 @@ bool is_expr_like(nb::handle h);
 Expr to_expr(nb::handle h);
 /// A list or tuple (or one object) of Expr-likes as Exprs.
 std::vector<Expr> to_exprs(nb::handle h);
+/// The coordinates of `f[key]` (one object or a tuple/list of them) as a call of `callee`
+/// (a Func or ImageParam): with Vars only, the pure form (which expands the placeholder `_`);
+/// else with Exprs.
+template <typename Callee>
+auto call_with_key(const Callee &callee, nb::handle key) {
+    std::vector<nb::handle> items;
+    if (nb::isinstance<nb::tuple>(key) || nb::isinstance<nb::list>(key)) {
+        for (nb::handle h : key) items.push_back(h);
+    } else {
+        items.push_back(key);
+    }
+    std::vector<Var> vars;
+    for (nb::handle h : items) {
+        Var *v = nullptr;
+        if (!nb::try_cast<Var *>(h, v) || !v) break;
+        vars.push_back(*v);
+    }
+    if (vars.size() == items.size()) return callee(vars);
+    std::vector<Expr> args;
+    for (nb::handle h : items) args.push_back(to_expr(h));
+    return callee(args);
+}
 /// h as a VarOrRVar (Var, RVar, or a one-dimensional RDom).
 VarOrRVar to_var_or_rvar(nb::handle h);
 /// A list or tuple of Ranges or (min, extent) pairs as a Region; None is an undefined Range

@@ -51,7 +51,7 @@ Expr Simplify::visit(const Select *op, ExprInfo *info) {
     Expr c = mutate(op->condition);
     ConstVal cv;
     if (as_const_val(c, &cv)) return mutate(cv.u ? op->true_value : op->false_value, info);
-    // The branches are simplified without the condition's facts, as in Halide: both branches
+    // The branches are simplified without the condition's facts: both branches
     // are evaluated whatever the condition, so a load's index simplified under the condition
     // (clamp(x, 0, 63) to x where the condition says x is inside) would read out of bounds
     // where the other branch is selected.

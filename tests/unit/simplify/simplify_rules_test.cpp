@@ -202,7 +202,7 @@ TEST(SimplifyRules, Select) {
     EXPECT_SIMPLIFIES(select(x < y, y, x), max(y, x));
     EXPECT_SIMPLIFIES(select(b, x + 1, x + 2), x + select(b, 1, 2));
     // The branches do not learn from the condition: both are evaluated, so the clamp that
-    // keeps a load in bounds where the other branch is selected must stay (as in Halide).
+    // keeps a load in bounds where the other branch is selected must stay.
     EXPECT_SIMPLIFIES(select(x < 5, min(x, 10), 3), select(x < 5, min(x, 10), 3));
 }
 

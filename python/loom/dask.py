@@ -27,6 +27,7 @@ Boundary conditions written on an ImageParam's own bounds (BoundaryConditions.re
 apply at the edges of the whole array, not of each chunk.
 """
 import atexit
+import operator
 import threading
 import uuid
 
@@ -85,17 +86,21 @@ class _Compiled:
             return self._callable
 
     def required_regions(self, mins, extents, array_shapes):
-        """The region of each input (Loom dimension order: a list of (min, extent)) that
-        computing the output over [mins, mins + extents) reads, given the whole arrays' shapes
-        (Loom order). A bounds query whose input buffers already have the arrays' shapes: a
-        boundary condition written on an input's bounds then clamps at the array's edges."""
+        """What computing the output over [mins, mins + extents) (Loom order) takes: the box
+        the pipeline writes (the requested one, or larger where its schedule's splits round
+        the loops to whole tiles), as (mins, extents), and the region of each input that it
+        reads (a list of (min, extent)), given the whole arrays' shapes (Loom order). A bounds
+        query whose input buffers already have the arrays' shapes: a boundary condition
+        written on an input's bounds then clamps at the array's edges."""
         queries = [loom.Buffer.make_bounds_query(p.type(), list(shape))
                    for p, shape in zip(self.params, array_shapes)]
         out = loom.Buffer.make_bounds_query(self.output.type(), list(extents))
         out.set_min(list(mins))
         self.callable()(*queries, out)
-        return [[(q.dim(i).min(), q.dim(i).extent()) for i in range(q.dimensions())]
-                for q in queries]
+        box = ([out.dim(i).min() for i in range(out.dimensions())],
+               [out.dim(i).extent() for i in range(out.dimensions())])
+        return box, [[(q.dim(i).min(), q.dim(i).extent()) for i in range(q.dimensions())]
+                     for q in queries]
 
 
 # Pipelines built on this process from builders, by builder and input signature; released at
@@ -138,46 +143,60 @@ def _loom_type(dtype):
     raise TypeError(f"loom.dask: no Loom type for the NumPy type {dtype}")
 
 
-def _gather_region(lo, hi, origins, chunks):
-    """The array region [lo, hi) (NumPy order) from the stored chunks overlapping it (each with
-    its origin in the array): a view when one chunk holds it all, else one copy."""
-    if len(chunks) == 1:
-        return chunks[0][tuple(slice(l - o, h - o) for l, h, o in zip(lo, hi, origins[0]))]
-    region = np.empty([h - l for l, h in zip(lo, hi)], dtype=chunks[0].dtype)
-    for origin, chunk in zip(origins, chunks):
+def _gather_region(lo, hi, origins, pieces):
+    """The array region [lo, hi) (NumPy order) from the given pieces of the array (each with its
+    origin) that cover it: a view when one piece holds it all, else one copy."""
+    def inside(origin, piece):
+        return all(o <= l and h <= o + n for l, h, o, n in zip(lo, hi, origin, piece.shape))
+
+    for origin, piece in zip(origins, pieces):
+        if inside(origin, piece):
+            return piece[tuple(slice(l - o, h - o) for l, h, o in zip(lo, hi, origin))]
+    region = np.empty([h - l for l, h in zip(lo, hi)], dtype=pieces[0].dtype)
+    for origin, piece in zip(origins, pieces):
         c_lo = [max(l, o) for l, o in zip(lo, origin)]
-        c_hi = [min(h, o + n) for h, o, n in zip(hi, origin, chunk.shape)]
+        c_hi = [min(h, o + n) for h, o, n in zip(hi, origin, piece.shape)]
+        if any(a >= b for a, b in zip(c_lo, c_hi)):
+            continue
         dst = tuple(slice(a - l, b - l) for a, b, l in zip(c_lo, c_hi, lo))
         src = tuple(slice(a - o, b - o) for a, b, o in zip(c_lo, c_hi, origin))
-        region[dst] = chunk[src]
+        region[dst] = piece[src]
     return region
 
 
 def _cut(chunk, bounds):
-    """The part [lo, hi) of a stored chunk (chunk coordinates), as a view."""
-    return chunk[tuple(slice(lo, hi) for lo, hi in bounds)]
+    """The parts bounds[i] = [[lo, hi] per axis] of a stored chunk (chunk coordinates), as
+    views."""
+    return [chunk[tuple(slice(lo, hi) for lo, hi in b)] for b in bounds]
 
 
-def _run_block(source, signature, out_mins, out_extents, regions, *chunks):
-    """Computes one output chunk (Loom order mins/extents). regions holds, per input, the
-    region it needs (NumPy-order lo, hi) and the origins of the pieces given for it, in order
-    (whole stored chunks, or the strips of them it reads); each input is wrapped with its
-    position in the whole array, so coordinates are global."""
+def _run_block(source, signature, out_mins, out_extents, parts, origins, *pieces):
+    """Computes one output chunk (Loom order mins/extents) in parts. Each part is an output box
+    (Loom order mins, extents) and, per input, the region it reads (NumPy order lo, hi); the
+    pieces given for each input (whole stored chunks or strips of them, with their origins in
+    the array) cover every part's region. A part whose region lies in one piece reads it in
+    place; the others read a copy assembled from the pieces. Inputs and outputs are wrapped
+    with their positions in the whole arrays, so coordinates are global."""
     compiled = _from_builder(source, signature) if signature is not None else source
-    args, next_chunk = [], 0
-    for lo, hi, origins in regions:
-        given = chunks[next_chunk:next_chunk + len(origins)]
-        next_chunk += len(origins)
-        region = _gather_region(lo, hi, origins, given)
-        if region.ndim and region.strides[-1] != region.itemsize:
-            region = np.ascontiguousarray(region)  # pipelines read a dense x dimension
-        b = loom.Buffer(region)
-        b.set_min(list(reversed(lo)))
-        args.append(b)
+    given, next_piece = [], 0
+    for input_origins in origins:
+        given.append(pieces[next_piece:next_piece + len(input_origins)])
+        next_piece += len(input_origins)
     out_np = np.empty(tuple(reversed(out_extents)), dtype=compiled.dtype)
-    out = loom.Buffer(out_np)
-    out.set_min(list(out_mins))
-    compiled.callable()(*args, out)
+    for mins, extents, regions in parts:
+        args = []
+        for (lo, hi), input_origins, input_pieces in zip(regions, origins, given):
+            region = _gather_region(lo, hi, input_origins, input_pieces)
+            if region.ndim and region.strides[-1] != region.itemsize:
+                region = np.ascontiguousarray(region)  # pipelines read a dense x dimension
+            b = loom.Buffer(region)
+            b.set_min(list(reversed(lo)))
+            args.append(b)
+        view = out_np[tuple(slice(m - o, m - o + e) for m, e, o in
+                            zip(reversed(mins), reversed(extents), reversed(out_mins)))]
+        out = loom.Buffer(view)
+        out.set_min(list(mins))
+        compiled.callable()(*args, out)
     return out_np
 
 
@@ -195,6 +214,95 @@ def _overlapping_chunks(a, lo, hi):
         keys.append((a.name,) + chunk)
         origins.append([int(starts[d][c]) for d, c in enumerate(chunk)])
     return keys, origins
+
+
+def _regions(compiled, mins, extents, arrays):
+    """The box the pipeline writes to compute the output box [mins, mins + extents) (Loom
+    order), as (mins, extents), and the region of each input that it reads, as NumPy-order
+    [lo, hi] inside the array: outside it, the pipeline's boundary condition supplies the
+    values (or its run-time bounds check reports the read)."""
+    box, regions = compiled.required_regions(mins, extents, [a.shape[::-1] for a in arrays])
+    clipped = []
+    for a, region in zip(arrays, regions):
+        np_region = region[::-1]
+        lo = [max(0, m) for m, _ in np_region]
+        hi = [max(min(n, m + e), l) for (m, e), n, l in zip(np_region, a.shape, lo)]
+        clipped.append([lo, hi])
+    return box, clipped
+
+
+def _contains(outer, inner):
+    (o_lo, o_hi), (i_lo, i_hi) = outer, inner
+    return all(a <= b for a, b in zip(o_lo, i_lo)) and all(b <= a for a, b in zip(o_hi, i_hi))
+
+
+def _home_chunk(a, lo, hi):
+    """The stored chunk of `a` holding the largest part of [lo, hi), as its (lo, hi)."""
+    best, best_volume = None, -1
+    for key, origin in zip(*_overlapping_chunks(a, lo, hi)):
+        end = [o + a.chunks[d][key[1 + d]] for d, o in enumerate(origin)]
+        volume = np.prod([max(0, min(h, e) - max(l, o))
+                          for l, h, o, e in zip(lo, hi, origin, end)])
+        if volume > best_volume:
+            best, best_volume = [origin, end], volume
+    return best
+
+
+def _parts(compiled, mins, extents, arrays):
+    """The regions of the inputs that the output chunk [mins, mins + extents) (Loom order)
+    reads, and the chunk split into parts [mins, extents, regions] to compute.
+    Where the pipeline maps each input's chunks onto the output's by a translation (stencils),
+    an interior whose regions lie inside one stored chunk of each input, read in place, and the
+    slabs around it, which read small copies: the halo then costs a copy of the slabs' inputs
+    only, not of the whole chunk. A slab is widened to the box the schedule writes (a tiled
+    loop computes whole tiles), overlapping the interior: both write the same values there.
+    Otherwise (resampling, inputs of another dimensionality, chunks smaller than a tile), one
+    part."""
+    _, full = _regions(compiled, mins, extents, arrays)
+    whole = full, [[list(mins), list(extents), full]]
+    chunk = [list(mins), [m + e for m, e in zip(mins, extents)]]
+
+    def inside_chunk(box):
+        return _contains(chunk, [box[0], [m + e for m, e in zip(*box)]])
+
+    if any(a.ndim != len(mins) for a in arrays) or any(e == 0 for e in extents):
+        return whole
+    homes = [_home_chunk(a, lo, hi) for a, (lo, hi) in zip(arrays, full)]
+    if any(h is None for h in homes):
+        return whole
+    n = len(mins)
+    inner_lo, inner_hi = list(mins), [m + e for m, e in zip(mins, extents)]
+    for (lo, hi), (h_lo, h_hi) in zip(full, homes):
+        for d in range(n):  # Loom dimension d is NumPy axis n - 1 - d
+            inner_lo[d] = max(inner_lo[d], mins[d] + max(0, h_lo[n - 1 - d] - lo[n - 1 - d]))
+            inner_hi[d] = min(inner_hi[d],
+                              mins[d] + extents[d] - max(0, hi[n - 1 - d] - h_hi[n - 1 - d]))
+    if any(l >= h for l, h in zip(inner_lo, inner_hi)):
+        return whole
+    inner_box, inner = _regions(compiled, inner_lo, [h - l for l, h in zip(inner_lo, inner_hi)],
+                                arrays)
+    if not inside_chunk(inner_box) or not all(_contains(h, r) for h, r in zip(homes, inner)):
+        return whole
+    parts = [[inner_box[0], inner_box[1], inner]]
+    box_lo, box_hi = list(mins), [m + e for m, e in zip(mins, extents)]
+    for d in range(n):
+        for side, s_lo, s_hi in ((0, box_lo[d], inner_lo[d]), (1, inner_hi[d], box_hi[d])):
+            if s_lo >= s_hi:
+                continue
+            slab_lo, slab_extents = list(box_lo), [h - l for l, h in zip(box_lo, box_hi)]
+            slab_lo[d], slab_extents[d] = s_lo, s_hi - s_lo
+            slab_box, regions = _regions(compiled, slab_lo, slab_extents, arrays)
+            if slab_box[1][d] > slab_extents[d]:
+                # A whole tile, placed against the chunk's edge so it stays inside the chunk.
+                slab_extents[d] = slab_box[1][d]
+                slab_lo[d] = s_hi - slab_extents[d] if side else s_lo
+                slab_box, regions = _regions(compiled, slab_lo, slab_extents, arrays)
+            if not inside_chunk(slab_box) or not all(_contains(f, r)
+                                                     for f, r in zip(full, regions)):
+                return whole
+            parts.append([slab_box[0], slab_box[1], regions])
+        box_lo[d], box_hi[d] = inner_lo[d], inner_hi[d]
+    return full, parts
 
 
 def _distributed_client_active():
@@ -260,22 +368,17 @@ def apply(func, inputs, shape=None, chunks=None):
     # slicing or concatenation tasks in between).
     name = "loom-" + dask.base.tokenize(uuid.uuid4().hex)
     offsets = [np.concatenate([[0], np.cumsum(c)[:-1]]).astype(int) for c in out_chunks]
-    tasks, pieces = {}, {}
+    tasks, cuts = {}, {}
     for index in np.ndindex(*[len(c) for c in out_chunks]):
         np_mins = [int(offsets[d][i]) for d, i in enumerate(index)]
         np_extents = [int(out_chunks[d][i]) for d, i in enumerate(index)]
         mins, extents = np_mins[::-1], np_extents[::-1]  # Loom order: the last axis first
-        regions = compiled.required_regions(mins, extents, [a.shape[::-1] for a in arrays])
-        specs, keys = [], []
-        for a, region in zip(arrays, regions):
-            # The region inside the array: outside it, the pipeline's boundary condition
-            # supplies the values (or its run-time bounds check reports the read).
-            np_region = region[::-1]
-            lo = [max(0, m) for m, _ in np_region]
-            hi = [max(min(n, m + e), l) for (m, e), n, l in zip(np_region, a.shape, lo)]
-            chunk_keys, origins = _overlapping_chunks(a, lo, hi)
+        full, parts = _parts(compiled, mins, extents, arrays)
+        origins, keys = [], []
+        for i, (a, (lo, hi)) in enumerate(zip(arrays, full)):
+            chunk_keys, chunk_origins = _overlapping_chunks(a, lo, hi)
             piece_origins = []
-            for key, origin in zip(chunk_keys, origins):
+            for key, origin in zip(chunk_keys, chunk_origins):
                 chunk_shape = [a.chunks[d][key[1 + d]] for d in range(a.ndim)]
                 p_lo = [max(l, o) for l, o in zip(lo, origin)]
                 p_hi = [min(h, o + n) for h, o, n in zip(hi, origin, chunk_shape)]
@@ -283,15 +386,18 @@ def apply(func, inputs, shape=None, chunks=None):
                     keys.append(key)  # the whole stored chunk
                 else:
                     # Only a strip (a halo) of this chunk: cut on the worker that holds it, so
-                    # only the strip moves between workers.
-                    piece = (name + "-piece", len(pieces))
-                    pieces[piece] = (_cut, key, [[l - o, h - o]
-                                                 for l, h, o in zip(p_lo, p_hi, origin)])
-                    keys.append(piece)
+                    # only the strips move between workers; one task cuts all the strips
+                    # taken from a chunk.
+                    strips = cuts.setdefault((i, key), [])
+                    strips.append([[l - o, h - o] for l, h, o in zip(p_lo, p_hi, origin)])
+                    keys.append((operator.getitem, (f"{name}-cut{i}",) + key[1:],
+                                 len(strips) - 1))
                 piece_origins.append(p_lo)
-            # Lists, not tuples: a tuple in a task could be taken for a task or a key.
-            specs.append([lo, hi, piece_origins])
-        tasks[(name,) + index] = (_run_block, source, signature, mins, extents, specs) + tuple(keys)
-    tasks.update(pieces)
+            origins.append(piece_origins)
+        # Lists, not tuples: a tuple in a task could be taken for a task or a key.
+        tasks[(name,) + index] = (_run_block, source, signature, mins, extents, parts,
+                                  origins) + tuple(keys)
+    tasks.update({(f"{name}-cut{i}",) + key[1:]: (_cut, key, strips)
+                  for (i, key), strips in cuts.items()})
     graph = HighLevelGraph.from_collections(name, tasks, dependencies=arrays)
     return da.Array(graph, name, out_chunks, dtype=compiled.dtype)

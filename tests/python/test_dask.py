@@ -23,6 +23,15 @@ def blur_builder(inp):
     return out
 
 
+def tiled_blur_builder(inp):
+    """blur_builder scheduled in 16 x 8 tiles: a tile is wider than the halo, so the slabs
+    around a chunk's interior must be computed as whole tiles."""
+    out = blur_builder(inp)
+    x, y, xi, yi = out.args()[0], out.args()[1], hl.Var("xi"), hl.Var("yi")
+    out.tile(x, y, xi, yi, 16, 8).vectorize(xi, 4).parallel(y)
+    return out
+
+
 def downsample_builder(inp):
     """A 2x downsample: output chunks need input regions at twice their coordinates."""
     x, y = hl.Var("x"), hl.Var("y")
@@ -66,6 +75,21 @@ def test_a_func_in_process(image):
     inp = hl.ImageParam(hl.Float(32), 2, "inp")
     f = blur_builder(inp)
     out = loom.dask.apply(f, {inp: da.from_array(image, chunks=(40, 40))})
+    np.testing.assert_allclose(out.compute(scheduler="threads"), whole(blur_builder, image),
+                               rtol=1e-6)
+
+
+def test_interior_read_in_place_and_slabs_as_whole_tiles(image):
+    arr = da.from_array(image, chunks=(40, 50))
+    inp = hl.ImageParam(hl.Float(32), 2, "inp")
+    compiled = loom.dask._Compiled(hl.Pipeline(tiled_blur_builder(inp)), [inp])
+    # The chunk at (40, 50) of 40 x 50: an interior and four slabs, each inside the chunk.
+    _, parts = loom.dask._parts(compiled, [50, 40], [50, 40], [arr])
+    assert len(parts) == 5
+    for mins, extents, _ in parts:
+        assert 50 <= mins[0] and mins[0] + extents[0] <= 100
+        assert 40 <= mins[1] and mins[1] + extents[1] <= 80
+    out = loom.dask.apply(tiled_blur_builder, {hl.ImageParam(hl.Float(32), 2, "inp"): arr})
     np.testing.assert_allclose(out.compute(scheduler="threads"), whole(blur_builder, image),
                                rtol=1e-6)
 

@@ -105,12 +105,14 @@ inline AllocationHeader *allocate_host(size_t bytes, void *(*allocate_fn)(size_t
         deallocate_fn = DefaultAllocators::deallocate_fn;
     }
     size_t request = bytes + kBufferAlignment + kBufferSlack;
-    void *block = allocate_fn ? allocate_fn(request) : std::malloc(request);
+    // Zeroed so a pipeline output that is only partly written still reads deterministically.
+    // calloc gets large blocks as fresh pages the kernel zeroes on first touch, so a big
+    // output is not written twice (a memset first, then the pipeline's stores).
+    void *block = allocate_fn ? allocate_fn(request) : std::calloc(request, 1);
     if (!block) buffer_error("out of memory allocating " + std::to_string(bytes) + " bytes");
     uintptr_t p = ((uintptr_t)block + kBufferAlignment - 1) & ~(uintptr_t)(kBufferAlignment - 1);
     *data = (uint8_t *)p;
-    // Zeroed so a pipeline output that is only partly written still reads deterministically.
-    std::memset(*data, 0, bytes + kBufferSlack);
+    if (allocate_fn) std::memset(*data, 0, bytes + kBufferSlack);
     AllocationHeader *h = new AllocationHeader;
     h->deallocate_fn = allocate_fn ? (deallocate_fn ? deallocate_fn : std::free) : std::free;
     h->block = block;

@@ -284,8 +284,6 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
     try {
         initialize_llvm_targets();
         auto start = std::chrono::steady_clock::now();
-        auto impl = std::make_unique<Impl>();
-        impl->name = f.name;
 
         llvm::orc::JITTargetMachineBuilder jtmb = jit_machine_builder(target);
 
@@ -301,101 +299,121 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         }
         phase("disk_cache_load");
 
-        std::unique_ptr<llvm::LLVMContext> ctx;
-        std::unique_ptr<llvm::Module> module;
-        if (!object) {
-            std::unique_ptr<llvm::TargetMachine> tm =
-                check(jtmb.createTargetMachine(), "Cannot create the JIT's TargetMachine");
-            ctx = std::make_unique<llvm::LLVMContext>();
-            phase("target_machine");
-            module = codegen_llvm(f, *ctx, *tm);
-            add_entry_points(*module, entry_abi(f, target), *tm);
-            phase("codegen_llvm");
-            optimize_module(*module, *tm, target.has_feature(Target::EnableLLVMLoopOpt));
-            phase("optimize_module");
-            if (dump_llvm) llvm::errs() << *module;
-        }
-
-        llvm::orc::LLJITBuilder builder;
-        builder.setJITTargetMachineBuilder(jtmb);
         // The object LLJIT compiles the module to, stored once it has linked.
         auto compiled_object = std::make_shared<std::string>();
-        if (disk && !object) {
-            builder.setCompileFunctionCreator(
-                [compiled_object](llvm::orc::JITTargetMachineBuilder b)
-                    -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-                    auto tm = b.createTargetMachine();
-                    if (!tm) return tm.takeError();
-                    return std::make_unique<ObjectKeepingCompiler>(std::move(*tm), compiled_object);
-                });
-        }
-        impl->jit = check(builder.create(), "Cannot create the JIT");
-        llvm::orc::JITDylib &jd = impl->jit->getMainJITDylib();
-        char prefix = impl->jit->getDataLayout().getGlobalPrefix();
-        if (!externs.empty()) {
-            llvm::orc::SymbolMap symbols;
-            for (const auto &e : externs) {
-                symbols[impl->jit->mangleAndIntern(e.first)] = llvm::orc::ExecutorSymbolDef(
-                    llvm::orc::ExecutorAddr::fromPtr(e.second),
-                    llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+        // Links the JIT from `object` (an object file from the disk cache) or, when null, from
+        // the IR codegen makes now.
+        auto link = [&](const std::string *object) {
+            auto impl = std::make_unique<Impl>();
+            impl->name = f.name;
+            std::unique_ptr<llvm::LLVMContext> ctx;
+            std::unique_ptr<llvm::Module> module;
+            if (!object) {
+                std::unique_ptr<llvm::TargetMachine> tm =
+                    check(jtmb.createTargetMachine(), "Cannot create the JIT's TargetMachine");
+                ctx = std::make_unique<llvm::LLVMContext>();
+                phase("target_machine");
+                module = codegen_llvm(f, *ctx, *tm);
+                add_entry_points(*module, entry_abi(f, target), *tm);
+                phase("codegen_llvm");
+                optimize_module(*module, *tm, target.has_feature(Target::EnableLLVMLoopOpt));
+                phase("optimize_module");
+                if (dump_llvm) llvm::errs() << *module;
             }
-            check(jd.define(llvm::orc::absoluteSymbols(std::move(symbols))),
-                  "Cannot define the JIT externs");
-        }
-        // The process (libc, and libloom's runtime when it is globally visible), libloom
-        // itself by path (for hosts that load it RTLD_LOCAL), and libm. libloom holds every
-        // runtime module; the pipeline binds only to those its target selects.
-        auto runtime_modules_allow = [target, prefix](const llvm::orc::SymbolStringPtr &name) {
-            llvm::StringRef n = *name;
-            if (prefix && n.starts_with(llvm::StringRef(&prefix, 1))) n = n.drop_front();
-            return jit_may_bind(n.str(), target);
-        };
-        jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-                                  prefix, runtime_modules_allow),
-                              "Cannot search the process for symbols"));
-        if (!libloom_path().empty()) {
-            auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(libloom_path().c_str(), prefix,
-                                                                    runtime_modules_allow);
-            if (g)
-                jd.addGenerator(std::move(*g));
-            else
-                llvm::consumeError(g.takeError());
-        }
-        auto libm = llvm::orc::DynamicLibrarySearchGenerator::Load("libm.so.6", prefix);
-        if (libm)
-            jd.addGenerator(std::move(*libm));
-        else
-            llvm::consumeError(libm.takeError());
 
-        // Materialization errors (an extern symbol missing from the process) go to the
-        // session's reporter, not to the lookup's result: keep them for the exception.
-        auto session_errors = std::make_shared<std::string>();
-        impl->jit->getExecutionSession().setErrorReporter([session_errors](llvm::Error e) {
-            *session_errors += llvm::toString(std::move(e)) + "\n";
-        });
-        phase("create_jit");
+            llvm::orc::LLJITBuilder builder;
+            builder.setJITTargetMachineBuilder(jtmb);
+            if (disk && !object) {
+                builder.setCompileFunctionCreator(
+                    [compiled_object](llvm::orc::JITTargetMachineBuilder b)
+                        -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                        auto tm = b.createTargetMachine();
+                        if (!tm) return tm.takeError();
+                        return std::make_unique<ObjectKeepingCompiler>(std::move(*tm),
+                                                                       compiled_object);
+                    });
+            }
+            impl->jit = check(builder.create(), "Cannot create the JIT");
+            llvm::orc::JITDylib &jd = impl->jit->getMainJITDylib();
+            char prefix = impl->jit->getDataLayout().getGlobalPrefix();
+            if (!externs.empty()) {
+                llvm::orc::SymbolMap symbols;
+                for (const auto &e : externs) {
+                    symbols[impl->jit->mangleAndIntern(e.first)] = llvm::orc::ExecutorSymbolDef(
+                        llvm::orc::ExecutorAddr::fromPtr(e.second),
+                        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+                }
+                check(jd.define(llvm::orc::absoluteSymbols(std::move(symbols))),
+                      "Cannot define the JIT externs");
+            }
+            // The process (libc, and libloom's runtime when it is globally visible), libloom
+            // itself by path (for hosts that load it RTLD_LOCAL), and libm. libloom holds every
+            // runtime module; the pipeline binds only to those its target selects.
+            auto runtime_modules_allow = [target, prefix](const llvm::orc::SymbolStringPtr &name) {
+                llvm::StringRef n = *name;
+                if (prefix && n.starts_with(llvm::StringRef(&prefix, 1))) n = n.drop_front();
+                return jit_may_bind(n.str(), target);
+            };
+            jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                                      prefix, runtime_modules_allow),
+                                  "Cannot search the process for symbols"));
+            if (!libloom_path().empty()) {
+                auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(
+                    libloom_path().c_str(), prefix, runtime_modules_allow);
+                if (g)
+                    jd.addGenerator(std::move(*g));
+                else
+                    llvm::consumeError(g.takeError());
+            }
+            auto libm = llvm::orc::DynamicLibrarySearchGenerator::Load("libm.so.6", prefix);
+            if (libm)
+                jd.addGenerator(std::move(*libm));
+            else
+                llvm::consumeError(libm.takeError());
+
+            // Materialization errors (an extern symbol missing from the process) go to the
+            // session's reporter, not to the lookup's result: keep them for the exception.
+            auto session_errors = std::make_shared<std::string>();
+            impl->jit->getExecutionSession().setErrorReporter([session_errors](llvm::Error e) {
+                *session_errors += llvm::toString(std::move(e)) + "\n";
+            });
+            phase("create_jit");
+            if (object) {
+                check(
+                    impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(*object, f.name)),
+                    "Cannot add the cached object file to the JIT");
+            } else {
+                check(impl->jit->addIRModule(
+                          llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
+                      "Cannot add the module to the JIT");
+            }
+            auto argv_addr = impl->jit->lookup(f.name + "_argv");
+            if (!argv_addr) {
+                // Linking failed: the code calls a function the process does not define.
+                std::string err = llvm::toString(argv_addr.takeError());
+                user_error << "JIT compilation of " << f.name << " failed to link: " << err << "\n"
+                           << *session_errors
+                           << "(An extern function it calls is not defined in this process, or "
+                              "not exported from the executable: link it with -rdynamic.)\n";
+            }
+            llvm::orc::ExecutorAddr main_addr =
+                check(impl->jit->lookup(f.name), "Cannot find the compiled function");
+            phase("machine_code");
+            impl->argv = argv_addr->toPtr<ArgvFunction>();
+            impl->main = main_addr.toPtr<void *>();
+            return impl;
+        };
+        std::unique_ptr<Impl> impl;
         if (object) {
-            check(impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(*object, f.name)),
-                  "Cannot add the cached object file to the JIT");
-        } else {
-            check(impl->jit->addIRModule(
-                      llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
-                  "Cannot add the module to the JIT");
+            try {
+                impl = link(&*object);
+            } catch (const std::exception &) {
+                // An entry that passed its checksum but does not link here (made by a process
+                // whose symbols differ): compile afresh, and the new object replaces it.
+                object.reset();
+            }
         }
-        auto argv_addr = impl->jit->lookup(f.name + "_argv");
-        if (!argv_addr) {
-            // Linking failed: the code calls a function the process does not define.
-            std::string err = llvm::toString(argv_addr.takeError());
-            user_error << "JIT compilation of " << f.name << " failed to link: " << err << "\n"
-                       << *session_errors
-                       << "(An extern function it calls is not defined in this process, or "
-                          "not exported from the executable: link it with -rdynamic.)\n";
-        }
-        llvm::orc::ExecutorAddr main_addr =
-            check(impl->jit->lookup(f.name), "Cannot find the compiled function");
-        phase("machine_code");
-        impl->argv = argv_addr->toPtr<ArgvFunction>();
-        impl->main = main_addr.toPtr<void *>();
+        if (!impl) impl = link(nullptr);
         impl->seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (object) {

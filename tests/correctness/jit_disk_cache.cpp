@@ -6,6 +6,7 @@
 #include <loom/loom.h>
 
 #include "driver/jit.h"
+#include "driver/jit_disk_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -331,6 +332,35 @@ TEST(JITDiskCache, CorruptEntryIsIgnoredAndRewritten) {
         EXPECT_EQ(read_file(only_entry(cache)), good);
         EXPECT_LOADED(run_child("a host", cache));
     }
+}
+
+TEST(JITDiskCache, EntryThatDoesNotLinkIsReplaced) {
+    // A whole, checksummed entry whose object calls a function this process lacks (here the
+    // extern pipeline's object, filed under the key of pipeline "a", whose process does not
+    // define loomtest_disk_affine): the child compiles afresh and replaces the entry.
+    using internal::Fingerprint;
+    using internal::JITDiskCache;
+    auto key_of = [](const fs::path &entry) {
+        const std::string hex = entry.stem().string();
+        return Fingerprint{std::stoull(hex.substr(0, 16), nullptr, 16),
+                           std::stoull(hex.substr(16, 16), nullptr, 16)};
+    };
+    fs::path dir = case_dir(), cache = dir / "cache", other = dir / "other";
+    EXPECT_COMPILED(run_child("a host", cache));
+    EXPECT_COMPILED(run_child("extern host", other));
+    const fs::path entry = only_entry(cache), extern_entry = only_entry(other);
+    const std::string good = read_file(entry);
+    std::optional<std::string> foreign =
+        JITDiskCache(other.string(), 1 << 30, Fingerprint{}).load(key_of(extern_entry));
+    ASSERT_TRUE(foreign.has_value());
+    ASSERT_TRUE(
+        JITDiskCache(cache.string(), 1 << 30, Fingerprint{}).store(key_of(entry), *foreign));
+    ASSERT_NE(read_file(entry), good);
+    ChildResult after = run_child("a host", cache);
+    EXPECT_COMPILED(after);
+    EXPECT_EQ(after.stores, 1);
+    EXPECT_EQ(read_file(only_entry(cache)), good);
+    EXPECT_LOADED(run_child("a host", cache));
 }
 
 TEST(JITDiskCache, ConcurrentWritersLeaveOneValidEntry) {

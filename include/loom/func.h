@@ -705,6 +705,8 @@ public:
     /// Whether define_extern made this an extern stage (function().extern_function_name() and
     /// function().extern_arguments() say what it calls, as in Halide).
     bool is_extern() const;
+    /// The name of the C function an extern stage calls (empty for a Func that is not one).
+    const std::string &extern_function_name() const;
 
     /// The run-time hooks of this Func's pipeline (see <loom/jit_handlers.h>).
     JITHandlers &jit_handlers();

@@ -15,6 +15,7 @@ NB_MODULE(_loom, m) {
     define_buffer(m);
     define_param(m);
     define_image_param(m);
+    define_extern(m);
     define_schedule(m);
     define_func(m);
     define_ir_operator(m);

@@ -384,6 +384,32 @@ void define_func(nb::module_ &m) {
         .def("update_values", &Func::update_values, nb::arg("idx") = 0)
         .def("rvars", &Func::rvars, nb::arg("idx") = 0)
         .def("is_extern", &Func::is_extern)
+        .def("extern_function_name", &Func::extern_function_name)
+        .def("define_extern",
+             nb::overload_cast<const std::string &, const std::vector<ExternFuncArgument> &,
+                               const std::vector<Type> &, const std::vector<Var> &, NameMangling,
+                               DeviceAPI>(&Func::define_extern),
+             nb::arg("function_name"), nb::arg("params"), nb::arg("types"), nb::arg("arguments"),
+             nb::arg("mangling") = NameMangling::Default, nb::arg("device_api") = DeviceAPI::Host)
+        .def("define_extern",
+             nb::overload_cast<const std::string &, const std::vector<ExternFuncArgument> &, Type,
+                               const std::vector<Var> &, NameMangling, DeviceAPI>(
+                 &Func::define_extern),
+             nb::arg("function_name"), nb::arg("params"), nb::arg("type"), nb::arg("arguments"),
+             nb::arg("mangling") = NameMangling::Default, nb::arg("device_api") = DeviceAPI::Host)
+        .def("define_extern",
+             nb::overload_cast<const std::string &, const std::vector<ExternFuncArgument> &,
+                               const std::vector<Type> &, int, NameMangling, DeviceAPI>(
+                 &Func::define_extern),
+             nb::arg("function_name"), nb::arg("params"), nb::arg("types"),
+             nb::arg("dimensionality"), nb::arg("mangling") = NameMangling::Default,
+             nb::arg("device_api") = DeviceAPI::Host)
+        .def("define_extern",
+             nb::overload_cast<const std::string &, const std::vector<ExternFuncArgument> &, Type,
+                               int, NameMangling, DeviceAPI>(&Func::define_extern),
+             nb::arg("function_name"), nb::arg("params"), nb::arg("type"),
+             nb::arg("dimensionality"), nb::arg("mangling") = NameMangling::Default,
+             nb::arg("device_api") = DeviceAPI::Host)
         .def("print_loop_nest", &Func::print_loop_nest)
         .def("infer_arguments", &Func::infer_arguments)
         .def("output_buffer", &Func::output_buffer)

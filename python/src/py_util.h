@@ -113,6 +113,7 @@ void define_target(nb::module_ &m);
 void define_buffer(nb::module_ &m);
 void define_param(nb::module_ &m);
 void define_image_param(nb::module_ &m);
+void define_extern(nb::module_ &m);
 void define_schedule(nb::module_ &m);
 void define_func(nb::module_ &m);
 void define_ir_operator(nb::module_ &m);

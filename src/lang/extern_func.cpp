@@ -235,4 +235,6 @@ void Func::define_extern(const std::string &function_name,
 
 bool Func::is_extern() const { return function().has_extern_definition(); }
 
+const std::string &Func::extern_function_name() const { return function().extern_function_name(); }
+
 } // namespace loom

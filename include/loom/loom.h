@@ -9,6 +9,7 @@
 #include <loom/buffer.h>
 #include <loom/callable.h>
 #include <loom/concise_casts.h>
+#include <loom/derivative.h>
 #include <loom/device_api.h>
 #include <loom/error.h>
 #include <loom/expr.h>

@@ -1,0 +1,366 @@
+#include "autodiff/scatter_gather.h"
+
+#include "analysis/solve.h"
+#include "ir/ir_mutator.h"
+#include "ir/ir_utils.h"
+#include "ir/substitute.h"
+#include "simplify/simplify.h"
+#include "support/error.h"
+#include "support/util.h"
+
+#include <loom/inline_reductions.h>
+#include <loom/ir_operator.h>
+#include <loom/rdom.h>
+
+#include <map>
+#include <set>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// The index without the hints that do not change its value (likely() in boundary conditions).
+Expr strip_hints(const Expr &e) {
+    return mutate_exprs_post(e, [](const Expr &n) -> Expr {
+        const Call *c = n.as<Call>();
+        if (c && (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost) ||
+                  c->is_intrinsic(Call::promise_clamped) ||
+                  c->is_intrinsic(Call::unsafe_promise_clamped))) {
+            return c->args[0];
+        }
+        return Expr();
+    });
+}
+
+/// The most values of the integer variable z that e maps to one value, when e is z with terms
+/// free of z added or subtracted, multiplied by nonzero constants and divided by positive
+/// constants (where the solver is exact); 0 for any other e.
+int64_t preimage_size(const Expr &e, const std::string &z) {
+    auto uses = [&](const Expr &x) { return expr_uses_var(x, z); };
+    if (const Variable *v = e.as<Variable>()) return v->name == z ? 1 : 0;
+    if (const Add *op = e.as<Add>()) {
+        if (uses(op->a) == uses(op->b)) return 0;
+        return preimage_size(uses(op->a) ? op->a : op->b, z);
+    }
+    if (const Sub *op = e.as<Sub>()) {
+        if (uses(op->a) == uses(op->b)) return 0;
+        return preimage_size(uses(op->a) ? op->a : op->b, z);
+    }
+    if (const Mul *op = e.as<Mul>()) {
+        const Expr &k = uses(op->a) ? op->b : op->a;
+        const int64_t *c = as_const_int(k);
+        if (!c || *c == 0 || uses(k)) return 0;
+        return preimage_size(uses(op->a) ? op->a : op->b, z);
+    }
+    if (const Div *op = e.as<Div>()) {
+        const int64_t *d = as_const_int(op->b);
+        if (!d || *d <= 0 || *d > 1024 || !uses(op->a)) return 0;
+        return *d * preimage_size(op->a, z);
+    }
+    return 0;
+}
+
+/// Whether c compares an expression solvable for z (preimage_size > 0) with one free of z.
+bool solvable_comparison(const Expr &c, const std::string &z) {
+    Expr a, b;
+    if (const LT *op = c.as<LT>()) a = op->a, b = op->b;
+    if (const LE *op = c.as<LE>()) a = op->a, b = op->b;
+    if (const GT *op = c.as<GT>()) a = op->a, b = op->b;
+    if (const GE *op = c.as<GE>()) a = op->a, b = op->b;
+    if (!a.defined()) return false;
+    if (expr_uses_var(b, z)) std::swap(a, b);
+    return !expr_uses_var(b, z) && preimage_size(a, z) > 0;
+}
+
+/// One case of the conversion: the iteration variables solved so far (in the adjoint's Vars,
+/// the unsolved variables and the offsets of several-to-one solutions) and the conditions
+/// under which the case applies.
+struct Case {
+    std::map<std::string, Expr> solved;
+    std::vector<Expr> conditions;
+    /// Offsets k in [0, extent) of a solution min + k.
+    std::vector<std::pair<std::string, int64_t>> offsets;
+};
+
+class CallSiteConverter {
+public:
+    CallSiteConverter(const IterationDomain &domain, const std::vector<Expr> &call_args,
+                      const Expr &value, const std::vector<std::string> &vars,
+                      const std::string &callee, const std::string &name)
+        : domain(domain), vars(vars), callee(callee), name(name) {
+        // The iteration variables get fresh names, so the adjoint's Vars (the callee's argument
+        // names) never meet a variable of the same name in the solver.
+        std::map<std::string, Expr> rename;
+        for (const IterationDomain::Dim &d : domain.dims) {
+            std::string fresh = unique_name('t');
+            fresh_names.push_back(fresh);
+            iteration.insert(fresh);
+            rename[d.name] = Variable::make(Int(32), fresh);
+        }
+        for (const Expr &a : call_args)
+            args.push_back(simplify(strip_hints(substitute(rename, a))));
+        w = substitute(rename, value);
+        if (domain.predicate.defined()) predicate = substitute(rename, domain.predicate);
+    }
+
+    void run(AdjointTerms *terms) {
+        step(0, Case());
+        if (!failed) {
+            for (const Expr &g : gathers) terms->gathers.push_back(g);
+            return;
+        }
+        scatter(terms);
+    }
+
+private:
+    Expr var(size_t i) const { return Variable::make(Int(32), vars[i]); }
+
+    bool uses_iteration(const Expr &e) const { return expr_uses_vars(e, iteration); }
+
+    void step(size_t i, Case c) {
+        if (failed) return;
+        if (i == args.size()) {
+            emit(c);
+            return;
+        }
+        Expr e = simplify(substitute(c.solved, args[i]));
+        index(i, e, std::move(c));
+    }
+
+    /// Handles argument i, whose index (with the solutions so far substituted) is `e`.
+    void index(size_t i, const Expr &e, Case c) {
+        Expr u = var(i);
+        if (!uses_iteration(e)) {
+            c.conditions.push_back(u == e);
+            step(i + 1, std::move(c));
+            return;
+        }
+        if (const Select *s = e.as<Select>()) {
+            Case other = c;
+            c.conditions.push_back(s->condition);
+            index(i, s->true_value, std::move(c));
+            other.conditions.push_back(!s->condition);
+            index(i, s->false_value, std::move(other));
+            return;
+        }
+        // clamp(e, lo, hi) is max(min(e, hi), lo): the interior, where e itself is read, and the
+        // two edges, where every e beyond reads lo or hi.
+        if (const Max *mx = e.as<Max>()) {
+            const Min *mn = mx->a.as<Min>();
+            if (mn && !uses_iteration(mx->b) && !uses_iteration(mn->b)) {
+                Expr x = mn->a, lo = mx->b, hi = mn->b;
+                Case low = c, high = c;
+                c.conditions.push_back(lo <= u && u <= hi);
+                index(i, x, std::move(c));
+                low.conditions.push_back(u == lo);
+                low.conditions.push_back(x < lo);
+                step(i + 1, std::move(low));
+                high.conditions.push_back(u == max(hi, lo));
+                high.conditions.push_back(x > hi);
+                high.conditions.push_back(x >= lo);
+                step(i + 1, std::move(high));
+                return;
+            }
+        }
+        if (const Max *op = e.as<Max>()) {
+            Expr a = op->a, b = op->b;
+            if (uses_iteration(b)) std::swap(a, b);
+            if (!uses_iteration(b)) {
+                Case edge = c;
+                c.conditions.push_back(u > b);
+                index(i, a, std::move(c));
+                edge.conditions.push_back(u == b);
+                edge.conditions.push_back(a <= b);
+                step(i + 1, std::move(edge));
+                return;
+            }
+        }
+        if (const Min *op = e.as<Min>()) {
+            Expr a = op->a, b = op->b;
+            if (uses_iteration(b)) std::swap(a, b);
+            if (!uses_iteration(b)) {
+                Case edge = c;
+                c.conditions.push_back(u < b);
+                index(i, a, std::move(c));
+                edge.conditions.push_back(u == b);
+                edge.conditions.push_back(a >= b);
+                step(i + 1, std::move(edge));
+                return;
+            }
+        }
+        // Solve u == e for one iteration variable, the Func's pure Vars first (RVars left
+        // unsolved stay reductions).
+        for (size_t d = 0; d < domain.dims.size(); d++) {
+            const std::string &z = fresh_names[d];
+            int64_t n = expr_uses_var(e, z) ? preimage_size(e, z) : 0;
+            if (n == 0) continue;
+            Interval sol = solve_for_inner_interval(u == e, z);
+            if (!sol.is_bounded()) continue;
+            Expr s = sol.min;
+            if (n > 1) {
+                std::string k = unique_name('k');
+                c.offsets.push_back({k, n});
+                s = s + Variable::make(Int(32), k);
+            }
+            Expr in_range = simplify(s <= sol.max);
+            if (!can_prove(in_range)) c.conditions.push_back(in_range);
+            for (auto &kv : c.solved) kv.second = simplify(substitute(z, s, kv.second));
+            c.solved[z] = s;
+            step(i + 1, std::move(c));
+            return;
+        }
+        failed = true;
+    }
+
+    /// The gather of one case.
+    void emit(const Case &c) {
+        std::map<std::string, Expr> clamped, exact;
+        std::vector<Expr> conditions;
+        Region region;
+        std::vector<std::string> reduced;
+        std::set<std::string> adjoint_vars(vars.begin(), vars.end());
+        for (size_t d = 0; d < domain.dims.size(); d++) {
+            const std::string &z = fresh_names[d];
+            Interval range = domain.dims[d].range;
+            auto it = c.solved.find(z);
+            if (it != c.solved.end()) {
+                // Outside the domain the adjoint is zero: mask, and clamp so that what the mask
+                // hides reads only what the forward pipeline reads.
+                Expr s = it->second, v = s;
+                if (range.has_lower_bound()) {
+                    conditions.push_back(range.min <= s);
+                    v = max(v, range.min);
+                }
+                if (range.has_upper_bound()) {
+                    conditions.push_back(s <= range.max);
+                    v = min(v, range.max);
+                }
+                exact[z] = s;
+                clamped[z] = v;
+                continue;
+            }
+            // An unsolved variable is summed over, within what the case's conditions allow.
+            for (const Expr &cond : c.conditions) {
+                Expr k = simplify(substitute(c.solved, cond));
+                std::set<std::string> others = iteration;
+                others.erase(z);
+                for (const auto &o : c.offsets) others.insert(o.first);
+                if (expr_uses_vars(k, others) || expr_uses_vars(k, adjoint_vars) ||
+                    !solvable_comparison(k, z)) {
+                    continue;
+                }
+                Interval allowed = solve_for_inner_interval(k, z);
+                if (allowed.is_empty()) continue;
+                range.min = Interval::make_max(range.min, allowed.min);
+                range.max = Interval::make_min(range.max, allowed.max);
+            }
+            if (!range.is_bounded()) {
+                failed = true;
+                return;
+            }
+            Expr extent = simplify(max(range.max - range.min + 1, 0));
+            if (is_const_zero(extent)) return;
+            region.emplace_back(simplify(range.min), extent);
+            reduced.push_back(z);
+        }
+        for (const auto &o : c.offsets) {
+            region.emplace_back(0, (int)o.second);
+            reduced.push_back(o.first);
+        }
+        for (const Expr &cond : c.conditions) conditions.push_back(cond);
+        if (predicate.defined()) conditions.push_back(predicate);
+
+        std::map<std::string, Expr> rvars;
+        RDom r;
+        if (!region.empty()) {
+            r = RDom(region, unique_name(name + "_r"));
+            for (size_t i = 0; i < reduced.size(); i++) rvars[reduced[i]] = r[(int)i];
+        }
+        auto finish = [&](const Expr &e, const std::map<std::string, Expr> &solution) {
+            return substitute(rvars, substitute(solution, e));
+        };
+        Expr cond = const_true();
+        for (const Expr &k : conditions) cond = cond && finish(k, exact);
+        cond = simplify(cond);
+        if (is_const_false(cond)) return;
+        Expr value = finish(w, clamped);
+        if (!is_const_true(cond)) value = select(cond, value, make_zero(value.type()));
+        gathers.push_back(region.empty() ? value : reduce(r, region, value));
+    }
+
+    /// The sum of value over r. A small constant domain (a 3x3 kernel, an upsampling factor, a
+    /// boundary's overhang) is written out term by term, which vectorizes; a larger one is an
+    /// inline reduction.
+    Expr reduce(const RDom &r, const Region &region, const Expr &value) const {
+        int64_t points = 1;
+        for (const Range &d : region) {
+            const int64_t *e = as_const_int(d.extent);
+            const int64_t *m = as_const_int(d.min);
+            points = (e && m) ? points * *e : 1 << 20;
+        }
+        if (points > 16) return sum(r, value, name + "_sum");
+        Expr total;
+        for (int64_t p = 0; p < points; p++) {
+            std::map<std::string, Expr> point;
+            int64_t q = p;
+            for (size_t i = 0; i < region.size(); i++) {
+                int64_t e = *as_const_int(region[i].extent);
+                point[r[(int)i].name()] = region[i].min + (int)(q % e);
+                q /= e;
+            }
+            Expr term = simplify(substitute(point, value));
+            total = total.defined() ? total + term : term;
+        }
+        return total.defined() ? total : make_zero(value.type());
+    }
+
+    /// The fallback: a loop over the whole domain writing the adjoint at the call's arguments.
+    void scatter(AdjointTerms *terms) {
+        Region region;
+        for (const IterationDomain::Dim &d : domain.dims) {
+            user_assert(d.range.is_bounded())
+                << "propagate_adjoints: the Func \"" << domain.func << "\" reads \"" << callee
+                << "\" at an index Loom cannot invert, so its adjoint is scattered over the points"
+                << " of \"" << domain.func << "\", but their range in \"" << d.name
+                << "\" is unbounded. Clamp the index (or the values it is computed from) or "
+                << "give bounds to the pipeline's output.\n";
+            region.emplace_back(d.range.min, simplify(d.range.max - d.range.min + 1));
+        }
+        std::map<std::string, Expr> rvars;
+        RDom r;
+        if (!region.empty()) {
+            r = RDom(region, unique_name(name + "_r"));
+            for (size_t i = 0; i < fresh_names.size(); i++) rvars[fresh_names[i]] = r[(int)i];
+        }
+        AdjointTerms::Scatter s;
+        for (const Expr &a : args) s.args.push_back(substitute(rvars, a));
+        s.value = substitute(rvars, w);
+        if (predicate.defined()) {
+            s.value = select(substitute(rvars, predicate), s.value, make_zero(w.type()));
+        }
+        terms->scatters.push_back(s);
+    }
+
+    const IterationDomain &domain;
+    std::vector<std::string> vars;
+    std::string callee, name;
+    std::vector<std::string> fresh_names;
+    std::set<std::string> iteration;
+    std::vector<Expr> args;
+    Expr w, predicate;
+    std::vector<Expr> gathers;
+    bool failed = false;
+};
+
+} // namespace
+
+void add_call_adjoint(const IterationDomain &domain, const std::vector<Expr> &args, const Expr &w,
+                      const std::vector<std::string> &vars, const std::string &callee,
+                      const std::string &name, AdjointTerms *terms) {
+    internal_assert(args.size() == vars.size()) << "add_call_adjoint: arity mismatch\n";
+    CallSiteConverter(domain, args, w, vars, callee, name).run(terms);
+}
+
+} // namespace internal
+} // namespace loom

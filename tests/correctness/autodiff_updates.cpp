@@ -1,0 +1,181 @@
+// Gradients through update definitions (checked against finite differences): sum, product and
+// maximum reductions, a scan, a histogram-style scatter, partial updates, Params as inputs.
+#include <loom/loom.h>
+
+#include "common/finite_difference.h"
+
+#include <gtest/gtest.h>
+
+using namespace loom;
+using namespace loom_test;
+
+namespace {
+Var x("x"), y("y");
+}
+
+TEST(AutodiffUpdates, SumReduction) {
+    Buffer<double> in = random_buffer<double>({6, 5}, 21);
+    in.set_name("in");
+    RDom r(0, 5, "r");
+    Func rows("rows");
+    rows(x) = Expr(1.0);
+    rows(x) += in(x, r) * in(x, r);
+    Func loss = weighted_loss(rows, {6});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+    EXPECT_TRUE(d(rows, 0).defined());
+    EXPECT_TRUE(d(rows, -1).defined());
+}
+
+TEST(AutodiffUpdates, ProductReduction) {
+    Buffer<double> in = random_buffer<double>({4, 5}, 22, 0.5, 1.5);
+    in.set_name("in");
+    RDom r(0, 5, "r");
+    Func prod("prod");
+    prod(x) = in(x, 0);
+    prod(x) = prod(x) * in(x, r);
+    Func loss = weighted_loss(prod, {4});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffUpdates, MaxReductionWithSelect) {
+    Buffer<double> in = random_buffer<double>({4, 3, 2}, 23);
+    in.set_name("in");
+    RDom r(0, 3, 0, 2, "r");
+    Func mx("mx");
+    mx(x) = Expr(-10.0);
+    mx(x) = select(in(x, r.x, r.y) > mx(x), in(x, r.x, r.y), mx(x));
+    Func loss = weighted_loss(mx, {4});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffUpdates, InlineReductions) {
+    Buffer<double> in = random_buffer<double>({5, 4}, 24);
+    in.set_name("in");
+    RDom r(0, 4, "r");
+    Func f("f");
+    f(x) = sum(in(x, r) * 2.0) + maximum(in(x, r)) * product(in(x, r) + 2.0);
+    Func loss = weighted_loss(f, {5});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffUpdates, Scan) {
+    Buffer<double> in = random_buffer<double>({8}, 25);
+    in.set_name("in");
+    RDom r(1, 7, "r");
+    Func scan("scan");
+    scan(x) = in(x);
+    scan(r) = scan(r - 1) * 0.5 + sin(scan(r)) * in(r - 1);
+    Func loss = weighted_loss(scan, {8});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffUpdates, Scan2D) {
+    // A recursive filter down the columns of each row.
+    Buffer<double> in = random_buffer<double>({4, 6}, 26);
+    in.set_name("in");
+    RDom r(1, 5, "r");
+    Func f("f");
+    f(x, y) = in(x, y);
+    f(x, r) = f(x, r - 1) * 0.7 + f(x, r) * f(x, r);
+    Func loss = weighted_loss(f, {4, 6});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffUpdates, Histogram) {
+    // A weighted histogram: h(bin(i)) += w(i) is a scatter; its adjoint gathers.
+    Buffer<double> vals = random_buffer<double>({20}, 27, 0.0, 1.0);
+    Buffer<double> w = random_buffer<double>({20}, 28);
+    vals.set_name("vals");
+    w.set_name("w");
+    RDom r(0, 20, "r");
+    Func hist("hist");
+    hist(x) = Expr(0.0);
+    Expr bin = clamp(cast<int>(vals(r) * 8.0), 0, 7);
+    hist(bin) += w(r) * vals(r);
+    Func loss = weighted_loss(hist, {8});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, w, d(w));
+    expect_gradient(loss, vals, d(vals), 1e-6, -1, 1e-7);
+}
+
+TEST(AutodiffUpdates, PartialUpdate) {
+    // g(1) overwrites one point: no adjoint reaches f(1) through it (§4.2.2).
+    Buffer<double> in = random_buffer<double>({6}, 29);
+    in.set_name("in");
+    Func f("f"), g("g"), h("h");
+    f(x) = in(x)*in(x);
+    g(x) = f(x);
+    g(1) = Expr(2.0);
+    g(3) = g(3) * in(0);
+    h(x) = g(x) + g(x + 1);
+    Func loss = weighted_loss(h, {5});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffUpdates, RDomUpdateOfARange) {
+    Buffer<double> in = random_buffer<double>({8}, 30);
+    in.set_name("in");
+    RDom r(2, 3, "r");
+    Func f("f");
+    f(x) = in(x);
+    f(r) = exp(f(r)) + in(r + 1);
+    Func loss = weighted_loss(f, {8});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffUpdates, Params) {
+    Buffer<double> in = random_buffer<double>({6}, 31, 0.5, 1.5);
+    in.set_name("in");
+    Param<double> gamma("gamma", 1.7), gain("gain", 0.3);
+    Func f("f");
+    f(x) = pow(in(x), gamma) * gain + gain * gain;
+    Func loss = weighted_loss(f, {6});
+    Derivative d = propagate_adjoints(loss);
+    expect_param_gradient(loss, gamma, d(gamma));
+    expect_param_gradient(loss, gain, d(gain));
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffUpdates, BufferAdjointEntryPoint) {
+    Buffer<double> in = random_buffer<double>({6}, 32);
+    in.set_name("in");
+    Func f("f");
+    f(x) = in(x)*in(x + 1);
+    Buffer<float> adj(5);
+    for (int i = 0; i < 5; i++) adj(i) = (float)(i + 1);
+    Derivative d = propagate_adjoints(f, adj);
+    Buffer<double> g = d(in).realize({6});
+    for (int i = 0; i < 6; i++) {
+        double e = (i < 5 ? (i + 1) * in(i + 1) : 0.0) + (i > 0 ? i * in(i - 1) : 0.0);
+        EXPECT_NEAR(g(i), e, 1e-12) << i;
+    }
+}
+
+TEST(AutodiffUpdates, HessianVectorProduct) {
+    // Second order: the gradient Funcs are ordinary Funcs, so they differentiate again.
+    // loss = sum_i w_i * in(i)^3; grad_i = 3 w_i in(i)^2; v . grad's gradient = 6 w_i in(i) v_i.
+    Buffer<double> in = random_buffer<double>({6}, 33);
+    Buffer<double> v = random_buffer<double>({6}, 34);
+    in.set_name("in");
+    Func f("f");
+    f(x) = in(x)*in(x)*in(x);
+    Func loss = weighted_loss(f, {6});
+    Derivative d = propagate_adjoints(loss);
+    Func grad = d(in);
+    RDom r(0, 6, "r");
+    Func gv("gv");
+    gv() = Expr(0.0);
+    gv() += grad(r) * v(r);
+    Derivative d2 = propagate_adjoints(gv);
+    Buffer<double> hv = d2(in).realize({6});
+    Buffer<double> w = random_buffer<double>({6}, 7);
+    for (int i = 0; i < 6; i++) EXPECT_NEAR(hv(i), 6 * w(i) * in(i)*v(i), 1e-10) << i;
+}

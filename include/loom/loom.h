@@ -24,9 +24,11 @@
 #include <loom/lambda.h>
 #include <loom/memory_type.h>
 #include <loom/param.h>
+#include <loom/parameter.h>
 #include <loom/pipeline.h>
 #include <loom/rdom.h>
 #include <loom/realization.h>
+#include <loom/serialization.h>
 #include <loom/target.h>
 #include <loom/tuple.h>
 #include <loom/type.h>

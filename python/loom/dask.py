@@ -15,18 +15,20 @@ the input region it needs, which Loom's bounds inference finds (no halo depth to
     image = da.random.random((16384, 16384), chunks=4096).astype("float32")
     out = loom.dask.apply(build, {inp: image})     # lazy; out.compute() runs it
 
-The pipeline is given either as a builder (a function taking the ImageParams in the order of
-`inputs` and returning the output Func or Pipeline) or as a Func/Pipeline itself. A builder is
-pickled by reference, so any Dask scheduler works (threads, processes, a distributed cluster):
-each worker process builds and JIT-compiles the pipeline once and reuses it. A Func or Pipeline
-object cannot leave the process (Loom has no serialized form of a pipeline yet), so it works
-with Dask's threaded and synchronous schedulers only.
+The pipeline is given as a Func or Pipeline, or as a builder (a function taking the
+ImageParams in the order of `inputs` and returning the output Func or Pipeline). With Dask's
+threaded and synchronous schedulers the Func itself is used; a dask.distributed cluster's
+workers get its definition as serialize_pipeline's bytes (so it must be serializable: no JIT
+externs given as pointers) and bind their inputs by the ImageParams' names. A builder is
+pickled by reference, so it works with any scheduler too. Each worker process builds or
+deserializes the pipeline and JIT-compiles it once, then reuses it.
 
 Axes follow Loom's NumPy rule: the last axis of a Dask array is the pipeline's dimension 0.
 Boundary conditions written on an ImageParam's own bounds (BoundaryConditions.repeat_edge(inp))
 apply at the edges of the whole array, not of each chunk.
 """
 import atexit
+import hashlib
 import operator
 import threading
 import uuid
@@ -61,12 +63,14 @@ def _numpy_dtype(t):
 
 
 class _Compiled:
-    """A pipeline on one machine: its inputs, its output's type and dimensions, and a Callable
-    (thread-safe: each call gets its own buffers) compiled once."""
+    """A pipeline on one machine: its inputs (ImageParams, or Arguments naming them) and their
+    types, its output's type and dimensions, and a Callable (thread-safe: each call gets its
+    own buffers) compiled once."""
 
-    def __init__(self, pipeline, params):
+    def __init__(self, pipeline, params, types):
         self.pipeline = pipeline
         self.params = params
+        self.types = types
         outputs = pipeline.outputs()
         if len(outputs) != 1 or outputs[0].outputs() != 1:
             raise loom.CompileError(
@@ -92,8 +96,8 @@ class _Compiled:
         reads (a list of (min, extent)), given the whole arrays' shapes (Loom order). A bounds
         query whose input buffers already have the arrays' shapes: a boundary condition
         written on an input's bounds then clamps at the array's edges."""
-        queries = [loom.Buffer.make_bounds_query(p.type(), list(shape))
-                   for p, shape in zip(self.params, array_shapes)]
+        queries = [loom.Buffer.make_bounds_query(t, list(shape))
+                   for t, shape in zip(self.types, array_shapes)]
         out = loom.Buffer.make_bounds_query(self.output.type(), list(extents))
         out.set_min(list(mins))
         self.callable()(*queries, out)
@@ -131,7 +135,21 @@ def _from_builder(builder, signature):
                       for name, dtype, dims in signature]
             result = builder(*params)
             pipeline = result if isinstance(result, loom.Pipeline) else loom.Pipeline(result)
-            _built[key] = _Compiled(pipeline, params)
+            _built[key] = _Compiled(pipeline, params, [p.type() for p in params])
+        return _built[key]
+
+
+def _from_definition(definition, names):
+    """The pipeline serialized in `definition` (bytes), with the ImageParams `names` as its
+    inputs, deserialized and compiled once per process."""
+    key = (hashlib.sha256(definition).digest(), names)
+    with _built_lock:
+        if key not in _built:
+            params = loom.deserialize_parameters(definition)
+            pipeline = loom.deserialize_pipeline(definition, params)
+            args = [loom.Argument(n, loom.ArgumentKind.InputBuffer, params[n].type(),
+                                  params[n].dimensions()) for n in names]
+            _built[key] = _Compiled(pipeline, args, [params[n].type() for n in names])
         return _built[key]
 
 
@@ -177,7 +195,8 @@ def _run_block(source, signature, out_mins, out_extents, parts, origins, *pieces
     the array) cover every part's region. A part whose region lies in one piece reads it in
     place; the others read a copy assembled from the pieces. Inputs and outputs are wrapped
     with their positions in the whole arrays, so coordinates are global."""
-    compiled = _from_builder(source, signature) if signature is not None else source
+    compiled = (source if signature is None else _from_definition(source, signature)
+                if isinstance(source, bytes) else _from_builder(source, signature))
     given, next_piece = [], 0
     for input_origins in origins:
         given.append(pieces[next_piece:next_piece + len(input_origins)])
@@ -317,8 +336,8 @@ def _distributed_client_active():
 def apply(func, inputs, shape=None, chunks=None):
     """A lazy dask.array of `func`'s output computed chunk by chunk from `inputs`.
 
-    func: a builder function (called with the ImageParams, in the order of `inputs`, returning
-        the output Func or Pipeline), or a Func or Pipeline (threaded schedulers only).
+    func: the output Func or Pipeline, or a builder function (called with the ImageParams, in
+        the order of `inputs`, returning the output Func or Pipeline).
     inputs: a dict from each ImageParam of the pipeline to a dask.array (or NumPy array) with
         as many axes as the ImageParam has dimensions, of its element type.
     shape: the output's shape in NumPy order; by default the first input's.
@@ -344,14 +363,15 @@ def apply(func, inputs, shape=None, chunks=None):
         compiled = _from_builder(func, signature)
         source = func
     else:
-        if _distributed_client_active():
-            raise ValueError(
-                "loom.dask.apply: a Func or Pipeline cannot be sent to a dask.distributed "
-                "cluster's worker processes; pass a builder instead (a module-level function "
-                "taking the ImageParams and returning the output Func)")
         pipeline = func if isinstance(func, loom.Pipeline) else loom.Pipeline(func)
-        compiled = _Compiled(pipeline, params)
-        signature, source = None, compiled
+        compiled = _Compiled(pipeline, params, [p.type() for p in params])
+        if _distributed_client_active():
+            # The worker processes get the pipeline's definition (serialize_pipeline's bytes),
+            # not the object, and each compiles it once.
+            source = loom.serialize_pipeline(pipeline)
+            signature = tuple(p.name() for p in params)
+        else:
+            signature, source = None, compiled
 
     if shape is None:
         shape = arrays[0].shape

@@ -13,6 +13,7 @@ NB_MODULE(_loom, m) {
     define_tuple(m);
     define_target(m);
     define_buffer(m);
+    define_parameter(m);
     define_param(m);
     define_image_param(m);
     define_extern(m);
@@ -29,4 +30,5 @@ NB_MODULE(_loom, m) {
     define_callable(m);
     define_module(m);
     define_autoscheduler(m);
+    define_serialization(m);
 }

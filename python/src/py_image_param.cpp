@@ -86,6 +86,7 @@ void define_image_param(nb::module_ &m) {
             },
             nb::arg("bytes"), "Requires the host pointer to be a multiple of `bytes`.")
         .def("host_alignment", &OutputImageParam::host_alignment)
+        .def("parameter", &OutputImageParam::parameter, "The shared state (a Parameter).")
         .def(
             "set_estimates",
             [](nb::object self, nb::handle estimates) {

@@ -97,6 +97,7 @@ void define_param(nb::module_ &m) {
             nb::arg("max").none())
         .def("min_value", &Param<>::min_value)
         .def("max_value", &Param<>::max_value)
+        .def("parameter", &Param<>::parameter, "The shared state (a Parameter).")
         .def("logical_not", [](const Param<> &p) { return !Expr(p); })
         .def("__repr__", [](const Param<> &p) {
             return "<loom.Param '" + p.name() + "' type " + type_to_string(p.type()) + ">";

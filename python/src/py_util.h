@@ -111,6 +111,7 @@ void define_rdom(nb::module_ &m);
 void define_tuple(nb::module_ &m);
 void define_target(nb::module_ &m);
 void define_buffer(nb::module_ &m);
+void define_parameter(nb::module_ &m);
 void define_param(nb::module_ &m);
 void define_image_param(nb::module_ &m);
 void define_extern(nb::module_ &m);
@@ -127,6 +128,7 @@ void define_pipeline(nb::module_ &m);
 void define_callable(nb::module_ &m);
 void define_module(nb::module_ &m);
 void define_autoscheduler(nb::module_ &m);
+void define_serialization(nb::module_ &m);
 
 } // namespace python
 } // namespace loom

@@ -51,6 +51,12 @@ void check_outputs_defined(const PipelineContents &c);
 /// The pipeline's input arguments (Pipeline::infer_arguments, with their Parameters), the
 /// requirements' expressions included.
 std::vector<LoweredArgument> input_arguments(const PipelineContents &c);
+/// The pipeline's definition as serialize_pipeline writes it (deterministic bytes covering
+/// every Func with its schedule, the Params with their ranges and values, the embedded Buffers,
+/// the requirements), without refusing JIT externs and handlers, which do not change the
+/// lowered code; empty when the definition cannot be serialized. The JIT keys recorded
+/// lowerings by it (JITModule::load_definition).
+std::string definition_bytes(const PipelineContents &c);
 
 } // namespace internal
 } // namespace loom

@@ -255,6 +255,22 @@ std::vector<Function> parameter_wrappers(const Parameter &p) {
     return result;
 }
 
+std::map<std::string, Function> parameter_wrapper_map(const Parameter &p) {
+    std::map<std::string, Function> result;
+    ParamWrappers &pw = param_wrappers();
+    std::lock_guard<std::mutex> guard(pw.lock);
+    auto it = pw.table.find(p.contents.get());
+    if (it == pw.table.end()) return result;
+    for (const auto &kv : it->second) result.emplace(kv.first, Function(kv.second));
+    return result;
+}
+
+void add_parameter_wrapper(const Parameter &p, const std::string &key, const Function &w) {
+    ParamWrappers &pw = param_wrappers();
+    std::lock_guard<std::mutex> guard(pw.lock);
+    pw.table[p.contents.get()].emplace(key, w.get_contents());
+}
+
 namespace {
 
 /// The wrapper that replaces a call to `callee` from `caller` (undefined when none), among

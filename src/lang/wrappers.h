@@ -29,6 +29,15 @@ std::vector<Function> substitute_wrappers(const std::vector<Function> &outputs,
 /// notices when they are rescheduled).
 std::vector<Function> parameter_wrappers(const Parameter &p);
 
+/// The wrappers of the input `p` by key (the calling Func's name, "" for every caller), for
+/// serialization.
+std::map<std::string, Function> parameter_wrapper_map(const Parameter &p);
+
+/// Records `w` as the wrapper of the input `p` for `key`, unless `p` has one there already (a
+/// deserialized pipeline whose input is bound to the caller's ImageParam then uses the
+/// caller's wrapper, which reads the same input).
+void add_parameter_wrapper(const Parameter &p, const std::string &key, const Function &w);
+
 } // namespace internal
 } // namespace loom
 

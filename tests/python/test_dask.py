@@ -82,7 +82,7 @@ def test_a_func_in_process(image):
 def test_interior_read_in_place_and_slabs_as_whole_tiles(image):
     arr = da.from_array(image, chunks=(40, 50))
     inp = hl.ImageParam(hl.Float(32), 2, "inp")
-    compiled = loom.dask._Compiled(hl.Pipeline(tiled_blur_builder(inp)), [inp])
+    compiled = loom.dask._Compiled(hl.Pipeline(tiled_blur_builder(inp)), [inp], [inp.type()])
     # The chunk at (40, 50) of 40 x 50: an interior and four slabs, each inside the chunk.
     _, parts = loom.dask._parts(compiled, [50, 40], [50, 40], [arr])
     assert len(parts) == 5
@@ -120,7 +120,9 @@ def test_local_cluster_with_two_processes(image, monkeypatch):
         with distributed.Client(cluster) as client:
             out = loom.dask.apply(blur_builder, {hl.ImageParam(hl.Float(32), 2, "inp"): arr})
             result = client.compute(out).result()
+            # A Func travels as its serialized definition; the workers bind "inp" by name.
             inp = hl.ImageParam(hl.Float(32), 2, "inp")
-            with pytest.raises(ValueError, match="builder"):
-                loom.dask.apply(blur_builder(inp), {inp: arr})
+            from_func = client.compute(loom.dask.apply(tiled_blur_builder(inp), {inp: arr}))
+            from_func = from_func.result()
     np.testing.assert_allclose(result, whole(blur_builder, image), rtol=1e-6)
+    np.testing.assert_allclose(from_func, whole(blur_builder, image), rtol=1e-6)

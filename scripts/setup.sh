@@ -32,7 +32,8 @@ install_halide_wheel() {
 }
 
 # The Python package's build and tests (PyPI): nanobind for the bindings, scikit-build-core for
-# `pip install .`, pytest, NumPy and Dask for the tests.
+# `pip install .`, pytest, NumPy, Dask and PyTorch (DLPack round trips; the CPU side of its wheel
+# is what the tests use, about a minute to install) for the tests.
 install_python_packages() {
   local need=()
   python3 -c "import nanobind" 2>/dev/null || need+=(nanobind)
@@ -40,6 +41,7 @@ install_python_packages() {
   python3 -c "import pytest" 2>/dev/null || need+=(pytest)
   python3 -c "import numpy" 2>/dev/null || need+=(numpy)
   python3 -c "import dask.array, distributed" 2>/dev/null || need+=("dask[array,distributed]")
+  python3 -c "import torch" 2>/dev/null || need+=(torch)
   if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing ${need[*]} (pip)"
     python3 -m pip install --quiet "${need[@]}"

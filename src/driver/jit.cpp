@@ -39,6 +39,7 @@ namespace {
 std::atomic<int> compilations{0};
 std::atomic<int> disk_hits{0};
 std::atomic<int> disk_stores{0};
+std::atomic<int> definition_hit_count{0};
 
 struct Cache {
     std::mutex mutex;
@@ -220,6 +221,98 @@ llvm::orc::JITTargetMachineBuilder jit_machine_builder(const Target &target) {
     return jtmb;
 }
 
+/// Links a JIT for the function `name`: from `object` (an object file from the disk cache), or
+/// else from `module` (LLVM IR), whose object file is copied into `compiled_object` when that
+/// is not null (to store it in the disk cache).
+std::unique_ptr<JITModule::Impl>
+link_jit(const std::string &name, const Target &target,
+         const std::map<std::string, void *> &externs,
+         const llvm::orc::JITTargetMachineBuilder &jtmb, const std::string *object,
+         std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> ctx,
+         const std::shared_ptr<std::string> &compiled_object, PhaseTimer &phase) {
+    auto impl = std::make_unique<JITModule::Impl>();
+    impl->name = name;
+    llvm::orc::LLJITBuilder builder;
+    builder.setJITTargetMachineBuilder(jtmb);
+    if (compiled_object) {
+        builder.setCompileFunctionCreator(
+            [compiled_object](llvm::orc::JITTargetMachineBuilder b)
+                -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                auto tm = b.createTargetMachine();
+                if (!tm) return tm.takeError();
+                return std::make_unique<ObjectKeepingCompiler>(std::move(*tm), compiled_object);
+            });
+    }
+    impl->jit = check(builder.create(), "Cannot create the JIT");
+    llvm::orc::JITDylib &jd = impl->jit->getMainJITDylib();
+    char prefix = impl->jit->getDataLayout().getGlobalPrefix();
+    if (!externs.empty()) {
+        llvm::orc::SymbolMap symbols;
+        for (const auto &e : externs) {
+            symbols[impl->jit->mangleAndIntern(e.first)] = llvm::orc::ExecutorSymbolDef(
+                llvm::orc::ExecutorAddr::fromPtr(e.second),
+                llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+        }
+        check(jd.define(llvm::orc::absoluteSymbols(std::move(symbols))),
+              "Cannot define the JIT externs");
+    }
+    // The process (libc, and libloom's runtime when it is globally visible), libloom
+    // itself by path (for hosts that load it RTLD_LOCAL), and libm. libloom holds every
+    // runtime module; the pipeline binds only to those its target selects.
+    auto runtime_modules_allow = [target, prefix](const llvm::orc::SymbolStringPtr &symbol) {
+        llvm::StringRef n = *symbol;
+        if (prefix && n.starts_with(llvm::StringRef(&prefix, 1))) n = n.drop_front();
+        return jit_may_bind(n.str(), target);
+    };
+    jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                              prefix, runtime_modules_allow),
+                          "Cannot search the process for symbols"));
+    if (!libloom_path().empty()) {
+        auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(libloom_path().c_str(), prefix,
+                                                                runtime_modules_allow);
+        if (g)
+            jd.addGenerator(std::move(*g));
+        else
+            llvm::consumeError(g.takeError());
+    }
+    auto libm = llvm::orc::DynamicLibrarySearchGenerator::Load("libm.so.6", prefix);
+    if (libm)
+        jd.addGenerator(std::move(*libm));
+    else
+        llvm::consumeError(libm.takeError());
+
+    // Materialization errors (an extern symbol missing from the process) go to the
+    // session's reporter, not to the lookup's result: keep them for the exception.
+    auto session_errors = std::make_shared<std::string>();
+    impl->jit->getExecutionSession().setErrorReporter([session_errors](llvm::Error e) {
+        *session_errors += llvm::toString(std::move(e)) + "\n";
+    });
+    phase("create_jit");
+    if (object) {
+        check(impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(*object, name)),
+              "Cannot add the cached object file to the JIT");
+    } else {
+        check(
+            impl->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
+            "Cannot add the module to the JIT");
+    }
+    auto argv_addr = impl->jit->lookup(name + "_argv");
+    if (!argv_addr) {
+        // Linking failed: the code calls a function the process does not define.
+        std::string err = llvm::toString(argv_addr.takeError());
+        user_error << "JIT compilation of " << name << " failed to link: " << err << "\n"
+                   << *session_errors
+                   << "(An extern function it calls is not defined in this process, or "
+                      "not exported from the executable: link it with -rdynamic.)\n";
+    }
+    llvm::orc::ExecutorAddr main_addr =
+        check(impl->jit->lookup(name), "Cannot find the compiled function");
+    phase("machine_code");
+    impl->argv = argv_addr->toPtr<JITModule::ArgvFunction>();
+    impl->main = main_addr.toPtr<void *>();
+    return impl;
+}
+
 } // namespace
 
 Target jit_target_for(const Target &requested) {
@@ -304,8 +397,6 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         // Links the JIT from `object` (an object file from the disk cache) or, when null, from
         // the IR codegen makes now.
         auto link = [&](const std::string *object) {
-            auto impl = std::make_unique<Impl>();
-            impl->name = f.name;
             std::unique_ptr<llvm::LLVMContext> ctx;
             std::unique_ptr<llvm::Module> module;
             if (!object) {
@@ -321,87 +412,8 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
                 if (dump_llvm) llvm::errs() << *module;
             }
 
-            llvm::orc::LLJITBuilder builder;
-            builder.setJITTargetMachineBuilder(jtmb);
-            if (disk && !object) {
-                builder.setCompileFunctionCreator(
-                    [compiled_object](llvm::orc::JITTargetMachineBuilder b)
-                        -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-                        auto tm = b.createTargetMachine();
-                        if (!tm) return tm.takeError();
-                        return std::make_unique<ObjectKeepingCompiler>(std::move(*tm),
-                                                                       compiled_object);
-                    });
-            }
-            impl->jit = check(builder.create(), "Cannot create the JIT");
-            llvm::orc::JITDylib &jd = impl->jit->getMainJITDylib();
-            char prefix = impl->jit->getDataLayout().getGlobalPrefix();
-            if (!externs.empty()) {
-                llvm::orc::SymbolMap symbols;
-                for (const auto &e : externs) {
-                    symbols[impl->jit->mangleAndIntern(e.first)] = llvm::orc::ExecutorSymbolDef(
-                        llvm::orc::ExecutorAddr::fromPtr(e.second),
-                        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
-                }
-                check(jd.define(llvm::orc::absoluteSymbols(std::move(symbols))),
-                      "Cannot define the JIT externs");
-            }
-            // The process (libc, and libloom's runtime when it is globally visible), libloom
-            // itself by path (for hosts that load it RTLD_LOCAL), and libm. libloom holds every
-            // runtime module; the pipeline binds only to those its target selects.
-            auto runtime_modules_allow = [target, prefix](const llvm::orc::SymbolStringPtr &name) {
-                llvm::StringRef n = *name;
-                if (prefix && n.starts_with(llvm::StringRef(&prefix, 1))) n = n.drop_front();
-                return jit_may_bind(n.str(), target);
-            };
-            jd.addGenerator(check(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-                                      prefix, runtime_modules_allow),
-                                  "Cannot search the process for symbols"));
-            if (!libloom_path().empty()) {
-                auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(
-                    libloom_path().c_str(), prefix, runtime_modules_allow);
-                if (g)
-                    jd.addGenerator(std::move(*g));
-                else
-                    llvm::consumeError(g.takeError());
-            }
-            auto libm = llvm::orc::DynamicLibrarySearchGenerator::Load("libm.so.6", prefix);
-            if (libm)
-                jd.addGenerator(std::move(*libm));
-            else
-                llvm::consumeError(libm.takeError());
-
-            // Materialization errors (an extern symbol missing from the process) go to the
-            // session's reporter, not to the lookup's result: keep them for the exception.
-            auto session_errors = std::make_shared<std::string>();
-            impl->jit->getExecutionSession().setErrorReporter([session_errors](llvm::Error e) {
-                *session_errors += llvm::toString(std::move(e)) + "\n";
-            });
-            phase("create_jit");
-            if (object) {
-                check(
-                    impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(*object, f.name)),
-                    "Cannot add the cached object file to the JIT");
-            } else {
-                check(impl->jit->addIRModule(
-                          llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx))),
-                      "Cannot add the module to the JIT");
-            }
-            auto argv_addr = impl->jit->lookup(f.name + "_argv");
-            if (!argv_addr) {
-                // Linking failed: the code calls a function the process does not define.
-                std::string err = llvm::toString(argv_addr.takeError());
-                user_error << "JIT compilation of " << f.name << " failed to link: " << err << "\n"
-                           << *session_errors
-                           << "(An extern function it calls is not defined in this process, or "
-                              "not exported from the executable: link it with -rdynamic.)\n";
-            }
-            llvm::orc::ExecutorAddr main_addr =
-                check(impl->jit->lookup(f.name), "Cannot find the compiled function");
-            phase("machine_code");
-            impl->argv = argv_addr->toPtr<ArgvFunction>();
-            impl->main = main_addr.toPtr<void *>();
-            return impl;
+            return link_jit(f.name, target, externs, jtmb, object, std::move(module),
+                            std::move(ctx), disk && !object ? compiled_object : nullptr, phase);
         };
         std::unique_ptr<Impl> impl;
         if (object) {
@@ -437,6 +449,114 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
         throw;
     }
 }
+
+namespace {
+
+/// The disk cache's description of a recorded definition: what its lowering depends on besides
+/// the definition itself (the function's name, the target, the externs' names, the lowering
+/// options read from the environment), and what the object files depend on (disk_key_text).
+std::string definition_key_text(const std::string &definition, const std::string &name,
+                                const Target &target,
+                                const std::map<std::string, void *> &externs) {
+    std::string text = "definition " + name + "\n" + target.to_string() + "\n";
+    for (const auto &e : externs) text += e.first + ";";
+    text += "\nHL_PERMIT_FAILED_UNROLL " + get_env("HL_PERMIT_FAILED_UNROLL") + "\n";
+    return disk_key_text(text + definition);
+}
+
+} // namespace
+
+std::optional<JITModule::RecordedDefinition>
+JITModule::load_definition(const std::string &definition, const std::string &name,
+                           const Target &target, const std::map<std::string, void *> &externs) {
+    check_host_can_run(target);
+    std::optional<JITDiskCache> disk = JITDiskCache::from_environment(libloom_path());
+    if (!disk) return std::nullopt;
+    PhaseTimer phase(name);
+    std::optional<std::string> record =
+        disk->load(disk->key(definition_key_text(definition, name, target, externs)));
+    if (!record) return std::nullopt;
+    // The record: "object <key>" then one line per argument, "<kind> <type> <dims> <name>".
+    std::istringstream in(*record);
+    std::string word, object_hex;
+    RecordedDefinition result;
+    if (!(in >> word >> object_hex) || word != "object" || object_hex.size() != 32) {
+        return std::nullopt;
+    }
+    int kind, code, bits, lanes, dims;
+    while (in >> kind >> code >> bits >> lanes >> dims) {
+        LoweredArgument a;
+        in.get();
+        if (!std::getline(in, a.name) || kind < LoweredArgument::Scalar ||
+            kind > LoweredArgument::OutputBuffer) {
+            return std::nullopt;
+        }
+        a.kind = (LoweredArgument::Kind)kind;
+        a.type = Type((halide_type_code_t)code, bits, lanes);
+        a.dimensions = dims;
+        result.args.push_back(a);
+    }
+    if (!in.eof() || result.args.empty()) return std::nullopt;
+    const Fingerprint object_key{std::stoull(object_hex.substr(0, 16), nullptr, 16),
+                                 std::stoull(object_hex.substr(16), nullptr, 16)};
+    phase("definition_load");
+
+    // Linked once per process, as compile() does for the same object.
+    const std::string key = memory_key("object " + object_hex, externs);
+    Cache &c = cache();
+    {
+        std::lock_guard<std::mutex> lock(c.mutex);
+        auto it = c.entries.find(key);
+        if (it != c.entries.end()) {
+            result.module = it->second.get();
+            definition_hit_count++;
+            return result;
+        }
+    }
+    std::optional<std::string> object = disk->load(object_key);
+    if (!object) return std::nullopt;
+    initialize_llvm_targets();
+    auto start = std::chrono::steady_clock::now();
+    std::unique_ptr<Impl> impl;
+    try {
+        impl = link_jit(name, target, externs, jit_machine_builder(target), &*object, nullptr,
+                        nullptr, nullptr, phase);
+    } catch (const std::exception &) {
+        return std::nullopt; // the object does not link here: the caller compiles afresh
+    }
+    impl->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::shared_ptr<JITModule> m(new JITModule(std::move(impl)));
+    {
+        std::lock_guard<std::mutex> lock(c.mutex);
+        std::promise<std::shared_ptr<JITModule>> ready;
+        ready.set_value(m);
+        c.entries.emplace(key, ready.get_future().share());
+    }
+    disk_hits++;
+    definition_hit_count++;
+    result.module = m;
+    return result;
+}
+
+void JITModule::record_definition(const std::string &definition, const LoweredFunc &f,
+                                  const Target &target,
+                                  const std::map<std::string, void *> &externs) {
+    std::optional<JITDiskCache> disk = JITDiskCache::from_environment(libloom_path());
+    if (!disk) return;
+    std::ostringstream record;
+    record << "object " << disk->key(disk_key_text(portable_key(f, target, externs))).hex() << "\n";
+    for (const LoweredArgument &a : f.args) {
+        record << (int)a.kind << " " << (int)a.type.code() << " " << a.type.bits() << " "
+               << a.type.lanes() << " " << a.dimensions << " " << a.name << "\n";
+    }
+    disk->store(disk->key(definition_key_text(definition, f.name, target, externs)), record.str());
+}
+
+bool JITModule::disk_cache_on() {
+    return JITDiskCache::from_environment(libloom_path()).has_value();
+}
+
+int JITModule::definition_hits() { return definition_hit_count.load(); }
 
 JITModule::ArgvFunction JITModule::argv_function() const { return impl_->argv; }
 

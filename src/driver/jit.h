@@ -17,14 +17,16 @@
 
 #include <loom/target.h>
 
+#include "lower/lowered_func.h"
+
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace loom {
 namespace internal {
-
-struct LoweredFunc;
 
 /// The target a JIT compilation with `requested` uses: Halide's realize/compile_jit take the
 /// default Target() to mean get_jit_target_from_environment() (HL_JIT_TARGET, else the host).
@@ -66,6 +68,29 @@ public:
     static std::shared_ptr<JITModule> compile(const LoweredFunc &f,
                                               const std::map<std::string, void *> &externs = {});
 
+    /// A pipeline lowered and compiled by an earlier process, as the disk cache recorded it
+    /// (see record_definition): the lowered arguments (without their Parameters, which only
+    /// the caller can find) and the module linked from the recorded object file.
+    struct RecordedDefinition {
+        std::vector<LoweredArgument> args;
+        std::shared_ptr<JITModule> module;
+    };
+    /// The recording of `definition` (bytes that determine a pipeline's lowered function
+    /// `name` for `target`: its serialized front end) with these externs, or nullopt when the
+    /// disk cache is off or has no recording of it, or of the object file it names. Spares
+    /// the caller lowering as well as LLVM.
+    static std::optional<RecordedDefinition>
+    load_definition(const std::string &definition, const std::string &name, const Target &target,
+                    const std::map<std::string, void *> &externs = {});
+    /// Whether the environment turns the disk cache on (see compile), so that recording and
+    /// loading definitions can be skipped, with the serialization they need, when it is off.
+    static bool disk_cache_on();
+    /// Records in the disk cache that `definition` lowers to f, whose object file compile()
+    /// stored (a no-op when the disk cache is off).
+    static void record_definition(const std::string &definition, const LoweredFunc &f,
+                                  const Target &target,
+                                  const std::map<std::string, void *> &externs = {});
+
     /// Throws the CompileError compile gives when the host cannot run code for `target`;
     /// returns normally when it can.
     static void check_host_can_run(const Target &target);
@@ -88,6 +113,9 @@ public:
     static int compilation_count();
     /// Test hook: how many modules this process loaded from the disk cache instead of compiling.
     static int disk_cache_hits();
+    /// Test hook: how many pipelines this process took from a recorded definition
+    /// (load_definition), skipping lowering.
+    static int definition_hits();
     /// Test hook: how many compiled object files this process wrote to the disk cache.
     static int disk_cache_stores();
     /// Drops every module of the in-memory cache (modules still held by callers stay valid).

@@ -172,6 +172,28 @@ std::vector<Func> Pipeline::outputs() const {
 
 void Pipeline::trace_pipeline() { pipeline_contents(contents).trace_pipeline = true; }
 
+namespace {
+
+/// Gives the arguments recorded with a definition (JITModule::load_definition) the Parameters
+/// of c's inputs of the same names; false when one has none of the same kind, type and
+/// dimensions (the recording then goes unused).
+bool bind_recorded_arguments(const PipelineContents &c, std::vector<LoweredArgument> &args) {
+    std::map<std::string, LoweredArgument> inputs;
+    for (const LoweredArgument &a : input_arguments(c)) inputs.emplace(a.name, a);
+    for (LoweredArgument &a : args) {
+        if (a.kind == LoweredArgument::OutputBuffer || a.name == "__user_context") continue;
+        auto it = inputs.find(a.name);
+        if (it == inputs.end() || it->second.kind != a.kind || it->second.type != a.type ||
+            (a.is_buffer() && it->second.dimensions != a.dimensions)) {
+            return false;
+        }
+        a.param = it->second.param;
+    }
+    return true;
+}
+
+} // namespace
+
 void Pipeline::compile_jit(const Target &requested) {
     PipelineContents &c = pipeline_contents(contents);
     // The default Target means the one compiled for last (as in Halide: compile_jit(t) then
@@ -188,17 +210,38 @@ void Pipeline::compile_jit(const Target &requested) {
     auto compiled = std::make_unique<PipelineContents::Compiled>();
     compiled->target = target;
     compiled->funcs = funcs;
-    auto start = std::chrono::steady_clock::now();
-    compiled->lowered = lower(c.outputs, function_name(c), target, c.requirements);
-    if (get_env("LOOM_TIME_PASSES") == "1") {
-        std::cerr << "[lower " << compiled->lowered.name << "] total: "
-                  << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                               start)
-                         .count()
-                  << " ms\n";
+    const std::map<std::string, void *> externs = jit_extern_addresses(c.jit_externs);
+    // A process that compiled the same definition before recorded its lowered arguments and
+    // object file in the disk cache: then neither lowering nor LLVM runs. LOOM_DEBUG_LOWERING
+    // and LOOM_DUMP_LLVM ask to see them run.
+    const std::string definition = !JITModule::disk_cache_on() ||
+                                           get_env("LOOM_DEBUG_LOWERING") == "1" ||
+                                           get_env("LOOM_DUMP_LLVM") == "1"
+                                       ? std::string()
+                                       : definition_bytes(c);
+    if (!definition.empty()) {
+        auto recorded = JITModule::load_definition(definition, function_name(c), target, externs);
+        if (recorded && bind_recorded_arguments(c, recorded->args)) {
+            compiled->lowered.name = function_name(c);
+            compiled->lowered.args = std::move(recorded->args);
+            compiled->module = recorded->module;
+        }
     }
-    compiled->module =
-        JITModule::compile(compiled->lowered, target, jit_extern_addresses(c.jit_externs));
+    if (!compiled->module) {
+        auto start = std::chrono::steady_clock::now();
+        compiled->lowered = lower(c.outputs, function_name(c), target, c.requirements);
+        if (get_env("LOOM_TIME_PASSES") == "1") {
+            std::cerr << "[lower " << compiled->lowered.name << "] total: "
+                      << std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count()
+                      << " ms\n";
+        }
+        compiled->module = JITModule::compile(compiled->lowered, target, externs);
+        if (!definition.empty()) {
+            JITModule::record_definition(definition, compiled->lowered, target, externs);
+        }
+    }
     compiled->constraints = constraints_key(c, compiled->lowered);
     c.compiled = std::move(compiled);
 }

@@ -176,8 +176,10 @@ std::string internal::definition_bytes(const PipelineContents &c) {
     try {
         std::vector<uint8_t> bytes = serialize_contents(c, nullptr);
         return std::string(bytes.begin(), bytes.end());
-    } catch (const CompileError &) {
-        return std::string(); // e.g. a Handle Param holding a pointer: compiled as usual
+    } catch (const Error &) {
+        // E.g. a Handle Param holding a pointer: the pipeline is compiled as usual, without a
+        // record.
+        return std::string();
     }
 }
 

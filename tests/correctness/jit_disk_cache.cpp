@@ -1,8 +1,10 @@
-// The JIT's persistent compile cache (src/driver/jit_disk_cache.h) across processes. Each case
-// runs this binary again as child processes (the JITDiskCacheChild test, which does something
-// only when LOOM_TEST_CHILD says what to compile), each with the cache directory the case gives
-// it under LOOM_TEST_CACHE_ROOT (set by tests/CMakeLists.txt; a fresh /tmp folder otherwise),
-// and checks the children's counters, their results against naive C++, and the directory.
+// The JIT's persistent compile cache (src/driver/jit_disk_cache.h) across
+// processes. Each case runs this binary again as child processes (the
+// JITDiskCacheChild test, which does something only when LOOM_TEST_CHILD says
+// what to compile), each with the cache directory the case gives it under
+// LOOM_TEST_CACHE_ROOT (set by tests/CMakeLists.txt; a fresh /tmp folder
+// otherwise), and checks the children's counters, their results against naive
+// C++, and the directory.
 #include <loom/loom.h>
 
 #include "driver/jit.h"
@@ -50,9 +52,10 @@ HalidePureExtern_2(int32_t, loomtest_disk_affine, int32_t, int32_t);
 
 namespace {
 
-/// Compiles and runs `which` ("a"; "b", "a" with another constant; "extern", which calls a
-/// function the JIT finds by the address set_jit_externs gives) for target t; returns whether
-/// every output value matches the naive C++ computation.
+/// Compiles and runs `which` ("a"; "b", "a" with another constant; "a4", "a"
+/// vectorized by 4 instead of 8; "extern", which calls a function the JIT finds
+/// by the address set_jit_externs gives) for target t; returns whether every
+/// output value matches the naive C++ computation.
 bool run_pipeline(const std::string &which, const Target &t) {
     const int W = 67, H = 23;
     Buffer<int32_t> in({W, H}, "disk_input");
@@ -66,7 +69,7 @@ bool run_pipeline(const std::string &which, const Target &t) {
     } else {
         f(x, y) = in(x, y) * k + x - 2 * y;
     }
-    f.vectorize(x, 8).parallel(y);
+    f.vectorize(x, which == "a4" ? 4 : 8).parallel(y);
     Pipeline p(f);
     if (which == "extern") {
         std::map<std::string, JITExtern> externs;
@@ -85,7 +88,8 @@ bool run_pipeline(const std::string &which, const Target &t) {
     return true;
 }
 
-/// The concurrent-writers case starts its children together: each waits for this file.
+/// The concurrent-writers case starts its children together: each waits for
+/// this file.
 void wait_for_barrier() {
     const char *barrier = getenv("LOOM_TEST_CHILD_BARRIER");
     if (!barrier) return;
@@ -100,7 +104,8 @@ void wait_for_barrier() {
 TEST(JITDiskCacheChild, Run) {
     const char *what = getenv("LOOM_TEST_CHILD");
     if (!what) GTEST_SKIP() << "runs only as a child of the JITDiskCache tests";
-    // "<pipeline> <host|base>": base is the host's architecture, bits and OS without features.
+    // "<pipeline> <host|base>": base is the host's architecture, bits and OS
+    // without features.
     std::istringstream spec(what);
     std::string which, target_name;
     spec >> which >> target_name;
@@ -108,11 +113,12 @@ TEST(JITDiskCacheChild, Run) {
     Target t = target_name == "base" ? Target(host.os, host.arch, host.bits) : host;
     wait_for_barrier();
     int c0 = JITModule::compilation_count(), h0 = JITModule::disk_cache_hits(),
-        s0 = JITModule::disk_cache_stores();
+        s0 = JITModule::disk_cache_stores(), d0 = JITModule::definition_hits();
     bool correct = run_pipeline(which, t);
     std::ofstream out(getenv("LOOM_TEST_CHILD_OUT"));
     out << JITModule::compilation_count() - c0 << " " << JITModule::disk_cache_hits() - h0 << " "
-        << JITModule::disk_cache_stores() - s0 << " " << correct << "\n";
+        << JITModule::disk_cache_stores() - s0 << " " << correct << " "
+        << JITModule::definition_hits() - d0 << "\n";
 }
 
 namespace {
@@ -122,7 +128,8 @@ namespace {
 struct ChildResult {
     int compilations = -1, hits = -1, stores = -1;
     bool correct = false;
-    std::string log; ///< the child's stdout and stderr
+    int definition_hits = -1; ///< pipelines taken from a recorded definition, not lowered
+    std::string log;          ///< the child's stdout and stderr
 };
 
 /// Environment changes for a child: a value, or nullopt to unset the variable.
@@ -130,8 +137,8 @@ using Env = std::map<std::string, std::optional<std::string>>;
 
 class Child {
 public:
-    /// Starts this binary's JITDiskCacheChild test compiling `what` with `env` applied to this
-    /// process's environment; `out` is the file it reports into.
+    /// Starts this binary's JITDiskCacheChild test compiling `what` with `env`
+    /// applied to this process's environment; `out` is the file it reports into.
     Child(const std::string &what, Env env, const std::string &out) : out_(out) {
         env["LOOM_TEST_CHILD"] = what;
         env["LOOM_TEST_CHILD_OUT"] = out;
@@ -172,7 +179,7 @@ public:
         std::ifstream log(out_ + ".log");
         r.log.assign(std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>());
         std::ifstream in(out_);
-        in >> r.compilations >> r.hits >> r.stores >> r.correct;
+        in >> r.compilations >> r.hits >> r.stores >> r.correct >> r.definition_hits;
         return r;
     }
 
@@ -199,7 +206,8 @@ const fs::path &test_root() {
     return root;
 }
 
-/// A fresh folder for the current test: <root>/<test name>/ (cache dirs and child reports).
+/// A fresh folder for the current test: <root>/<test name>/ (cache dirs and
+/// child reports).
 fs::path case_dir() {
     fs::path d = test_root() / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(d);
@@ -225,16 +233,30 @@ std::vector<std::string> files_in(const fs::path &dir) {
     return names;
 }
 
-/// The one entry file in dir (a failure when there is not exactly one file).
-fs::path only_entry(const fs::path &dir) {
-    std::vector<std::string> names = files_in(dir);
-    EXPECT_EQ(names.size(), 1u);
-    return names.empty() ? fs::path() : dir / names[0];
-}
-
 std::string read_file(const fs::path &p) {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// The entries of dir holding object files (a compile_jit stores one, and a
+/// definition's record that names it, JITModule::record_definition), or the
+/// records when `objects` is false.
+std::vector<fs::path> entries_in(const fs::path &dir, bool objects = true) {
+    std::vector<fs::path> found;
+    for (const std::string &name : files_in(dir)) {
+        const bool object = read_file(dir / name)
+                                .find("\x7f"
+                                      "ELF") != std::string::npos;
+        if (object == objects) found.push_back(dir / name);
+    }
+    return found;
+}
+
+/// The one object entry in dir (a failure when there is not exactly one).
+fs::path only_entry(const fs::path &dir) {
+    std::vector<fs::path> objects = entries_in(dir);
+    EXPECT_EQ(objects.size(), 1u);
+    return objects.empty() ? fs::path() : objects[0];
 }
 
 void write_file(const fs::path &p, const std::string &bytes) {
@@ -247,10 +269,12 @@ void write_file(const fs::path &p, const std::string &bytes) {
         const ChildResult &r_ = (r);                                                               \
         EXPECT_EQ(r_.compilations, 1) << r_.log;                                                   \
         EXPECT_EQ(r_.hits, 0) << r_.log;                                                           \
+        EXPECT_EQ(r_.definition_hits, 0) << r_.log;                                                \
         EXPECT_TRUE(r_.correct) << r_.log;                                                         \
     } while (0)
 
-/// r loaded its code from the disk cache instead of compiling, and computed the right values.
+/// r loaded its code from the disk cache instead of compiling, and computed the
+/// right values.
 #define EXPECT_LOADED(r)                                                                           \
     do {                                                                                           \
         const ChildResult &r_ = (r);                                                               \
@@ -267,14 +291,45 @@ TEST(JITDiskCache, SecondProcessLoadsInsteadOfCompiling) {
     ChildResult first = run_child("a host", cache);
     EXPECT_COMPILED(first);
     EXPECT_EQ(first.stores, 1);
-    EXPECT_EQ(files_in(cache).size(), 1u);
+    EXPECT_EQ(entries_in(cache).size(), 1u);
+    EXPECT_EQ(entries_in(cache, false).size(), 1u);
+    // The second process finds the definition's record: it lowers nothing either.
     ChildResult second = run_child("a host", cache);
     EXPECT_LOADED(second);
-    EXPECT_EQ(files_in(cache).size(), 1u);
+    EXPECT_EQ(second.definition_hits, 1) << second.log;
+    EXPECT_EQ(files_in(cache).size(), 2u);
+}
+
+TEST(JITDiskCache, ChangedScheduleMissesTheDefinition) {
+    // Another schedule is another definition: lowered and compiled afresh, and
+    // recorded too.
+    fs::path cache = case_dir() / "cache";
+    EXPECT_COMPILED(run_child("a host", cache));
+    ChildResult other = run_child("a4 host", cache);
+    EXPECT_COMPILED(other);
+    EXPECT_EQ(other.stores, 1);
+    EXPECT_EQ(entries_in(cache).size(), 2u);
+    EXPECT_EQ(entries_in(cache, false).size(), 2u);
+    ChildResult again = run_child("a4 host", cache);
+    EXPECT_LOADED(again);
+    EXPECT_EQ(again.definition_hits, 1) << again.log;
+}
+
+TEST(JITDiskCache, RecordWithoutItsObjectLowersAgain) {
+    // The record names an object entry that was evicted: the process lowers and
+    // compiles.
+    fs::path cache = case_dir() / "cache";
+    EXPECT_COMPILED(run_child("a host", cache));
+    fs::remove(only_entry(cache));
+    ChildResult r = run_child("a host", cache);
+    EXPECT_COMPILED(r);
+    EXPECT_EQ(r.stores, 1);
+    EXPECT_LOADED(run_child("a host", cache));
 }
 
 TEST(JITDiskCache, ExternAddressesAreBoundInEachProcess) {
-    // The extern's address differs from process to process (ASLR); its name is in the key.
+    // The extern's address differs from process to process (ASLR); its name is in
+    // the key.
     fs::path cache = case_dir() / "cache";
     ChildResult first = run_child("extern host", cache);
     EXPECT_COMPILED(first);
@@ -288,13 +343,13 @@ TEST(JITDiskCache, ChangedAlgorithmOrTargetMisses) {
     ChildResult other_algorithm = run_child("b host", cache);
     EXPECT_COMPILED(other_algorithm);
     EXPECT_EQ(other_algorithm.stores, 1);
-    EXPECT_EQ(files_in(cache).size(), 2u);
+    EXPECT_EQ(entries_in(cache).size(), 2u);
     if (get_host_target() !=
         Target(get_host_target().os, get_host_target().arch, get_host_target().bits)) {
         ChildResult other_target = run_child("a base", cache);
         EXPECT_COMPILED(other_target);
         EXPECT_EQ(other_target.stores, 1);
-        EXPECT_EQ(files_in(cache).size(), 3u);
+        EXPECT_EQ(entries_in(cache).size(), 3u);
     }
     // The first entry is still there for the first pipeline.
     EXPECT_LOADED(run_child("a host", cache));
@@ -302,8 +357,9 @@ TEST(JITDiskCache, ChangedAlgorithmOrTargetMisses) {
 
 TEST(JITDiskCache, CorruptEntryIsIgnoredAndRewritten) {
     fs::path dir = case_dir();
-    // Each damage to a valid entry: a flipped payload byte, a flipped key byte in the header,
-    // a truncated payload, a file shorter than the header, an empty file.
+    // Each damage to a valid entry: a flipped payload byte, a flipped key byte in
+    // the header, a truncated payload, a file shorter than the header, an empty
+    // file.
     const std::vector<std::pair<std::string, std::string (*)(std::string)>> damages = {
         {"payload byte",
          [](std::string s) {
@@ -335,9 +391,10 @@ TEST(JITDiskCache, CorruptEntryIsIgnoredAndRewritten) {
 }
 
 TEST(JITDiskCache, EntryThatDoesNotLinkIsReplaced) {
-    // A whole, checksummed entry whose object calls a function this process lacks (here the
-    // extern pipeline's object, filed under the key of pipeline "a", whose process does not
-    // define loomtest_disk_affine): the child compiles afresh and replaces the entry.
+    // A whole, checksummed entry whose object calls a function this process lacks
+    // (here the extern pipeline's object, filed under the key of pipeline "a",
+    // whose process does not define loomtest_disk_affine): the child compiles
+    // afresh and replaces the entry.
     using internal::Fingerprint;
     using internal::JITDiskCache;
     auto key_of = [](const fs::path &entry) {
@@ -387,11 +444,15 @@ TEST(JITDiskCache, ConcurrentWritersLeaveOneValidEntry) {
     EXPECT_EQ(compiled + loaded, n);
     EXPECT_EQ(stored, compiled);
     EXPECT_GE(stored, 1);
-    // Exactly the entry: every writer's temporary file was renamed onto it.
+    // Exactly the entry and its record: every writer's temporary file was renamed
+    // onto them.
     std::vector<std::string> names = files_in(cache);
-    ASSERT_EQ(names.size(), 1u);
-    EXPECT_EQ(names[0].size(), 36u);
-    EXPECT_EQ(fs::path(names[0]).extension().string(), ".jit");
+    ASSERT_EQ(names.size(), 2u);
+    for (const std::string &name : names) {
+        EXPECT_EQ(name.size(), 36u);
+        EXPECT_EQ(fs::path(name).extension().string(), ".jit");
+    }
+    EXPECT_EQ(entries_in(cache).size(), 1u);
     EXPECT_LOADED(run_child("a host", cache));
 }
 
@@ -399,8 +460,9 @@ TEST(JITDiskCache, SizeBoundEvictsLeastRecentlyUsed) {
     fs::path cache = case_dir() / "cache";
     EXPECT_COMPILED(run_child("a host", cache));
     fs::path a = only_entry(cache);
-    // Two other entries (never valid: eviction goes by name, size and mtime only), more than the
-    // 1 MiB bound together with a; a is the oldest of the three.
+    // Two other entries (never valid: eviction goes by name, size and mtime
+    // only), more than the 1 MiB bound together with a; a is the oldest of the
+    // three.
     const auto now = fs::file_time_type::clock::now();
     fs::path older = cache / (std::string(32, '1') + ".jit"),
              newer = cache / (std::string(32, '2') + ".jit");
@@ -410,24 +472,28 @@ TEST(JITDiskCache, SizeBoundEvictsLeastRecentlyUsed) {
     fs::last_write_time(older, now - std::chrono::seconds(500));
     fs::last_write_time(newer, now - std::chrono::seconds(100));
     const Env bound{{"LOOM_CACHE_SIZE_MB", "1"}};
-    // A hit makes a the most recently used (and, storing nothing, evicts nothing).
+    // A hit makes a the most recently used (and, storing nothing, evicts
+    // nothing).
     EXPECT_LOADED(run_child("a host", cache, bound));
     EXPECT_GT(fs::last_write_time(a), now - std::chrono::seconds(60));
     EXPECT_TRUE(fs::exists(older));
-    // A store takes the directory over the bound: the least recently used entry goes, and one is
-    // enough to get under 90% of the bound.
+    // A store takes the directory over the bound: the least recently used entry
+    // goes, and one is enough to get under 90% of the bound.
     ChildResult b = run_child("b host", cache, bound);
     EXPECT_COMPILED(b);
     EXPECT_EQ(b.stores, 1);
     EXPECT_FALSE(fs::exists(older));
     EXPECT_TRUE(fs::exists(newer));
     EXPECT_TRUE(fs::exists(a));
-    EXPECT_EQ(files_in(cache).size(), 3u);
+    EXPECT_EQ(entries_in(cache).size(), 2u); // a and b
+    EXPECT_EQ(entries_in(cache, false).size(),
+              3u); // newer, and a's and b's records
 }
 
 TEST(JITDiskCache, OffStoresNothing) {
     fs::path dir = case_dir();
-    // The default locations point into this case's folder, so a store anywhere would show.
+    // The default locations point into this case's folder, so a store anywhere
+    // would show.
     for (const char *off : {"off", ""}) {
         SCOPED_TRACE(std::string("LOOM_CACHE_DIR=") + off);
         Env env{{"LOOM_CACHE_DIR", off},
@@ -450,13 +516,13 @@ TEST(JITDiskCache, DefaultLocations) {
                                  {"XDG_CACHE_HOME", (dir / "xdg").string()},
                                  {"HOME", (dir / "home").string()}});
     EXPECT_COMPILED(xdg);
-    EXPECT_EQ(files_in(dir / "xdg" / "loom").size(), 1u);
+    EXPECT_EQ(entries_in(dir / "xdg" / "loom").size(), 1u);
     ChildResult home = run_child("a host", dir,
                                  {{"LOOM_CACHE_DIR", std::nullopt},
                                   {"XDG_CACHE_HOME", std::nullopt},
                                   {"HOME", (dir / "home").string()}});
     EXPECT_COMPILED(home);
-    EXPECT_EQ(files_in(dir / "home" / ".cache" / "loom").size(), 1u);
+    EXPECT_EQ(entries_in(dir / "home" / ".cache" / "loom").size(), 1u);
 }
 
 TEST(JITDiskCache, UnusableDirectoryTurnsTheCacheOff) {

@@ -3,17 +3,12 @@ computes a Func over buffers. The library is compiled here with the system C com
 loaded with RTLD_GLOBAL so the JIT can find its symbols. Run with Loom and, when installed,
 the Halide 21 wheel: both must equal the NumPy reference."""
 import ctypes
-import importlib
 import os
 import shutil
 import subprocess
 
 import numpy as np
 import pytest
-
-BACKENDS = ["loom"]
-if importlib.util.find_spec("halide") is not None:
-    BACKENDS.append("halide")
 
 RUNTIME_INCLUDE = os.path.join(os.path.dirname(__file__), "..", "..", "include", "loom", "runtime")
 
@@ -59,9 +54,9 @@ def library(tmp_path_factory):
     return ctypes.CDLL(str(lib), mode=ctypes.RTLD_GLOBAL)
 
 
-@pytest.fixture(params=BACKENDS)
-def hl(request):
-    return importlib.import_module(request.param)
+@pytest.fixture
+def hl(hl_backend):
+    return hl_backend
 
 
 def test_extern_stage_between_funcs(hl, library):

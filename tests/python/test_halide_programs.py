@@ -1,19 +1,14 @@
 """Halide Python programs run unchanged under `import loom as hl`: each program below is run
 with the Halide 21 wheel (when installed) and with Loom, and both results must equal a NumPy
 reference. Without the wheel, only Loom against the reference runs."""
-import importlib
 
 import numpy as np
 import pytest
 
-BACKENDS = ["loom"]
-if importlib.util.find_spec("halide") is not None:
-    BACKENDS.append("halide")
 
-
-@pytest.fixture(params=BACKENDS)
-def hl(request):
-    return importlib.import_module(request.param)
+@pytest.fixture
+def hl(hl_backend):
+    return hl_backend
 
 
 def blur_3x3(hl, image):

@@ -2,7 +2,6 @@
 deserialize_parameters with Halide's signatures (bytes, os.PathLike files, get_params,
 user_params), run with Loom and, where the API is Halide's, with the Halide 21 wheel too; and
 pickling of Loom's Func and Pipeline, into a 'spawn' subprocess as well."""
-import importlib
 import multiprocessing
 import pickle
 
@@ -11,14 +10,10 @@ import pytest
 
 import loom
 
-BACKENDS = ["loom"]
-if importlib.util.find_spec("halide") is not None:
-    BACKENDS.append("halide")
 
-
-@pytest.fixture(params=BACKENDS)
-def hl(request):
-    return importlib.import_module(request.param)
+@pytest.fixture
+def hl(hl_backend):
+    return hl_backend
 
 
 def image(h=30, w=40, seed=0):

@@ -27,6 +27,7 @@ KINDS = [
     ("autoschedulers", "bench/autoschedulers.sh", "every app under each autoscheduler, Loom's and Halide 21's"),
     ("compile-time", "bench/compile_time.sh", "compile time of long chains of inlined Funcs"),
     ("profile", "bench/profile.sh", "every app's profiler report, and the profiler's overhead beside Halide 21's"),
+    ("nn-ops", "bench/nn_ops.py", "NN operator apps, forward + backward: Loom, Halide 21, PyTorch CPU"),
 ]
 STAMP = r"\d{4}-\d{2}-\d{2}-\d{4,6}"
 

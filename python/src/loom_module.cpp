@@ -31,4 +31,5 @@ NB_MODULE(_loom, m) {
     define_module(m);
     define_autoscheduler(m);
     define_serialization(m);
+    define_derivative(m);
 }

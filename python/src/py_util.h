@@ -129,6 +129,7 @@ void define_callable(nb::module_ &m);
 void define_module(nb::module_ &m);
 void define_autoscheduler(nb::module_ &m);
 void define_serialization(nb::module_ &m);
+void define_derivative(nb::module_ &m);
 
 } // namespace python
 } // namespace loom

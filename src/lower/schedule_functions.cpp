@@ -66,21 +66,22 @@ private:
     const Function &f;
 };
 
-/// Injects f's realization inside the loop named `loop` (with `group`, that of f's fused group).
+/// Injects f's realization inside each loop named in `loops` (with `group`, that of f's fused
+/// group).
 class InjectAt : public IRMutator {
 public:
     /// With `with_realize` false only `produce f; consume f {...}` goes there (the Realize is
     /// placed at the store level afterwards).
-    InjectAt(const Function &f, const std::string &loop, bool with_realize, const FusedGroup *group,
-             const Fusion &fusion)
-        : f(f), loop(loop), with_realize(with_realize), group(group), fusion(fusion) {}
+    InjectAt(const Function &f, const std::set<std::string> &loops, bool with_realize,
+             const FusedGroup *group, const Fusion &fusion)
+        : f(f), loops(loops), with_realize(with_realize), group(group), fusion(fusion) {}
     int injected = 0;
 
 protected:
     using IRMutator::visit;
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body);
-        if (op->name == loop) {
+        if (loops.count(op->name)) {
             // Inside the lets that open the loop body (the consumer's split bases), so the
             // region f must cover is written in their names.
             std::vector<std::pair<std::string, Expr>> lets; // copies: `body` owns the nodes
@@ -105,7 +106,7 @@ protected:
 
 private:
     const Function &f;
-    std::string loop;
+    const std::set<std::string> &loops;
     bool with_realize;
     const FusedGroup *group;
     const Fusion &fusion;
@@ -186,6 +187,52 @@ std::string resolve_loop(const Function &f, const LoopLevelSpec &level, const Ca
     return stage_loop_name(graph.fusion, at, stage, dim);
 }
 
+/// Whether the loop named `loop` in s calls `func`.
+bool loop_calls(const Stmt &s, const std::string &loop, const std::string &func) {
+    class Finder : public IRVisitor {
+    public:
+        Finder(const std::string &loop, const std::string &func) : loop(loop), func(func) {}
+        bool calls = false;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            if (op->name != loop) return IRVisitor::visit(op);
+            visit_exprs(op->body, [&](const Expr &e) {
+                const Call *c = e.as<Call>();
+                calls = calls || (c && c->call_type == Call::Halide && c->name == func);
+                return !calls;
+            });
+        }
+
+    private:
+        const std::string &loop, &func;
+    } finder(loop, func);
+    finder.dispatch(s);
+    return finder.calls;
+}
+
+/// The loops f is computed in for its compute level `level`. A level naming no stage
+/// (compute_at(g, y)) means, as in Halide, every stage of g that calls f: each computes its own
+/// f in its loop over y (with the default store level). A level naming a stage, or of a Func
+/// with one stage, is that one loop (resolve_loop).
+std::vector<std::string> compute_loops(const Function &f, const LoopLevelSpec &level,
+                                       const CallGraph &graph, const Stmt &s,
+                                       const FusedGroup *group) {
+    const std::string last = resolve_loop(f, level, graph, "computed");
+    const Function &at = graph.env.at(level.func);
+    if (level.stage_index >= 0 || num_stages(at) == 1 || group) return {last};
+    std::vector<std::string> loops;
+    for (int stage = 0; stage < num_stages(at); stage++) {
+        int dim = find_loop(at, stage_definition(at, stage), level.var);
+        if (dim < 0) continue;
+        std::string loop = stage_loop_name(graph.fusion, at, stage, dim);
+        if (loop_calls(s, loop, f.name())) loops.push_back(loop);
+    }
+    if (loops.empty()) return {last}; // the error that the loop does not contain the uses
+    return loops;
+}
+
 /// Where the Realize of f, computed at `loop`, goes: its store level (the compute level unless
 /// store_root/store_at placed it outside), or, with hoist_storage, further out: Loom realizes the
 /// Func there (its storage covers the region over the loops in between, a bound at least as
@@ -199,10 +246,14 @@ struct StoragePlace {
 StoragePlace storage_place(const Function &f, const std::string &loop, const CallGraph &graph) {
     StoragePlace p;
     const LoopLevelSpec &store = f.schedule().store_level;
+    const LoopLevelSpec &compute = f.schedule().compute_level;
     p.store_loop = loop;
     if (store.is_root()) {
         p.store_loop.clear();
-    } else if (store.kind == LoopLevelSpec::At) {
+    } else if (store.kind == LoopLevelSpec::At &&
+               !(store.func == compute.func && store.var == compute.var &&
+                 store.stage_index == compute.stage_index)) {
+        // (Stored at its compute level, f is stored in whichever loop computes it.)
         p.store_loop = resolve_loop(f, store, graph, "stored");
     }
     const LoopLevelSpec &hoist = f.schedule().hoist_storage_level;
@@ -353,7 +404,8 @@ Stmt schedule_functions(const CallGraph &graph) {
         }
         case ComputePlacement::At: {
             internal_assert(s.defined()) << f.name() << " placed at a loop but has no consumer\n";
-            std::string loop = resolve_loop(f, p.level, graph, "computed");
+            const std::vector<std::string> loops = compute_loops(f, p.level, graph, s, group);
+            const std::string &loop = loops.back();
             // A fused group (compute_with) is computed as one; each member is stored at its
             // own level.
             const std::vector<Function> members = group ? group->funcs : std::vector<Function>{f};
@@ -363,7 +415,15 @@ Stmt schedule_functions(const CallGraph &graph) {
                 places.push_back(storage_place(m, loop, graph));
                 split_store = split_store || places.back().split(loop);
             }
-            InjectAt inject(f, loop, !split_store, group, fusion);
+            user_assert(loops.size() == 1 || !split_store)
+                << "Func " << f.name() << " is computed at " << p.level.func << "." << p.level.var
+                << ", which names no stage of " << p.level.func
+                << ", so each of its stages that calls " << f.name()
+                << " computes its own; then it can't have a store level of its own. Compute it "
+                << "at one stage (" << p.level.func << ".update(i)." << p.level.var
+                << ") or store it at its compute level.\n";
+            const std::set<std::string> loop_set(loops.begin(), loops.end());
+            InjectAt inject(f, loop_set, !split_store, group, fusion);
             s = inject.mutate(s);
             user_assert(inject.injected > 0)
                 << "Func " << f.name() << " can't be computed at " << p.level.func << "."

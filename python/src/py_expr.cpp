@@ -192,11 +192,20 @@ void define_expr(nb::module_ &m) {
         .def(nb::init<>())
         .def("__init__", [](Range *self, nb::handle min,
                             nb::handle extent) { new (self) Range(to_expr(min), to_expr(extent)); })
+        // A (min, extent) pair, as Halide's Python binding takes: RDom([(0, w), (0, h)]).
+        .def("__init__",
+             [](Range *self, const nb::tuple &pair) {
+                 if (nb::len(pair) != 2) {
+                     throw nb::type_error("a Range is a (min, extent) pair");
+                 }
+                 new (self) Range(to_expr(pair[0]), to_expr(pair[1]));
+             })
         .def_rw("min", &Range::min)
         .def_rw("extent", &Range::extent)
         .def("__repr__", [](const Range &r) {
             return "<loom.Range [" + expr_repr(r.min) + ", " + expr_repr(r.extent) + "]>";
         });
+    nb::implicitly_convertible<nb::tuple, Range>();
 }
 
 } // namespace python

@@ -152,9 +152,12 @@ TEST(SpatialTransformerApp, FloatSchedulesAgree) {
         EXPECT_LE(max_error(d_theta, d_theta_ref), 1e-3);
         results[scheduled] = {out, d_in, d_theta};
     }
+    // As against the reference: theta's gradient sums every pixel's term, in another order
+    // under each schedule.
+    const double tolerance[3] = {1e-4, 1e-4, 1e-3};
     for (int i = 0; i < 3; i++) {
         const Buffer<float> &a = results[0][i], &b = results[1][i];
         std::vector<double> expected(a.data(), a.data() + a.number_of_elements());
-        EXPECT_LE(max_error(b, expected), 1e-4) << "output " << i;
+        EXPECT_LE(max_error(b, expected), tolerance[i]) << "output " << i;
     }
 }

@@ -76,3 +76,14 @@ def test_types_and_casts(hl):
     assert out_f.dtype == np.uint8
     np.testing.assert_array_equal(out_f, ref)
     np.testing.assert_allclose(out_g, ref.astype(np.float32) * 0.5)
+
+
+def test_rdom_from_pairs(hl):
+    # Halide's Python binding takes (min, extent) pairs for an RDom's ranges.
+    values = np.arange(35, dtype=np.int32).reshape(5, 7)
+    inp = hl.Buffer(values)
+    r = hl.RDom([(0, 7), (1, 3)])
+    total = hl.Func("total")
+    total[()] = 0
+    total[()] += inp[r.x, r.y]
+    assert int(np.asarray(total.realize([]))) == values[1:4, :].sum()

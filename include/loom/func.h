@@ -465,8 +465,10 @@ public:
     Func &compute_root();
     /// Inline this Func into every use (the default for pure Funcs that are not outputs).
     Func &compute_inline();
-    /// Compute this Func inside the loop over `var` of `f` (its last stage), for the region that
-    /// one iteration of that loop needs; its storage is allocated there too.
+    /// Compute this Func inside the loop over `var` of `f`, for the region that one iteration
+    /// of that loop needs; its storage is allocated there too. When f has update definitions,
+    /// every stage of f that calls this Func computes its own copy in its loop over `var`, as
+    /// in Halide (LoopLevel(f, var, stage) names one stage).
     Func &compute_at(const Func &f, const Var &var);
     Func &compute_at(const Func &f, const RVar &var);
     /// compute_at a LoopLevel (root and inlined are compute_root and compute_inline).

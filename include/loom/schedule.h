@@ -95,12 +95,14 @@ public:
 class Func;
 
 /// A place in the loop nest for compute_at/store_at: inlined, the root, or the loop over a Var or
-/// RVar of a Func's stage (by default its last stage).
+/// RVar of a Func's stage (see the constructor for the default stage).
 class LoopLevel {
 public:
     /// Inlined.
     LoopLevel() = default;
-    /// The loop over `var` in stage `stage_index` of `f` (-1: f's last stage).
+    /// The loop over `var` in stage `stage_index` of `f` (-1: for compute_at, the loop of every
+    /// stage of f that calls the Func placed there, as in Halide; for store_at and
+    /// hoist_storage, f's last stage).
     LoopLevel(const Func &f, const VarOrRVar &var, int stage_index = -1);
 
     static LoopLevel inlined() { return LoopLevel(); }

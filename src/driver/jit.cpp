@@ -480,7 +480,8 @@ JITModule::load_definition(const std::string &definition, const std::string &nam
     std::istringstream in(*record);
     std::string word, object_hex;
     RecordedDefinition result;
-    if (!(in >> word >> object_hex) || word != "object" || object_hex.size() != 32) {
+    if (!(in >> word >> object_hex) || word != "object" || object_hex.size() != 32 ||
+        object_hex.find_first_not_of("0123456789abcdef") != std::string::npos) {
         return std::nullopt;
     }
     int kind, code, bits, lanes, dims;

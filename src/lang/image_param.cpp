@@ -284,15 +284,15 @@ ImageParam::operator Func() const {
     auto *cache = static_cast<internal::ImageParamFunc *>(func_cache.get());
     std::lock_guard<std::mutex> guard(cache->lock);
     if (!cache->made) {
-        // f(_0, _1, ...) = im(_0, _1, ...), named like Halide's wrapper (made unique: a
-        // pipeline can't hold two Funcs of one name).
+        // f(_0, _1, ...) = im(_0, _1, ...), named as Halide names it: "<im>_im", or with a "$N"
+        // suffix when a Func of that name exists already (Func's own naming rule).
         std::vector<Var> args;
         std::vector<Expr> call_args;
         for (int i = 0; i < dimensions(); i++) {
             args.push_back(Var::implicit(i));
             call_args.push_back(args.back());
         }
-        Func f(internal::unique_name(name() + "_im"));
+        Func f(name() + "_im");
         f(args) = (*this)(call_args);
         cache->func = f;
         cache->made = true;

@@ -54,3 +54,13 @@ TEST(HalideFuncNames, InlineReductions) {
     EXPECT_EQ(names,
               (std::set<std::string>{"argmin", "argmin$1", "minimum", in.name(), out.name()}));
 }
+
+TEST(HalideFuncNames, ImageParamAsFunc) {
+    // An ImageParam used as a Func is the Func "<name>_im" (one per ImageParam), with Func's
+    // suffix rule when that name is taken.
+    ImageParam a(Float(32), 2, "names_image"), b(Float(32), 2, "names_image");
+    Func fa = a, fb = b;
+    EXPECT_EQ(fa.name(), "names_image_im");
+    EXPECT_EQ(Func(a).name(), fa.name());
+    EXPECT_EQ(fb.name(), "names_image_im$1");
+}

@@ -22,6 +22,9 @@ namespace {
 /// The map is keyed by the Buffer's shared contents. An entry holds its Buffer alive through
 /// the Parameter, so the key cannot be reused while the entry exists; entries whose Parameter
 /// nothing else refers to (no IR mentions it any more) are dropped, releasing the Buffer.
+/// Whether b's innermost dimension is dense (a zero-dimensional Buffer counts as dense).
+bool dense_inner(const Buffer<void> &b) { return b.dimensions() == 0 || b.dim(0).stride() == 1; }
+
 class BoundBufferParameters {
 public:
     Parameter get(const Buffer<void> &b) {
@@ -33,13 +36,17 @@ public:
             const Parameter &p = it->second;
             // A Buffer renamed or reshaped in place (e.g. sliced) since needs a new Parameter.
             if (p.type() == Type(b.type()) && p.dimensions() == b.dimensions() &&
-                (b.name().empty() || p.name() == b.name())) {
+                (b.name().empty() || p.name() == b.name()) &&
+                (b.dimensions() == 0 || dense_inner(b) == p.stride_constraint(0).defined())) {
                 return p;
             }
             params.erase(it);
         }
         std::string name = b.name().empty() ? unique_name('b') : b.name();
         Parameter p(b.type(), /*is_buffer*/ true, b.dimensions(), name);
+        // The Buffer is the one the code will read: its innermost dimension is promised dense
+        // (for dense vector loads) only when it is, so a strided view works, as in Halide.
+        if (!dense_inner(b)) p.set_stride_constraint(0, Expr());
         p.set_buffer(b);
         p.set_is_bound_buffer(true);
         params.emplace(key, p);

@@ -87,3 +87,14 @@ def test_rdom_from_pairs(hl):
     total[()] = 0
     total[()] += inp[r.x, r.y]
     assert int(np.asarray(total.realize([]))) == values[1:4, :].sum()
+
+
+def test_embedded_strided_buffer(hl):
+    # A Buffer used directly in a definition may be a strided view (every other column here).
+    values = np.arange(40, dtype=np.int32).reshape(5, 8)[:, ::2]
+    b = hl.Buffer(values)
+    x, y = hl.Var("x"), hl.Var("y")
+    f = hl.Func("f")
+    f[x, y] = b[x, y] * 2
+    f.vectorize(x, 4)
+    np.testing.assert_array_equal(np.asarray(f.realize([4, 5])), values * 2)

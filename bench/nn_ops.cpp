@@ -9,10 +9,10 @@
 #include "Halide.h"
 
 #include "common/autoschedule.h"
+#include "common/timing.h"
 #include "spatial_transformer/spatial_transformer.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -20,12 +20,6 @@
 #include <vector>
 
 namespace {
-
-double now_ms() {
-    return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -87,15 +81,12 @@ int main(int argc, char **argv) {
             backward.compile_jit(target);
             std::vector<double> fwd, bwd, total;
             for (int r = 0; r < runs + 1; r++) {
-                double t0 = now_ms();
-                forward.realize(out);
-                double t1 = now_ms();
-                backward.realize({d_in, d_theta});
-                double t2 = now_ms();
+                double f = once_ms([&] { forward.realize(out); });
+                double b = once_ms([&] { backward.realize({d_in, d_theta}); });
                 if (r == 0) continue; // warm-up
-                fwd.push_back(t1 - t0);
-                bwd.push_back(t2 - t1);
-                total.push_back(t2 - t0);
+                fwd.push_back(f);
+                bwd.push_back(b);
+                total.push_back(f + b);
             }
             std::printf("%s %.2f %.2f %.2f\n", schedule.c_str(), median(fwd), median(bwd),
                         median(total));

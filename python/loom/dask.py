@@ -28,7 +28,6 @@ Boundary conditions written on an ImageParam's own bounds (BoundaryConditions.re
 apply at the edges of the whole array, not of each chunk.
 """
 import atexit
-import hashlib
 import operator
 import threading
 import uuid
@@ -142,7 +141,7 @@ def _from_builder(builder, signature):
 def _from_definition(definition, names):
     """The pipeline serialized in `definition` (bytes), with the ImageParams `names` as its
     inputs, deserialized and compiled once per process."""
-    key = (hashlib.sha256(definition).digest(), names)
+    key = (definition, names)
     with _built_lock:
         if key not in _built:
             params = loom.deserialize_parameters(definition)

@@ -9,6 +9,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libpng-dev libjpeg-dev
   clang-format
+  # OpenCL through the ICD loader (the runtime dlopens libOpenCL.so.1), with PoCL running the
+  # kernels on the CPU for the tests; clinfo to see which platforms and devices exist.
+  ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd clinfo
 )
 # `make bench` also times OpenCV's equivalents of the apps; never needed by the build or CI.
 if [ "${LOOM_SETUP_BENCH:-0}" = 1 ]; then packages+=(libopencv-dev); fi
@@ -42,6 +45,9 @@ install_python_packages() {
   python3 -c "import numpy" 2>/dev/null || need+=(numpy)
   python3 -c "import dask.array, distributed" 2>/dev/null || need+=("dask[array,distributed]")
   python3 -c "import torch" 2>/dev/null || need+=(torch)
+  # ptxas, which checks the PTX of the CUDA back end in CI (no GPU needed), and CUDA's
+  # libdevice, which the CUDA back end links its math functions from.
+  python3 -c "import nvidia.cuda_nvcc" 2>/dev/null || need+=(nvidia-cuda-nvcc-cu12)
   if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing ${need[*]} (pip)"
     python3 -m pip install --quiet "${need[@]}"

@@ -322,7 +322,7 @@ void add_entry_points(llvm::Module &module, const ModuleContents &m, llvm::Targe
 
 std::unique_ptr<llvm::Module> build_aot_module(const ModuleContents &m, llvm::LLVMContext &ctx,
                                                llvm::TargetMachine &tm) {
-    std::unique_ptr<llvm::Module> module = codegen_llvm(m.lowered, ctx, tm);
+    std::unique_ptr<llvm::Module> module = codegen_llvm(m.lowered, ctx, tm, m.target);
     add_entry_points(*module, m, tm);
     if (!m.target.has_feature(Target::NoRuntime)) {
         link_runtime(*module, m.target);

@@ -404,7 +404,7 @@ std::shared_ptr<JITModule> JITModule::compile(const LoweredFunc &f, const Target
                     check(jtmb.createTargetMachine(), "Cannot create the JIT's TargetMachine");
                 ctx = std::make_unique<llvm::LLVMContext>();
                 phase("target_machine");
-                module = codegen_llvm(f, *ctx, *tm);
+                module = codegen_llvm(f, *ctx, *tm, target);
                 add_entry_points(*module, entry_abi(f, target), *tm);
                 phase("codegen_llvm");
                 optimize_module(*module, *tm, target.has_feature(Target::EnableLLVMLoopOpt));

@@ -338,6 +338,14 @@ Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> size
     }
     Realization r(buffers);
     realize(context, RealizationArg(r), target);
+    // Buffers this call allocated come back valid on the host (outputs computed on a GPU are
+    // left device-dirty by the pipeline, as in Halide); outputs the caller passes stay as the
+    // pipeline leaves them.
+    for (Buffer<void> &b : buffers) {
+        int err = b.copy_to_host();
+        user_assert(err == 0) << "realize: copying output " << b.name()
+                              << " from the device to the host failed (error " << err << ").\n";
+    }
     if (needs_crop) {
         std::vector<std::pair<int, int>> requested;
         for (int extent : shape) requested.emplace_back(0, extent);

@@ -65,6 +65,8 @@ const std::vector<RuntimeModule> &runtime_modules() {
         {"base", {}},
         {"device_interface", {}},
         {"profiler", {Target::Profile, Target::ProfileByTimer}},
+        {"opencl", {Target::OpenCL}},
+        {"cuda", {Target::CUDA}},
     };
     return modules;
 }

@@ -265,6 +265,11 @@ struct Call : ExprNode<Call> {
     /// Handle, the handle). When the LetStmt's body ends, normally or by an error return
     /// from inside it, the generated code calls the C function fn(user_context, handle).
     static constexpr const char *register_destructor = "register_destructor";
+    /// gpu_launch(StringImm kernel, blocks x, y, z, threads x, y, z, shared bytes, args...):
+    /// launches kernel (a LoweredKernel of the function) through its API's halide_<api>_run,
+    /// passing each scalar argument's value and each buffer argument's device handle (the
+    /// argument is the buffer's halide_buffer_t*). Int(32): 0 or the runtime's error code.
+    static constexpr const char *gpu_launch = "loom_gpu_launch";
 
     std::string name;
     std::vector<Expr> args;

@@ -388,10 +388,13 @@ Stage &Stage::gpu_lanes(const VarOrRVar &tx, DeviceAPI device_api) {
 }
 
 Stage &Stage::gpu_single_thread(DeviceAPI device_api) {
-    // One block of one thread: a loop of extent 1 split off the outermost loop.
-    Var block(unique_name('b'));
-    split(Var::outermost(), Var::outermost(), block, 1);
-    set_gpu_loop(*this, block, ForType::GPUBlock, device_api);
+    // One block of one thread: the loop every stage has outside its own, of extent 1.
+    Dim &outermost = definition().schedule.dims.back();
+    internal_assert(outermost.var == Var::outermost().name())
+        << "Stage " << name() << " lacks its outermost loop\n";
+    outermost.for_type = ForType::GPUBlock;
+    outermost.device_api = device_api;
+    mark_touched(*this);
     return *this;
 }
 

@@ -121,6 +121,14 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
             dims == a.dimensions, runtime_error_call("halide_error_bad_dimensions",
                                                      {described, dims, Expr(a.dimensions)})));
 
+        if (!options.device_support) {
+            Expr device_dirty =
+                Call::make(Bool(), "_halide_buffer_get_device_dirty", {handle}, Call::Extern);
+            checks.push_back(AssertStmt::make(
+                !device_dirty,
+                runtime_error_call("halide_error_device_dirty_with_no_device_support", {str(b)})));
+        }
+
         Expr is_query =
             Call::make(Bool(), Call::buffer_is_bounds_query, {handle}, Call::PureIntrinsic);
         any_query = any_query.defined() ? Or::make(any_query, is_query) : is_query;

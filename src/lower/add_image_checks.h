@@ -34,6 +34,10 @@ namespace internal {
 struct ImageCheckOptions {
     bool asserts = true;      ///< false: Target::NoAsserts
     bool bounds_query = true; ///< false: Target::NoBoundsQuery
+    /// false for targets without a GPU API: a buffer whose newest data is in device memory
+    /// the pipeline cannot reach is an error (halide_error_device_dirty_with_no_device_support)
+    /// instead of stale host data.
+    bool device_support = true;
 };
 
 /// `args` are the buffer and scalar arguments (inputs then outputs, no __user_context).

@@ -22,11 +22,12 @@ void check_device(const std::string &func, DeviceAPI d, const Target &target) {
     user_assert(target.supports_device_api(d))
         << "Schedule for Func " << func << " requires <" << d
         << "> but no compatible target feature is enabled in target " << target.to_string() << "\n";
-    user_error << "Schedule for Func " << func << " places it on <" << d << ">, which target "
-               << target.to_string()
-               << " enables, but Loom generates code for CPUs only so far. Compile for a target "
-                  "without the device feature, or leave the GPU schedule out for CPU targets "
-                  "(if (target.has_gpu_feature()) ...).\n";
+    DeviceAPI api = d == DeviceAPI::Default_GPU ? get_default_device_api_for_target(target) : d;
+    user_assert(api == DeviceAPI::CUDA || api == DeviceAPI::OpenCL)
+        << "Schedule for Func " << func << " places it on <" << api << ">, which target "
+        << target.to_string()
+        << " enables, but Loom generates GPU code for CUDA and OpenCL only. Compile for a target "
+           "with the cuda or opencl feature instead.\n";
 }
 
 void check_definition(const std::string &func, const Definition &def, const Target &target) {

@@ -27,47 +27,6 @@ constexpr const char *extern_touch_marker = "loom_extern_touch";
 
 Expr var(const std::string &name) { return Variable::make(Int(32), name); }
 
-Expr null_handle() { return Reinterpret::make(Handle(), make_zero(UInt(64))); }
-
-/// A halide_buffer_t built in place by the compiled code (its fields in declaration order;
-/// make_struct lays them out as C does), with a halide_dimension_t array of its own.
-Expr make_buffer(const Expr &host, Type t, const std::vector<Expr> &mins,
-                 const std::vector<Expr> &extents, const std::vector<Expr> &strides) {
-    std::vector<Expr> shape;
-    for (size_t d = 0; d < mins.size(); d++) {
-        shape.push_back(mins[d]);
-        shape.push_back(extents[d]);
-        shape.push_back(strides[d]);
-        shape.push_back(make_zero(UInt(32))); // flags
-    }
-    Expr dims = shape.empty() ? null_handle()
-                              : Call::make(Handle(), Call::make_struct, shape, Call::Intrinsic);
-    std::vector<Expr> fields = {
-        make_zero(UInt(64)), // device
-        null_handle(),       // device_interface
-        host,
-        make_zero(UInt(64)), // flags
-        make_const(UInt(8), (int64_t)t.code()),
-        make_const(UInt(8), (int64_t)t.bits()),
-        make_const(UInt(16), (int64_t)t.lanes()),
-        Expr((int)mins.size()),
-        dims,
-        null_handle(), // padding
-    };
-    return Call::make(Handle(), Call::make_struct, fields, Call::Intrinsic);
-}
-
-/// Dense strides for `extents`, innermost dimension first.
-std::vector<Expr> dense_strides(const std::vector<Expr> &extents) {
-    std::vector<Expr> strides;
-    Expr stride = 1;
-    for (const Expr &e : extents) {
-        strides.push_back(stride);
-        stride = stride * e;
-    }
-    return strides;
-}
-
 /// The strides of g's internal storage of `extents` (one per argument): dense in g's storage
 /// order (reorder_storage), as storage_flattening lays it out.
 std::vector<Expr> storage_strides(const Function &g, const std::vector<Expr> &extents) {

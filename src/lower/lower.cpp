@@ -20,6 +20,7 @@
 #include "lower/lower_parallel_tasks.h"
 #include "lower/mark_clamped_ramps.h"
 #include "lower/memoization.h"
+#include "lower/offload_gpu_loops.h"
 #include "lower/partition_loops.h"
 #include "lower/remove_dead_allocations.h"
 #include "lower/rewrite_interleavings.h"
@@ -215,6 +216,7 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     ImageCheckOptions options;
     options.asserts = !target.has_feature(Target::NoAsserts);
     options.bounds_query = !target.has_feature(Target::NoBoundsQuery);
+    options.device_support = target.has_gpu_feature();
     s = run("add_image_checks", s,
             [&] { return add_image_checks(s, args, outputs, requirements, options, func_bounds); });
     // The extern stages' bounds queries, right after the checks on the raw buffer handles
@@ -293,6 +295,14 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
         s = run("strictify_float", s, [&] { return strictify_float(s); });
     }
 
+    // Each nest of GPU loops becomes a kernel launched from the host, with the copies between
+    // host and device memory its buffers need (the runtime copies only what is stale).
+    GpuOffload gpu;
+    s = run("offload_gpu_loops", s, [&] {
+        gpu = offload_gpu_loops(s, fn_name, args, target);
+        return gpu.body;
+    });
+
     // Each parallel loop's body becomes a task function with an explicit closure, launched by
     // halide_do_par_for, and each fork two tasks launched by loom_do_fork: back ends generate
     // functions, never parallel loops or forks.
@@ -308,6 +318,7 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     result.args.insert(result.args.end(), args.begin(), args.end());
     result.body = s;
     result.functions = tasks.tasks;
+    result.kernels = gpu.kernels;
     run("check_no_free_variables", s, [&] {
         std::set<std::string> functions;
         for (const LoweredFunc &f : result.functions) functions.insert(f.name);

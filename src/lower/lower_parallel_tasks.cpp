@@ -18,63 +18,6 @@ namespace internal {
 
 namespace {
 
-/// What a loop body uses from outside it: variables (with their types) and buffers (by the
-/// name Load/Store use), in order of first use.
-class FreeSymbols : public IRVisitor {
-public:
-    explicit FreeSymbols(std::set<std::string> ignore) : ignore(std::move(ignore)) {}
-    std::vector<std::pair<std::string, Type>> found;
-
-protected:
-    using IRVisitor::visit;
-
-    void use(const std::string &name, Type t) {
-        if (ignore.count(name) || defined.count(name) || seen.count(name)) return;
-        seen.insert(name);
-        found.emplace_back(name, t);
-    }
-    template <typename T>
-    void scoped(const T *op, const std::string &name) {
-        // What the node computes before its name is in scope (a let's value, a loop's bounds,
-        // an allocation's extents) is visited by the caller.
-        bool fresh = defined.insert(name).second;
-        dispatch(op->body);
-        if (fresh) defined.erase(name);
-    }
-
-    void visit(const Variable *op) override { use(op->name, op->type); }
-    void visit(const Load *op) override {
-        use(op->name, Handle());
-        IRVisitor::visit(op);
-    }
-    void visit(const Store *op) override {
-        use(op->name, Handle());
-        IRVisitor::visit(op);
-    }
-    void visit(const Let *op) override {
-        dispatch(op->value);
-        scoped(op, op->name);
-    }
-    void visit(const LetStmt *op) override {
-        dispatch(op->value);
-        scoped(op, op->name);
-    }
-    void visit(const For *op) override {
-        dispatch(op->min);
-        dispatch(op->extent);
-        scoped(op, op->name);
-    }
-    void visit(const Allocate *op) override {
-        for (const Expr &e : op->extents) dispatch(e);
-        dispatch(op->condition);
-        scoped(op, op->name);
-    }
-
-private:
-    const std::set<std::string> ignore;
-    std::set<std::string> defined, seen;
-};
-
 class LowerParallelTasks : public IRMutator {
 public:
     explicit LowerParallelTasks(const std::string &fn) : fn(fn) {}
@@ -144,11 +87,10 @@ private:
         std::set<std::string> ignore = task_names;
         for (const LoweredArgument &a : index_args) ignore.insert(a.name);
         ignore.insert("__user_context");
-        FreeSymbols free(ignore);
-        free.dispatch(body);
+        const std::vector<std::pair<std::string, Type>> found = free_symbols(body, ignore);
 
         std::vector<Expr> values, prototype;
-        for (const auto &[name, type] : free.found) {
+        for (const auto &[name, type] : found) {
             values.push_back(Variable::make(type, name));
             // Any value of the member's type (a null pointer for a handle).
             prototype.push_back(type.is_handle()
@@ -157,8 +99,8 @@ private:
         }
         Expr shape = Call::make(Handle(), Call::make_struct, prototype, Call::Intrinsic);
         Expr closure = Variable::make(Handle(), closure_name);
-        for (size_t i = free.found.size(); i-- > 0;) {
-            const auto &[name, type] = free.found[i];
+        for (size_t i = found.size(); i-- > 0;) {
+            const auto &[name, type] = found[i];
             Expr member = Call::make(type, Call::load_struct_member, {closure, shape, Expr((int)i)},
                                      Call::Intrinsic);
             body = LetStmt::make(name, member, body);

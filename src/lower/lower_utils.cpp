@@ -4,6 +4,7 @@
 
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
 #include "simplify/simplify.h"
 
 namespace loom {
@@ -13,6 +14,110 @@ Expr runtime_error_call(const std::string &fn, const std::vector<Expr> &args) {
     std::vector<Expr> all{Variable::make(Handle(), "__user_context")};
     all.insert(all.end(), args.begin(), args.end());
     return Call::make(Int(32), fn, all, Call::Extern);
+}
+
+Expr null_handle() { return Reinterpret::make(Handle(), make_zero(UInt(64))); }
+
+Expr make_buffer(const Expr &host, Type t, const std::vector<Expr> &mins,
+                 const std::vector<Expr> &extents, const std::vector<Expr> &strides) {
+    std::vector<Expr> shape;
+    for (size_t d = 0; d < mins.size(); d++) {
+        shape.push_back(mins[d]);
+        shape.push_back(extents[d]);
+        shape.push_back(strides[d]);
+        shape.push_back(make_zero(UInt(32))); // flags
+    }
+    Expr dims = shape.empty() ? null_handle()
+                              : Call::make(Handle(), Call::make_struct, shape, Call::Intrinsic);
+    std::vector<Expr> fields = {
+        make_zero(UInt(64)), // device
+        null_handle(),       // device_interface
+        host,
+        make_zero(UInt(64)), // flags
+        make_const(UInt(8), (int64_t)t.code()),
+        make_const(UInt(8), (int64_t)t.bits()),
+        make_const(UInt(16), (int64_t)t.lanes()),
+        Expr((int)mins.size()),
+        dims,
+        null_handle(), // padding
+    };
+    return Call::make(Handle(), Call::make_struct, fields, Call::Intrinsic);
+}
+
+std::vector<Expr> dense_strides(const std::vector<Expr> &extents) {
+    std::vector<Expr> strides;
+    Expr stride = 1;
+    for (const Expr &e : extents) {
+        strides.push_back(stride);
+        stride = stride * e;
+    }
+    return strides;
+}
+
+namespace {
+
+class FreeSymbols : public IRVisitor {
+public:
+    explicit FreeSymbols(std::set<std::string> ignore) : ignore(std::move(ignore)) {}
+    std::vector<std::pair<std::string, Type>> found;
+
+protected:
+    using IRVisitor::visit;
+
+    void use(const std::string &name, Type t) {
+        if (ignore.count(name) || defined.count(name) || seen.count(name)) return;
+        seen.insert(name);
+        found.emplace_back(name, t);
+    }
+    template <typename T>
+    void scoped(const T *op, const std::string &name) {
+        // What the node computes before its name is in scope (a let's value, a loop's bounds,
+        // an allocation's extents) is visited by the caller.
+        bool fresh = defined.insert(name).second;
+        dispatch(op->body);
+        if (fresh) defined.erase(name);
+    }
+
+    void visit(const Variable *op) override { use(op->name, op->type); }
+    void visit(const Load *op) override {
+        use(op->name, Handle());
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        use(op->name, Handle());
+        IRVisitor::visit(op);
+    }
+    void visit(const Let *op) override {
+        dispatch(op->value);
+        scoped(op, op->name);
+    }
+    void visit(const LetStmt *op) override {
+        dispatch(op->value);
+        scoped(op, op->name);
+    }
+    void visit(const For *op) override {
+        dispatch(op->min);
+        dispatch(op->extent);
+        scoped(op, op->name);
+    }
+    void visit(const Allocate *op) override {
+        for (const Expr &e : op->extents) dispatch(e);
+        dispatch(op->condition);
+        scoped(op, op->name);
+    }
+
+private:
+    const std::set<std::string> ignore;
+    std::set<std::string> defined, seen;
+};
+
+} // namespace
+
+std::vector<std::pair<std::string, Type>> free_symbols(const Stmt &s,
+                                                       const std::set<std::string> &ignore) {
+    FreeSymbols free(ignore);
+    free.dispatch(s);
+    return free.found;
 }
 
 Expr buffer_handle(const std::string &name) { return Variable::make(Handle(), name + ".buffer"); }

@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace loom {
@@ -21,6 +23,24 @@ Expr runtime_error_call(const std::string &fn, const std::vector<Expr> &args);
 
 /// The Variable "<name>.buffer" (Handle) of buffer argument `name`.
 Expr buffer_handle(const std::string &name);
+
+/// What `s` uses from outside it: variables (with their types) and buffers (by the name
+/// Load/Store use, typed Handle), in order of first use, except the names in `ignore`. The
+/// closure of a parallel task or a GPU kernel.
+std::vector<std::pair<std::string, Type>> free_symbols(const Stmt &s,
+                                                       const std::set<std::string> &ignore);
+
+/// A null Handle.
+Expr null_handle();
+
+/// A halide_buffer_t built in place by the compiled code (its fields in declaration order;
+/// make_struct lays them out as C does), with a halide_dimension_t array of its own, live until
+/// the function returns.
+Expr make_buffer(const Expr &host, Type t, const std::vector<Expr> &mins,
+                 const std::vector<Expr> &extents, const std::vector<Expr> &strides);
+
+/// Dense strides for `extents`, innermost dimension first.
+std::vector<Expr> dense_strides(const std::vector<Expr> &extents);
 
 /// Whether c is likely(x) or likely_if_innermost(x).
 bool is_likely_call(const Call *c);

@@ -19,6 +19,8 @@
 
 #include "ir/ir.h"
 
+#include <loom/device_api.h>
+
 #include <ostream>
 #include <string>
 #include <vector>
@@ -56,6 +58,34 @@ inline LoweredArgument user_context_argument() {
     return LoweredArgument::scalar("__user_context", Handle());
 }
 
+/// A GPU kernel cut out of the loop nest (lower/offload_gpu_loops.h). A device back end turns
+/// the kernels of one pipeline and API into one device module (PTX, OpenCL C source); the host
+/// code launches each by name through the API's halide_<api>_run (runtime/device_interface.h).
+///
+/// Conventions in `body` (beyond those of LoweredFunc):
+/// - The Int(32) Variables "__block_id_x", "__block_id_y", "__block_id_z", "__thread_id_x",
+///   "__thread_id_y", "__thread_id_z" are the work-group (block) and work-item-in-group
+///   (thread) indices of the launch, zero-based; the GPU loops have become LetStmts of them.
+/// - Load/Store name a buffer argument (a pointer to device global memory, in elements of the
+///   argument's type, indexed from the element the host pointer of the same name addresses);
+///   every other Variable is a scalar argument, a let, or one of the ids above.
+/// - Allocate is per-thread private memory of constant size; no Free, AssertStmt, Call::Extern
+///   to the runtime, parallel loop or further GPU loop remains. Other loops are serial,
+///   unrolled or already vectorized away.
+struct LoweredKernel {
+    struct Arg {
+        std::string name;
+        Type type;              ///< scalar type, or a buffer's element type
+        bool is_buffer = false; ///< a pointer to global memory
+        bool read = false;      ///< buffers: whether the kernel loads from it
+        bool written = false;   ///< buffers: whether the kernel stores to it
+    };
+    std::string name; ///< a C identifier, unique in the pipeline
+    DeviceAPI api = DeviceAPI::CUDA;
+    std::vector<Arg> args; ///< in launch order
+    Stmt body;
+};
+
 struct LoweredFunc {
     std::string name;
     /// In calling order; args[0] is "__user_context".
@@ -65,6 +95,9 @@ struct LoweredFunc {
     /// same module with internal linkage: the tasks of parallel loops
     /// (lower/lower_parallel_tasks.h), innermost first. Each follows the conventions above.
     std::vector<LoweredFunc> functions;
+    /// The GPU kernels the body and the functions launch (only on the entry function), in
+    /// launch order; the back end compiles them into a device module per API.
+    std::vector<LoweredKernel> kernels;
 };
 
 /// Prints f as "// name(args)" then its body, then each of its functions the same way.

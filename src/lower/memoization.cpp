@@ -4,6 +4,7 @@
 
 #include "ir/ir_mutator.h"
 #include "ir/ir_visitor.h"
+#include "lower/lower_utils.h"
 #include "support/error.h"
 
 #include <set>
@@ -12,30 +13,6 @@ namespace loom {
 namespace internal {
 
 namespace {
-
-Expr null_handle() { return Reinterpret::make(Handle(), make_zero(UInt(64))); }
-
-/// A dense halide_buffer_t over `host` built by the compiled code (the layout of the C ABI).
-Expr make_buffer(const Expr &host, Type t, const std::vector<Expr> &mins,
-                 const std::vector<Expr> &extents) {
-    std::vector<Expr> shape;
-    Expr stride = 1;
-    for (size_t d = 0; d < mins.size(); d++) {
-        shape.push_back(mins[d]);
-        shape.push_back(extents[d]);
-        shape.push_back(stride);
-        shape.push_back(make_zero(UInt(32))); // flags
-        stride = stride * extents[d];
-    }
-    Expr dims = shape.empty() ? null_handle()
-                              : Call::make(Handle(), Call::make_struct, shape, Call::Intrinsic);
-    return Call::make(
-        Handle(), Call::make_struct,
-        {make_zero(UInt(64)), null_handle(), host, make_zero(UInt(64)),
-         make_const(UInt(8), (int64_t)t.code()), make_const(UInt(8), (int64_t)t.bits()),
-         make_const(UInt(16), (int64_t)t.lanes()), Expr((int)mins.size()), dims, null_handle()},
-        Call::Intrinsic);
-}
 
 /// A scalar as the 8 bytes of a uint64 key field.
 Expr key_field(const Expr &e) {
@@ -162,10 +139,10 @@ public:
             p + "buffers", Call::make(Handle(), Call::make_struct, buffers, Call::Intrinsic), body);
         for (int k = f.outputs() - 1; k >= 0; k--) {
             std::string host = f.outputs() == 1 ? f.name() : f.name() + "." + std::to_string(k);
-            body = LetStmt::make(
-                p + "buffer." + std::to_string(k),
-                make_buffer(Variable::make(Handle(), host), f.output_types()[k], mins, extents),
-                body);
+            body = LetStmt::make(p + "buffer." + std::to_string(k),
+                                 make_buffer(Variable::make(Handle(), host), f.output_types()[k],
+                                             mins, extents, dense_strides(extents)),
+                                 body);
         }
         body = LetStmt::make(p + "key",
                              Call::make(Handle(), Call::make_struct, key, Call::Intrinsic), body);

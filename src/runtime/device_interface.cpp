@@ -381,6 +381,18 @@ void halide_device_free_as_destructor(void *uc, void *buf) {
     halide_device_free(uc, (halide_buffer_t *)buf);
 }
 
+int loom_prepare_device_buffer(void *uc, halide_buffer_t *buf,
+                               const halide_device_interface_t *iface, int read) {
+    // Write-only with no newer host data: the device's contents don't matter, so a fresh
+    // allocation is not filled from the host (the common case of a pipeline's intermediates
+    // and outputs).
+    bool allocate_only =
+        !read && !buf->host_dirty() && (!buf->device_interface || buf->device_interface == iface);
+    if (!allocate_only) return halide_copy_to_device(uc, buf, iface);
+    if (buf->device) return 0;
+    return halide_device_malloc(uc, buf, iface);
+}
+
 int halide_device_sync(void *uc, halide_buffer_t *buf) {
     int r = check_buffer(uc, buf, "halide_device_sync");
     if (r != 0) return r;

@@ -584,6 +584,13 @@ int loom_do_fork(void *user_context, halide_loop_task_t producer, uint8_t *produ
                  halide_loop_task_t consumer, uint8_t *consumer_closure,
                  struct halide_semaphore_t **semaphores, int num_semaphores);
 
+/// Loom's GPU offload (src/lower/offload_gpu_loops.h), before each kernel launch: makes buf's
+/// device copy current when the kernel reads it (halide_copy_to_device), or only allocates it on
+/// iface when the kernel only writes it and the host holds nothing newer. Returns 0 or an error
+/// code.
+int loom_prepare_device_buffer(void *user_context, struct halide_buffer_t *buf,
+                               const struct halide_device_interface_t *iface, int read);
+
 /// The cache of Func::memoize (src/runtime/memoization_cache.cpp). Its entries hold copies of
 /// computed values: lookup copies a hit into tuple_buffers[i]->host and returns 0, or returns
 /// 1 on a miss; store copies the buffers in. The limit is on the bytes of values held (1 MiB by

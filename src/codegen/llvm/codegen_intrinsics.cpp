@@ -476,6 +476,7 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
     };
 
     if (n == Call::prefetch) return codegen_prefetch(op);
+    if (n == Call::gpu_launch) return codegen_gpu_launch(op);
     if (n == Call::likely || n == Call::likely_if_innermost || n == Call::promise_clamped ||
         n == Call::unsafe_promise_clamped) {
         return arg(0);

@@ -3,6 +3,7 @@
 // in codegen_vector.cpp, calls in codegen_intrinsics.cpp.
 #include "codegen/llvm/codegen_llvm.h"
 
+#include "codegen/device_code.h"
 #include "support/error.h"
 
 namespace loom {
@@ -11,9 +12,9 @@ namespace internal {
 using llvm::Value;
 
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
-                                           llvm::TargetMachine &tm) {
-    if (tm.getTargetTriple().isX86()) return codegen_x86(f, ctx, tm);
-    CodeGenLLVM cg(ctx, tm);
+                                           llvm::TargetMachine &tm, const Target &target) {
+    if (tm.getTargetTriple().isX86()) return codegen_x86(f, ctx, tm, target);
+    CodeGenLLVM cg(ctx, tm, target);
     return cg.compile(f);
 }
 
@@ -52,8 +53,8 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_op
     mpm.run(m, mam);
 }
 
-CodeGenLLVM::CodeGenLLVM(llvm::LLVMContext &ctx, llvm::TargetMachine &tm)
-    : context_(ctx), target_machine_(tm) {
+CodeGenLLVM::CodeGenLLVM(llvm::LLVMContext &ctx, llvm::TargetMachine &tm, const Target &target)
+    : context_(ctx), target_machine_(tm), target_(target) {
     i1_t = llvm::Type::getInt1Ty(ctx);
     i8_t = llvm::Type::getInt8Ty(ctx);
     i16_t = llvm::Type::getInt16Ty(ctx);
@@ -169,6 +170,16 @@ std::unique_ptr<llvm::Module> CodeGenLLVM::compile(const LoweredFunc &f) {
     // function's body is generated where it is first referenced (a task at its launch), inside
     // the referencing function's state: what that function knows about the buffers it passes
     // (their alignment) then holds in the task too.
+    // The device modules first: launches refer to them.
+    std::map<DeviceAPI, std::vector<LoweredKernel>> by_api;
+    for (const LoweredKernel &k : f.kernels) {
+        kernels_[k.name] = &k;
+        by_api[k.api].push_back(k);
+    }
+    for (const auto &[api, kernels] : by_api) {
+        device_modules_[api] = compile_device_kernels(api, kernels, target_);
+    }
+
     llvm::Function *entry = declare_function(f, llvm::Function::ExternalLinkage);
     for (const LoweredFunc &g : f.functions) {
         internal_functions_[g.name] = {&g, declare_function(g, llvm::Function::InternalLinkage)};

@@ -15,6 +15,8 @@
 /// points users call (the public function, argv, metadata) are the driver's, for JIT and AOT
 /// alike: driver/aot_llvm.h.
 
+#include <loom/target.h>
+
 #include "codegen/llvm/llvm_headers.h"
 #include "ir/ir_visitor.h"
 #include "lower/lowered_func.h"
@@ -31,13 +33,18 @@ namespace internal {
 /// Generates the module for `f` with `tm`'s data layout and triple, and verifies it (a module
 /// that fails llvm::verifyModule throws InternalError with the IR dumped). The module is not
 /// optimized; see optimize_module.
+///
+/// f's GPU kernels (LoweredFunc::kernels) are compiled for `target`'s device features
+/// (codegen/device_code.h) into one device module per API, embedded in the host module as a
+/// constant and launched by the gpu_launch intrinsic.
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
-                                           llvm::TargetMachine &tm);
+                                           llvm::TargetMachine &tm,
+                                           const Target &target = Target());
 
 /// codegen_llvm for x86 targets: CodeGenLLVM with x86 instruction selection for some idioms
 /// (pmaddwd, pmulhrsw, ...; codegen_x86.cpp). codegen_llvm calls it for x86 triples.
 std::unique_ptr<llvm::Module> codegen_x86(const LoweredFunc &f, llvm::LLVMContext &ctx,
-                                          llvm::TargetMachine &tm);
+                                          llvm::TargetMachine &tm, const Target &target);
 
 /// Runs LLVM's default -O3 pipeline for `tm` with the SLP vectorizer; LLVM's loop vectorizer,
 /// interleaver and unrollers only when `llvm_loop_opt` (Target::EnableLLVMLoopOpt), as in
@@ -51,7 +58,8 @@ class AtomicCodeGen;
 /// may override the visit methods (e.g. to pick better instructions for some intrinsics).
 class CodeGenLLVM : public IRVisitor {
 public:
-    CodeGenLLVM(llvm::LLVMContext &ctx, llvm::TargetMachine &tm);
+    /// `target` says what f's GPU kernels are compiled for (see codegen_llvm).
+    CodeGenLLVM(llvm::LLVMContext &ctx, llvm::TargetMachine &tm, const Target &target = Target());
     ~CodeGenLLVM() override;
 
     /// Builds the module for f (see codegen_llvm for the functions it defines).
@@ -163,6 +171,10 @@ protected:
     llvm::Value *codegen_lerp(const Call *op);
     llvm::Value *codegen_shift(const Call *op, bool left);
     llvm::Value *codegen_saturating_cast(llvm::Value *v, Type from, Type to);
+    /// The gpu_launch intrinsic: the kernel's module is loaded (once per context) by
+    /// halide_<api>_initialize_kernels, then the kernel runs through halide_<api>_run
+    /// (codegen_gpu_launch.cpp).
+    llvm::Value *codegen_gpu_launch(const Call *op);
 
     // ---- Visitors ----
     void visit(const IntImm *) override;
@@ -265,6 +277,13 @@ protected:
     /// The alignment in bytes of the base of each allocation in scope, by name
     /// (codegen_vector.cpp: vector loads and stores at provably aligned offsets use it).
     std::map<std::string, int> allocation_alignment_;
+
+    /// What GPU kernels are compiled for; the kernels of the function being compiled, by name;
+    /// the device module of each API (PTX, OpenCL C) and its module-state global.
+    Target target_;
+    std::map<std::string, const LoweredKernel *> kernels_;
+    std::map<DeviceAPI, std::string> device_modules_;
+    std::map<DeviceAPI, llvm::GlobalVariable *> device_module_states_;
 
     llvm::Type *i1_t = nullptr, *i8_t = nullptr, *i16_t = nullptr, *i32_t = nullptr,
                *i64_t = nullptr, *f32_t = nullptr, *f64_t = nullptr, *ptr_t = nullptr;

@@ -105,7 +105,8 @@ Expr interleave(const Expr &x0, const Expr &x1) {
 
 class CodeGenX86 : public CodeGenLLVM {
 public:
-    CodeGenX86(llvm::LLVMContext &ctx, llvm::TargetMachine &tm) : CodeGenLLVM(ctx, tm) {
+    CodeGenX86(llvm::LLVMContext &ctx, llvm::TargetMachine &tm, const Target &target)
+        : CodeGenLLVM(ctx, tm, target) {
         const llvm::MCSubtargetInfo *sti = tm.getMCSubtargetInfo();
         ssse3_ = sti->checkFeatures("+ssse3");
         avx2_ = sti->checkFeatures("+avx2");
@@ -376,8 +377,8 @@ private:
 } // namespace
 
 std::unique_ptr<llvm::Module> codegen_x86(const LoweredFunc &f, llvm::LLVMContext &ctx,
-                                          llvm::TargetMachine &tm) {
-    CodeGenX86 cg(ctx, tm);
+                                          llvm::TargetMachine &tm, const Target &target) {
+    CodeGenX86 cg(ctx, tm, target);
     return cg.compile(f);
 }
 

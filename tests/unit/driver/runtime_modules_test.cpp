@@ -18,10 +18,17 @@ namespace {
 using Names = std::vector<std::string>;
 
 TEST(RuntimeModules, EveryTargetGetsTheBaseAndTheDeviceInterface) {
-    for (const char *t : {"x86-64-linux", "x86-64-linux-avx2-cuda", "arm-64-linux-opencl",
-                          "x86-64-osx-no_asserts"}) {
+    for (const char *t :
+         {"x86-64-linux", "x86-64-linux-avx2", "arm-64-linux", "x86-64-osx-no_asserts"}) {
         EXPECT_EQ(runtime_modules_for(Target(t)), (Names{"base", "device_interface"})) << t;
     }
+}
+
+TEST(RuntimeModules, TheGpuFeaturesSelectTheirDeviceModules) {
+    EXPECT_EQ(runtime_modules_for(Target("x86-64-linux-avx2-cuda")),
+              (Names{"base", "device_interface", "cuda"}));
+    EXPECT_EQ(runtime_modules_for(Target("arm-64-linux-opencl")),
+              (Names{"base", "device_interface", "opencl"}));
 }
 
 TEST(RuntimeModules, TheProfileFeaturesSelectTheProfiler) {

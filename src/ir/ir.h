@@ -270,6 +270,9 @@ struct Call : ExprNode<Call> {
     /// passing each scalar argument's value and each buffer argument's device handle (the
     /// argument is the buffer's halide_buffer_t*). Int(32): 0 or the runtime's error code.
     static constexpr const char *gpu_launch = "loom_gpu_launch";
+    /// gpu_thread_barrier(): inside a GPU kernel, waits until every thread of the block has
+    /// reached it, with their writes to shared and global memory visible (Int(32), Evaluate).
+    static constexpr const char *gpu_thread_barrier = "loom_gpu_thread_barrier";
 
     std::string name;
     std::vector<Expr> args;

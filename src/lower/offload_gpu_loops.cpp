@@ -2,17 +2,21 @@
 
 #include <loom/ir_operator.h>
 
+#include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_printer.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
 #include "lower/lower_utils.h"
+#include "simplify/simplify.h"
 #include "support/error.h"
 #include "support/util.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace loom {
 namespace internal {
@@ -125,6 +129,12 @@ std::set<std::string> device_buffers(const Stmt &s) {
     } find;
     find.dispatch(s);
     return find.names;
+}
+
+std::string extents_text(const Allocate *op) {
+    std::ostringstream os;
+    for (size_t i = 0; i < op->extents.size(); i++) os << (i ? " x " : "") << op->extents[i];
+    return os.str();
 }
 
 Expr user_context() { return Variable::make(Handle(), "__user_context"); }
@@ -263,136 +273,282 @@ private:
         return mutator.mutate(s);
     }
 
-    /// The GPU loops of one kernel (outermost first) and what the kernel body may not do.
+    /// One nest of thread loops, outermost first, with each loop's extent as the host can
+    /// evaluate it (the launch size).
+    struct ThreadNest {
+        std::vector<const For *> loops;
+        std::vector<Expr> launch_extents;
+    };
+    /// The GPU loops of one kernel: its block loops (outermost first) and its thread nests in
+    /// order; a stage computed at the block level makes more than one nest.
     struct KernelShape {
-        std::vector<const For *> blocks, threads;
+        std::vector<const For *> blocks;
+        std::vector<ThreadNest> nests;
+        /// Thread extent per dimension (x first): the largest over the nests.
+        std::vector<Expr> threads;
     };
 
     KernelShape kernel_shape(const For *root) {
         class Shape : public IRVisitor {
         public:
             KernelShape shape;
-            /// Enclosing block / thread loops, and names defined inside the kernel.
-            int block_depth = 0, thread_depth = 0;
-            std::set<std::string> defined;
-            std::string kernel_func;
 
         protected:
             using IRVisitor::visit;
-            void check_host_evaluable(const For *op, const char *kind) {
-                user_assert(!expr_uses_vars(op->extent, defined))
+            int block_depth = 0, thread_depth = 0;
+            /// Names defined inside the kernel, and its lets (undefined: a loop variable) in
+            /// scope, innermost last.
+            std::set<std::string> defined;
+            std::vector<std::pair<std::string, Expr>> lets;
+
+            /// extent as the host can compute it: itself, or with the kernel's lets it uses
+            /// substituted and simplified (a stage computed per block has a region whose
+            /// extent cancels to a constant under ShiftInwards tails).
+            Expr launch_extent(const For *op, const char *kind) {
+                Expr e = op->extent;
+                for (auto it = lets.rbegin(); it != lets.rend() && expr_uses_vars(e, defined);
+                     ++it) {
+                    if (it->second.defined() && expr_uses_var(e, it->first)) {
+                        e = substitute(it->first, it->second, e);
+                    }
+                }
+                e = simplify(e);
+                user_assert(!expr_uses_vars(e, defined))
                     << "The extent of the GPU " << kind << " loop " << op->name << " of Func "
                     << func_of(op->name)
                     << " depends on an enclosing loop of the same kernel, but the launch size "
                        "must be known before the kernel runs. Split the loop by a constant "
-                       "factor (gpu_tile(x, bx, tx, 16), whose default tail strategy "
-                       "keeps the extent constant).\n";
+                       "factor (gpu_tile(x, bx, tx, 16)) with a tail strategy that keeps tiles "
+                       "whole (ShiftInwards, the default for pure definitions, or RoundUp), "
+                       "also for the consumers of stages computed per block.\n";
+                return e;
+            }
+            void scoped(const std::string &name, const Expr &value, const Stmt &body) {
+                defined.insert(name);
+                lets.emplace_back(name, value);
+                dispatch(body);
+                lets.pop_back();
             }
             void visit(const For *op) override {
+                const std::string f = func_of(op->name);
                 if (op->for_type == ForType::GPUBlock) {
                     user_assert(thread_depth == 0)
-                        << "Func " << func_of(op->name) << " has the GPU block loop " << op->name
+                        << "Func " << f << " has the GPU block loop " << op->name
                         << " inside a GPU thread loop. Block loops must enclose thread loops.\n";
-                    user_assert(block_depth == (int)shape.blocks.size() && shape.threads.empty())
-                        << "Func " << func_of(op->name) << ": the GPU block loops of one kernel "
-                        << "must be nested in each other (" << op->name << " is beside "
+                    user_assert(block_depth == (int)shape.blocks.size() && shape.nests.empty())
+                        << "Func " << f << ": the GPU block loops of one kernel must be nested "
+                        << "in each other (" << op->name << " is beside "
                         << shape.blocks.back()->name << ").\n";
                     user_assert(shape.blocks.size() < 3)
-                        << "Func " << func_of(op->name) << " has more than three nested GPU "
-                        << "block loops (" << op->name << " is the fourth); fuse some of them.\n";
-                    check_host_evaluable(op, "block");
+                        << "Func " << f << " has more than three nested GPU block loops ("
+                        << op->name << " is the fourth); fuse some of them.\n";
+                    launch_extent(op, "block");
                     shape.blocks.push_back(op);
-                } else if (is_thread_loop(op)) {
-                    user_assert(thread_depth == (int)shape.threads.size())
-                        << "Func " << func_of(op->name) << ": the GPU thread loop " << op->name
-                        << " is beside " << shape.threads.back()->name
-                        << " in the same kernel. Loom runs one nest of thread loops per "
-                           "kernel: compute the stages with thread loops of their own at root "
-                           "(a kernel each) or inside the innermost thread loop.\n";
-                    user_assert(shape.threads.size() < 3)
-                        << "Func " << func_of(op->name) << " has more than three nested GPU "
-                        << "thread loops (" << op->name << " is the fourth); fuse some of them.\n";
-                    check_host_evaluable(op, "thread");
-                    shape.threads.push_back(op);
-                } else {
-                    dispatch(op->min);
-                    dispatch(op->extent);
+                    block_depth++;
+                    scoped(op->name, Expr(), op->body);
+                    block_depth--;
+                    return;
                 }
-                int &depth = op->for_type == ForType::GPUBlock ? block_depth
-                             : is_thread_loop(op)              ? thread_depth
-                                                               : serial_depth;
-                depth++;
-                defined.insert(op->name);
-                dispatch(op->body);
-                depth--;
+                if (is_thread_loop(op)) {
+                    if (thread_depth == 0) shape.nests.emplace_back();
+                    ThreadNest &nest = shape.nests.back();
+                    user_assert(thread_depth == (int)nest.loops.size())
+                        << "Func " << f << ": the GPU thread loop " << op->name << " is beside "
+                        << nest.loops.back()->name
+                        << " inside the same thread loops. Nest the thread loops of a stage in "
+                           "each other.\n";
+                    user_assert(nest.loops.size() < 3)
+                        << "Func " << f << " has more than three nested GPU thread loops ("
+                        << op->name << " is the fourth); fuse some of them.\n";
+                    nest.launch_extents.push_back(launch_extent(op, "thread"));
+                    nest.loops.push_back(op);
+                    thread_depth++;
+                    scoped(op->name, Expr(), op->body);
+                    thread_depth--;
+                    return;
+                }
+                dispatch(op->min);
+                dispatch(op->extent);
+                scoped(op->name, Expr(), op->body);
             }
             void visit(const LetStmt *op) override {
                 dispatch(op->value);
-                defined.insert(op->name);
-                dispatch(op->body);
-            }
-            void visit(const Let *op) override {
-                dispatch(op->value);
-                defined.insert(op->name);
-                dispatch(op->body);
+                scoped(op->name, op->value, op->body);
             }
             void visit(const Allocate *op) override {
                 user_assert(constant_allocation_elements(op) >= 0)
-                    << "Func " << op->name << " is computed inside a GPU kernel with a size that "
-                    << "is not a constant. Give it a constant size (bound() or bound_extent() "
-                       "on its dimensions, or compute it inside the innermost thread loop of a "
+                    << "Func " << op->name << " is computed inside a GPU kernel, so its buffer "
+                    << "needs a constant size, but its extents are " << extents_text(op)
+                    << ". Give it a constant size (bound() on its dimensions, or compute it in a "
                        "constant-size tile).\n";
-                defined.insert(op->name);
                 IRVisitor::visit(op);
             }
-            void visit(const Store *op) override { IRVisitor::visit(op); }
             void visit(const AssertStmt *op) override {
                 internal_error << "GPU offload: an assertion inside a GPU kernel: " << Stmt(op)
                                << "\n";
             }
-
-        private:
-            int serial_depth = 0;
         } shape;
         shape.dispatch(Stmt(root));
         KernelShape result = shape.shape;
-        check_block_level_work(root, result);
+        // The launch's thread extent per dimension covers every nest; nests with less are
+        // guarded.
+        for (const ThreadNest &n : result.nests) {
+            for (size_t d = 0; d < n.loops.size(); d++) {
+                const Expr &e = n.launch_extents[n.loops.size() - 1 - d];
+                if (result.threads.size() <= d) {
+                    result.threads.push_back(e);
+                } else if (!equal(result.threads[d], e)) {
+                    result.threads[d] = simplify(max(result.threads[d], e));
+                }
+            }
+        }
         return result;
     }
 
-    /// With thread loops, every store and allocation must be inside the innermost one: work at
-    /// the block level would run once per thread and needs shared memory and barriers.
-    void check_block_level_work(const For *root, const KernelShape &shape) {
-        if (shape.threads.empty()) return;
-        const For *innermost = shape.threads.back();
-        class Find : public IRVisitor {
-        public:
-            const For *innermost;
-            std::string offender;
+    /// The kernel body: GPU loops become lets of the block and thread indices. With thread
+    /// loops, the kernel runs every thread through the block-level code: each thread nest is
+    /// guarded to its own extent and followed by a barrier when other nests or shared buffers
+    /// may see its writes; block-level stores (outside every nest) run on thread 0 only; and
+    /// block-level buffers are in shared memory.
+    class KernelBody {
+    public:
+        KernelBody(const KernelShape &shape) : shape(shape) {
+            for (size_t i = 0; i < shape.blocks.size(); i++) {
+                ids[shape.blocks[shape.blocks.size() - 1 - i]] = block_ids[i];
+            }
+            for (const ThreadNest &n : shape.nests) {
+                for (size_t i = 0; i < n.loops.size(); i++) {
+                    ids[n.loops[n.loops.size() - 1 - i]] = thread_ids[i];
+                }
+            }
+        }
 
-        protected:
-            using IRVisitor::visit;
-            void visit(const For *op) override {
-                if (op != innermost) IRVisitor::visit(op);
+        Stmt make(const For *root) {
+            has_shared = false;
+            Stmt body = block_level(Stmt(root));
+            return body;
+        }
+
+    private:
+        const KernelShape &shape;
+        std::map<const For *, std::string> ids;
+        bool has_shared = false;
+
+        bool has_threads() const { return !shape.nests.empty(); }
+        bool needs_barriers() const { return shape.nests.size() > 1 || has_shared; }
+
+        static Stmt barrier() {
+            return Evaluate::make(
+                Call::make(Int(32), Call::gpu_thread_barrier, {}, Call::Intrinsic));
+        }
+        static Expr id(const char *name) { return Variable::make(Int(32), name); }
+
+        static bool contains_thread_loop(const Stmt &s) {
+            class Find : public IRVisitor {
+            public:
+                bool found = false;
+
+            protected:
+                using IRVisitor::visit;
+                void visit(const For *op) override {
+                    found = found || is_thread_loop(op);
+                    if (!found) IRVisitor::visit(op);
+                }
+            } find;
+            find.dispatch(s);
+            return find.found;
+        }
+        static bool contains_store(const Stmt &s) { return !buffer_uses(s).written.empty(); }
+
+        Stmt block_level(const Stmt &s) {
+            if (!s.defined()) return s;
+            if (!has_threads()) return to_ids(s);
+            if (!contains_thread_loop(s)) {
+                if (!contains_store(s)) return s;
+                // Once per block, then every thread may read what it wrote.
+                Expr first = id(thread_ids[0]) == 0;
+                for (size_t d = 1; d < shape.threads.size(); d++) {
+                    first = first && id(thread_ids[d]) == 0;
+                }
+                return Block::make(IfThenElse::make(first, s), barrier());
             }
-            void visit(const Store *op) override {
-                if (offender.empty()) offender = op->name;
+            if (const Block *b = s.as<Block>()) {
+                return Block::make(block_level(b->first), block_level(b->rest));
             }
-            void visit(const Allocate *op) override {
-                if (offender.empty()) offender = op->name;
-                IRVisitor::visit(op);
+            if (const For *op = s.as<For>()) {
+                if (op->for_type == ForType::GPUBlock) {
+                    return LetStmt::make(op->name, op->min + id(ids.at(op).c_str()),
+                                         block_level(op->body));
+                }
+                if (is_thread_loop(op)) {
+                    Stmt nest = thread_nest(op);
+                    return needs_barriers() ? Block::make(nest, barrier()) : nest;
+                }
+                return op->with_body(block_level(op->body));
             }
-        } find;
-        find.innermost = innermost;
-        find.dispatch(Stmt(root));
-        user_assert(find.offender.empty())
-            << "Func " << find.offender << " is computed at the block level of the GPU kernel of "
-            << func_of(root->name) << " (inside its block loops but outside its thread loop "
-            << innermost->name
-            << "). Loom does not support block-level stages (shared memory) yet: compute "
-            << find.offender << " at root with a GPU schedule of its own, or inside the thread "
-            << "loops (compute_at(" << func_of(root->name) << ", <thread var>)).\n";
-    }
+            if (const LetStmt *op = s.as<LetStmt>()) {
+                return LetStmt::make(op->name, op->value, block_level(op->body));
+            }
+            if (const IfThenElse *op = s.as<IfThenElse>()) {
+                return IfThenElse::make(op->condition, block_level(op->then_case),
+                                        block_level(op->else_case));
+            }
+            if (const ProducerConsumer *op = s.as<ProducerConsumer>()) {
+                return ProducerConsumer::make(op->name, op->is_producer, block_level(op->body));
+            }
+            if (const Allocate *op = s.as<Allocate>()) {
+                // Written and read by the threads of a block: shared memory.
+                has_shared = true;
+                return Allocate::make(op->name, op->type, MemoryType::GPUShared, op->extents,
+                                      op->condition, block_level(op->body));
+            }
+            internal_error << "GPU offload: thread loops inside a " << node_type_name(s.node_type())
+                           << " node:\n"
+                           << s << "\n";
+            return s;
+        }
+
+        /// A nest of thread loops: its variables from the thread indices, guarded where the
+        /// launch has more threads than the nest's loops.
+        Stmt thread_nest(const For *root) {
+            const ThreadNest *nest = nullptr;
+            for (const ThreadNest &n : shape.nests) {
+                if (n.loops[0] == root) nest = &n;
+            }
+            internal_assert(nest) << "GPU offload: unknown thread nest " << root->name << "\n";
+            Expr guard;
+            for (size_t i = 0; i < nest->loops.size(); i++) {
+                size_t d = nest->loops.size() - 1 - i;
+                if (equal(nest->launch_extents[i], shape.threads[d])) continue;
+                Expr c = id(thread_ids[d]) < nest->loops[i]->extent;
+                guard = guard.defined() ? (guard && c) : c;
+            }
+            for (size_t d = nest->loops.size(); d < shape.threads.size(); d++) {
+                Expr c = id(thread_ids[d]) == 0;
+                guard = guard.defined() ? (guard && c) : c;
+            }
+            Stmt body = to_ids(Stmt(root));
+            return guard.defined() ? IfThenElse::make(guard, body) : body;
+        }
+
+        Stmt to_ids(const Stmt &s) {
+            class ToIds : public IRMutator {
+            public:
+                const std::map<const For *, std::string> *ids;
+
+            protected:
+                using IRMutator::visit;
+                Stmt visit(const For *op) override {
+                    auto it = ids->find(op);
+                    if (it == ids->end()) return IRMutator::visit(op);
+                    return LetStmt::make(op->name, op->min + Variable::make(Int(32), it->second),
+                                         mutate(op->body));
+                }
+            } mutator;
+            mutator.ids = &ids;
+            return mutator.mutate(s);
+        }
+    };
 
     Stmt make_kernel(const For *root) {
         KernelShape shape = kernel_shape(root);
@@ -404,30 +560,8 @@ private:
             << "Func " << func_of(root->name) << " is scheduled on the GPU, but target "
             << target.to_string()
             << " enables no GPU API Loom generates code for. Add the cuda or opencl feature.\n";
-
-        // Innermost block (thread) loop is the x dimension, as in Halide.
-        std::map<const For *, std::string> ids;
-        for (size_t i = 0; i < shape.blocks.size(); i++) {
-            ids[shape.blocks[shape.blocks.size() - 1 - i]] = block_ids[i];
-        }
-        for (size_t i = 0; i < shape.threads.size(); i++) {
-            ids[shape.threads[shape.threads.size() - 1 - i]] = thread_ids[i];
-        }
-        class ToIds : public IRMutator {
-        public:
-            const std::map<const For *, std::string> *ids;
-
-        protected:
-            using IRMutator::visit;
-            Stmt visit(const For *op) override {
-                auto it = ids->find(op);
-                if (it == ids->end()) return IRMutator::visit(op);
-                return LetStmt::make(op->name, op->min + Variable::make(Int(32), it->second),
-                                     mutate(op->body));
-            }
-        } to_ids;
-        to_ids.ids = &ids;
-        Stmt body = to_ids.mutate(Stmt(root));
+        Stmt body = KernelBody(shape).make(root);
+        check_shared_memory(root, body);
 
         LoweredKernel k;
         k.name = kernel_name(root);
@@ -455,6 +589,44 @@ private:
         return launch(k, shape);
     }
 
+    /// CUDA guarantees 48 KB of shared memory per block (OpenCL at least 32 KB; the runtimes
+    /// check the device's own limit before launching): more is refused here, naming the
+    /// buffers; and a thread's private buffers must be small.
+    void check_shared_memory(const For *root, const Stmt &body) {
+        class Shared : public IRVisitor {
+        public:
+            int64_t bytes = 0;
+            std::string names;
+            std::string func;
+
+        protected:
+            using IRVisitor::visit;
+            void visit(const Allocate *a) override {
+                if (a->memory_type == MemoryType::GPUShared) {
+                    bytes += constant_allocation_elements(a) * a->type.bytes();
+                    names += (names.empty() ? "" : ", ") + a->name;
+                } else {
+                    user_assert(!allocated_on_heap(a))
+                        << "Func " << a->name << " is computed by each thread of the GPU kernel "
+                        << "of Func " << func << " in a buffer of " << extents_text(a)
+                        << " elements, more than the " << kMaxAutoStackBytes
+                        << " bytes a thread's private memory holds here. Compute it in smaller "
+                           "tiles.\n";
+                }
+                IRVisitor::visit(a);
+            }
+        } shared;
+        shared.func = func_of(root->name);
+        shared.dispatch(body);
+        const int64_t bytes = shared.bytes;
+        const std::string &names = shared.names;
+        const int64_t limit = 48 * 1024;
+        user_assert(bytes <= limit)
+            << "The GPU kernel of Func " << func_of(root->name) << " needs " << bytes
+            << " bytes of shared memory per block for " << names << ", more than the " << limit
+            << " bytes every CUDA GPU has. Use smaller tiles.\n";
+    }
+
     std::string kernel_name(const For *root) const {
         std::string base = "kernel_" + fn + "_" + root->name;
         for (char &c : base) {
@@ -480,9 +652,8 @@ private:
             int n = (int)shape.blocks.size();
             launch_args.push_back(i < n ? shape.blocks[n - 1 - i]->extent : Expr(1));
         }
-        for (int i = 0; i < 3; i++) {
-            int n = (int)shape.threads.size();
-            launch_args.push_back(i < n ? shape.threads[n - 1 - i]->extent : Expr(1));
+        for (size_t i = 0; i < 3; i++) {
+            launch_args.push_back(i < shape.threads.size() ? shape.threads[i] : Expr(1));
         }
         launch_args.push_back(0); // shared memory bytes
         for (const LoweredKernel::Arg &a : k.args) {

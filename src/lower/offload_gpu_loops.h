@@ -25,11 +25,13 @@
 /// the runtime copies only what is stale. Outputs written on the device are left device-dirty,
 /// as in Halide; realize() copies them to the host.
 ///
-/// Supported nests: up to three block loops, then up to three thread (or lane) loops nested in
-/// one chain, with serial loops, lets and conditions anywhere between; stages computed inside
-/// the innermost thread loop (private memory of constant size). A stage computed at the block
-/// level (between the block and thread loops) would need shared memory and barriers: a
-/// CompileError says how to schedule it instead.
+/// A kernel has up to three block loops nested in each other, then any number of nests of up
+/// to three thread (or lane) loops each, with serial loops, lets and conditions anywhere
+/// between. Stages computed at the block level (inside the block loops, outside the thread
+/// loops) are in shared memory: every nest is guarded to its own extent within the launch's
+/// (the largest per dimension) and followed by a barrier, and block-level stores outside any
+/// nest run on thread 0. Buffers inside a kernel need a constant size; a thread loop's extent
+/// must be computable on the host (with the kernel's lets substituted).
 
 #include "lower/lowered_func.h"
 

@@ -289,28 +289,88 @@ TEST(GpuSchedules, HostModifiedInputIsUploadedAgain) {
     for (int i = 0; i < 100; i++) ASSERT_EQ(given(i), 2 * (1000 - i) + 1);
 }
 
+TEST(GpuSchedules, BlockLevelStagesUseSharedMemory) {
+    REQUIRE_GPU();
+    Buffer<uint16_t> in = random_buffer<uint16_t>({64, 48}, 7, 0, 65535);
+    Func bx_f;
+    auto make = [&] { return blur(in, &bx_f); };
+    // Halide's GPU blur: blur_x per block in shared memory, computed by the block's threads
+    // (a 16x10 region for a 16x8 tile), then blur_y's threads read it after a barrier.
+    expect_same<uint16_t>(make,
+                          [&](Func f) {
+                              f.gpu_tile(x, y, bx, by, tx, ty, 16, 8);
+                              bx_f.compute_at(f, bx).gpu_threads(x, y);
+                          },
+                          {64, 48});
+    // The same region computed by thread 0 alone (no thread loops of its own).
+    expect_same<uint16_t>(make,
+                          [&](Func f) {
+                              f.gpu_tile(x, y, bx, by, tx, ty, 8, 8);
+                              bx_f.compute_at(f, bx);
+                          },
+                          {64, 48});
+    // Two block-level stages and a consumer, in one kernel with three thread nests.
+    Buffer<float> fin = random_buffer<float>({40, 40}, 8, 0, 100);
+    Func p1, p2;
+    auto chain = [&] {
+        p1 = Func("p1");
+        p2 = Func("p2");
+        Func c("c");
+        Func clamped = BoundaryConditions::repeat_edge(fin);
+        p1(x, y) = clamped(x, y) * 2.0f + 1.0f;
+        p2(x, y) = p1(x - 1, y) + p1(x + 1, y + 1);
+        c(x, y) = p2(x, y) - p2(x, y - 1);
+        return c;
+    };
+    expect_same<float>(
+        chain,
+        [&](Func c) {
+            c.gpu_tile(x, y, bx, by, tx, ty, 8, 8);
+            p2.compute_at(c, bx).gpu_threads(x, y);
+            p1.compute_at(c, bx).gpu_threads(x, y);
+        },
+        {40, 40}, 1e-6);
+}
+
 TEST(GpuSchedules, IllegalNestsAreCompileErrors) {
     Func f("f");
     f(x, y) = x + y;
     f.gpu_threads(x);
     EXPECT_THROW(f.realize({8, 8}, gpu_target()), CompileError);
 
+    // Shared memory beyond what every CUDA GPU has (48 KB per block), named in the error.
     Func g("g"), h("h");
-    g(x, y) = x * y;
+    g(x, y) = cast<float>(x * y);
     h(x, y) = g(x, y) + g(x + 1, y);
-    h.gpu_tile(x, y, bx, by, tx, ty, 8, 8);
-    g.compute_at(h, bx);
+    h.gpu_tile(x, y, bx, by, tx, ty, 128, 128);
+    g.compute_at(h, bx).gpu_threads(x, y);
     try {
-        h.realize({16, 16}, gpu_target());
-        ADD_FAILURE() << "a block-level stage was accepted";
+        h.compile_jit(gpu_target());
+        ADD_FAILURE() << "66 KB of shared memory per block was accepted";
     } catch (const CompileError &e) {
-        EXPECT_NE(std::string(e.what()).find("Func g"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("g"), std::string::npos) << e.what();
     }
 
     Func k("k");
     k(x) = x;
     k.gpu_tile(x, bx, tx, 8);
     EXPECT_THROW(k.realize({16}, Target("host")), CompileError);
+}
+
+TEST(GpuSchedules, OversizedBlocksAreRefusedBeforeLaunch) {
+    REQUIRE_RUN();
+    // More threads per block than any GPU runs (PoCL allows 4096, CUDA 1024): the runtime
+    // names the kernel and the limit instead of launching.
+    Func f("f");
+    f(x, y) = x + y;
+    f.gpu_tile(x, y, bx, by, tx, ty, 128, 128);
+    try {
+        f.realize({256, 256}, gpu_target());
+        ADD_FAILURE() << "a block of 16384 threads was launched";
+    } catch (const RuntimeError &e) {
+        EXPECT_NE(std::string(e.what()).find("kernel"), std::string::npos) << e.what();
+    }
 }
 
 } // namespace

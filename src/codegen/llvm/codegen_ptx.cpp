@@ -2,9 +2,11 @@
 
 #include "codegen/llvm/codegen_llvm.h"
 #include "codegen/llvm/llvm_target.h"
+#include "lower/lower_utils.h"
 #include "support/error.h"
 #include "support/util.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <glob.h>
@@ -143,6 +145,11 @@ protected:
     }
 
     void visit(const Call *op) override {
+        if (op->is_intrinsic(Call::gpu_thread_barrier)) {
+            call_intrin(llvm::Intrinsic::nvvm_barrier0, {}, {});
+            value_ = llvm::ConstantInt::get(i32_t, 0);
+            return;
+        }
         if ((op->call_type == Call::PureExtern || op->call_type == Call::Extern) && math_call(op)) {
             return;
         }
@@ -157,6 +164,28 @@ protected:
                 << ", which has no CUDA implementation in Loom. Compute the stage that calls it "
                    "on the host.\n";
         }
+    }
+
+    void visit(const Allocate *op) override {
+        if (op->memory_type != MemoryType::GPUShared) return CodeGenLLVM::visit(op);
+        // A block-level buffer: a static array in the block's shared memory (address space
+        // 3), used through a generic pointer (the optimizer turns accesses back into
+        // ld/st.shared).
+        int64_t count = std::max<int64_t>(constant_allocation_elements(op), 1);
+        llvm::Type *array =
+            llvm::ArrayType::get(llvm_storage_type_of(op->type.element_of()), count);
+        auto *g =
+            new llvm::GlobalVariable(*module_, array, false, llvm::GlobalValue::InternalLinkage,
+                                     llvm::UndefValue::get(array), current_kernel + "." + op->name,
+                                     nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+        g->setAlignment(llvm::Align(16));
+        sym_push(op->name, builder_->CreateAddrSpaceCast(g, ptr_t));
+        int &slot = allocation_alignment_[op->name];
+        int outer = slot;
+        slot = 16;
+        codegen(op->body);
+        allocation_alignment_[op->name] = outer;
+        sym_pop(op->name);
     }
 
 private:

@@ -181,7 +181,6 @@ std::string float_literal(Type t, double v) {
     return f32 ? s + "f" : s;
 }
 
-
 /// What the kernels share: the helper functions they call and the extensions they need.
 struct ModuleState {
     std::map<std::string, std::string> helpers; ///< name -> definition, emitted sorted
@@ -221,6 +220,8 @@ private:
     const LoweredKernel &k_;
     ModuleState &m_;
     std::ostringstream out_;
+    /// The kernel's __local (shared) buffers, declared before its body.
+    std::ostringstream local_decls_;
     int indent_ = 1;
     std::string id_; ///< the value of the expression just visited
     int next_temp_ = 0;
@@ -611,7 +612,7 @@ std::string KernelPrinter::print() {
     std::ostringstream os;
     os << "__kernel void " << k_.name << "(";
     for (size_t i = 0; i < params.size(); i++) os << (i ? ",\n    " : "") << params[i];
-    os << ") {\n" << out_.str() << "}\n";
+    os << ") {\n" << local_decls_.str() << out_.str() << "}\n";
     return os.str();
 }
 
@@ -1354,9 +1355,10 @@ void KernelPrinter::visit(const For *op) {
 void KernelPrinter::visit(const Provide *op) { refuse("the Provide to " + op->name); }
 
 void KernelPrinter::visit(const Allocate *op) {
-    if (op->memory_type != MemoryType::Auto && op->memory_type != MemoryType::Stack &&
+    const bool shared = op->memory_type == MemoryType::GPUShared;
+    if (!shared && op->memory_type != MemoryType::Auto && op->memory_type != MemoryType::Stack &&
         op->memory_type != MemoryType::Register && op->memory_type != MemoryType::Heap) {
-        refuse("the Allocate of " + op->name + " in GPU shared or other special memory");
+        refuse("the Allocate of " + op->name + " in special memory");
     }
     int64_t count = 1;
     for (const Expr &e : op->extents) {
@@ -1366,8 +1368,16 @@ void KernelPrinter::visit(const Allocate *op) {
     }
     std::string ident = fresh(op->name);
     Type et = op->type.element_of();
-    line(storage_name(et) + " " + ident + "[" + std::to_string(std::max<int64_t>(count, 1)) + "];");
-    memory_[op->name].push_back({ident, et, "", false});
+    const std::string decl =
+        storage_name(et) + " " + ident + "[" + std::to_string(std::max<int64_t>(count, 1)) + "];";
+    if (shared) {
+        // Block-level buffers (lower/offload_gpu_loops.h): OpenCL C declares __local variables
+        // only at the kernel's outermost scope.
+        local_decls_ << "    __local " << decl << "\n";
+    } else {
+        line(decl);
+    }
+    memory_[op->name].push_back({ident, et, shared ? "__local" : "", false});
     dispatch(op->body);
     memory_[op->name].pop_back();
 }
@@ -1403,6 +1413,10 @@ void KernelPrinter::visit(const Evaluate *op) {
     if (is_const(op->value)) return;
     const Call *c = op->value.as<Call>();
     if (c && c->is_intrinsic(Call::prefetch)) return;
+    if (c && c->is_intrinsic(Call::gpu_thread_barrier)) {
+        line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+        return;
+    }
     std::ostringstream dropped;
     std::swap(out_, dropped);
     emit(op->value);

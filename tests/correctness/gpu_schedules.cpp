@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 using namespace loom;
@@ -287,6 +288,59 @@ TEST(GpuSchedules, HostModifiedInputIsUploadedAgain) {
     given.set_device_dirty(false);
     given.copy_to_host();
     for (int i = 0; i < 100; i++) ASSERT_EQ(given(i), 2 * (1000 - i) + 1);
+}
+
+TEST(GpuSchedules, CropsAndSlicesOfDeviceBuffers) {
+    REQUIRE_RUN();
+    // A buffer whose newest data is on the device, read through a crop and a slice (which
+    // alias its device allocation) by other GPU pipelines, and a crop written on the device
+    // then copied back without touching the rest of its parent.
+    Func make("make");
+    make(x, y) = x * 1000 + y;
+    make.gpu_tile(x, y, bx, by, tx, ty, 16, 8);
+    Buffer<int32_t> whole(64, 32);
+    make.realize(whole, gpu_target());
+    ASSERT_TRUE(whole.device_dirty());
+
+    ImageParam crop_in(Int(32), 2, "crop_in");
+    Func twice("twice");
+    twice(x, y) = crop_in(x + 32, y + 4) * 2;
+    twice.gpu_tile(x, y, bx, by, tx, ty, 8, 8);
+    // (At a multiple of 128 bytes: OpenCL aliases device memory only at the device's base
+    // address alignment.)
+    crop_in.set(whole.cropped({{32, 32}, {4, 24}}));
+    Buffer<int32_t> doubled = twice.realize({32, 24}, gpu_target());
+    for (int j = 0; j < 24; j++) {
+        for (int i = 0; i < 32; i++) ASSERT_EQ(doubled(i, j), 2 * ((i + 32) * 1000 + j + 4));
+    }
+    if (gpu_target().has_feature(Target::OpenCL)) {
+        // Elsewhere the crop cannot alias the device data, and says so rather than give a
+        // Buffer whose host memory is stale.
+        EXPECT_THROW(whole.cropped({{1, 8}, {1, 8}}), std::runtime_error);
+    }
+
+    ImageParam row_in(Int(32), 1, "row_in");
+    Func plus("plus");
+    plus(x) = row_in(x) + 1;
+    plus.gpu_tile(x, bx, tx, 16);
+    row_in.set(whole.sliced(1, 5));
+    Buffer<int32_t> row = plus.realize({64}, gpu_target());
+    for (int i = 0; i < 64; i++) ASSERT_EQ(row(i), i * 1000 + 5 + 1);
+
+    Buffer<int32_t> target(64, 32);
+    target.fill(-1);
+    Buffer<int32_t> part = target.cropped({{8, 16}, {2, 8}});
+    Func fill_part("fill_part");
+    fill_part(x, y) = x + y;
+    fill_part.gpu_tile(x, y, bx, by, tx, ty, 8, 8);
+    fill_part.realize(part, gpu_target());
+    ASSERT_EQ(part.copy_to_host(), 0);
+    for (int j = 0; j < 32; j++) {
+        for (int i = 0; i < 64; i++) {
+            bool inside = i >= 8 && i < 24 && j >= 2 && j < 10;
+            ASSERT_EQ(target(i, j), inside ? i + j : -1) << i << ", " << j;
+        }
+    }
 }
 
 TEST(GpuSchedules, BlockLevelStagesUseSharedMemory) {

@@ -1051,12 +1051,32 @@ private:
     /// crop).
     template <typename T2, int D2>
     void alias_device(Buffer<T2, D2> &r, int result) const {
-        if (result != 0 || !r.buf.device) return;
+        if (result != 0) {
+            // Without the alias the crop's host memory is all it has: stale data if the
+            // parent's newest is on the device (the device API reported why it failed).
+            if (buf.device_dirty()) {
+                detail::buffer_error("a crop or slice of a Buffer whose newest data is on the "
+                                     "device could not alias its device memory; call "
+                                     "copy_to_host() before cropping");
+            }
+            r.buf.set_device_dirty(false);
+            return;
+        }
+        if (!r.buf.device) return;
         using Parent = Buffer<const void, AnyDims>;
         const Parent *root = dev_ref ? (const Parent *)dev_ref->aliased_buffer() : nullptr;
         r.dev_ref = new AliasRef(root ? *root : Parent(*this));
     }
     elem_T *element_at(ptrdiff_t off) const {
+#if defined(LOOM_CHECK_DIRTY) && LOOM_CHECK_DIRTY
+        // The debug check of host access to device data (compile with -DLOOM_CHECK_DIRTY=1):
+        // the host memory of a device-dirty buffer is stale.
+        if (buf.device_dirty()) {
+            detail::buffer_error("an element of a Buffer whose newest data is on the device "
+                                 "(device_dirty) was accessed on the host; call copy_to_host() "
+                                 "first");
+        }
+#endif
         if constexpr (T_is_void)
             return (elem_T *)(buf.host + off * buf.type.bytes());
         else

@@ -75,6 +75,25 @@ struct BilateralGridPipeline {
         output.compute_root().parallel(y).vectorize(x, 8);
     }
 
+    /// GPU schedule (a target with CUDA or OpenCL), every stage its own kernel. The splat is a
+    /// scatter only along z (a cell's pixels land in that cell's own bins), so it runs with one
+    /// GPU thread per grid cell (8 x 8 cells per block): each thread zeroes its cell's bins, then
+    /// loops over its sigma_s x sigma_s pixels, both channels unrolled; no two threads write the
+    /// same bin. The three blurs at root in 8 x 8 tiles of cells, each thread looping over z
+    /// with the channels unrolled; the slice (trilinear interpolation inlined) in 32 x 8 tiles
+    /// of pixels, edge tiles guarded so any image size works.
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        histogram.compute_root().reorder(c, z, x, y).gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+        histogram.update()
+            .reorder(c, r.x, r.y, x, y)
+            .gpu_tile(x, y, xo, yo, xi, yi, 8, 8)
+            .unroll(c);
+        for (Halide::Func f : {blurz, blurx, blury})
+            f.compute_root().reorder(c, z, x, y).gpu_tile(x, y, xo, yo, xi, yi, 8, 8).unroll(c);
+        output.gpu_tile(x, y, xo, yo, xi, yi, 32, 8, Halide::TailStrategy::GuardWithIf);
+    }
+
 private:
     /// tap[0] f(-2) + tap[1] f(-1) + ... + tap[4] f(2), summed left to right.
     template <typename F>

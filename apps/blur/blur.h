@@ -72,6 +72,14 @@ struct BlurPipeline {
         blur_y.tile(x, y, xi, yi, 256, 32).parallel(y);
         blur_x.compute_at(blur_y, x);
     }
+    /// GPU schedule (a target with CUDA or OpenCL): blur_x at root in 32 x 8 tiles of GPU threads,
+    /// one pixel per thread, then blur_y the same way: two kernels, blur_x staying in device
+    /// memory between them. The output's edge tiles are guarded, so any image size works.
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        blur_x.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        blur_y.gpu_tile(x, y, xo, yo, xi, yi, 32, 8, Halide::TailStrategy::GuardWithIf);
+    }
 };
 
 /// The paper's Figure 1a: the clean two-pass C++ blur (a temporary image of blur_x over the

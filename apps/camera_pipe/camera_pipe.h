@@ -171,6 +171,26 @@ struct CameraPipePipeline {
         curved.compute_at(output, yo).reorder(x, c, y).unroll(c).vectorize(x, vec8);
         blur_y.compute_at(output, yi).reorder(x, c, y).vectorize(x, vec16);
     }
+
+    /// GPU schedule (a target with CUDA or OpenCL): one kernel per stage worth keeping, each in
+    /// 32 x 8 tiles of GPU threads, one pixel per thread. The hot-pixel suppression at root; the
+    /// four Bayer channels at root (the channels unrolled in each thread); the two green
+    /// interpolations at root; the tone-mapped image at root, each thread computing its pixel's
+    /// red, green and blue once (compute_at the thread) for its three unrolled channels; the
+    /// output with the sharpening blur inlined, channels unrolled, edge tiles guarded so any
+    /// size works. The colour-difference interpolations and the colour matrix are inlined.
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        output.bound(c, 0, 3).reorder(c, x, y).unroll(c).gpu_tile(
+            x, y, xo, yo, xi, yi, 32, 8, Halide::TailStrategy::GuardWithIf);
+        curved.compute_root().reorder(c, x, y).unroll(c).gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        for (Halide::Func f : {red, green, blue}) f.compute_at(curved, xi);
+        g_r.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        g_b.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        deinterleaved.compute_root().reorder(c, x, y).unroll(c);
+        deinterleaved.gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        denoised.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+    }
 };
 
 #endif

@@ -66,6 +66,22 @@ struct ConvReluLayer {
         if (lanes_in >= 4) padded.vectorize(c, lanes_in);
         return lanes;
     }
+
+    /// The GPU schedule (a target with CUDA or OpenCL): one kernel, one output element per GPU
+    /// thread, blocks of 32 output channels (adjacent threads, adjacent addresses) by 4 pixels
+    /// of a row, the rows of every image (y and the batch fused) as a third block dimension.
+    /// Each thread computes its element's sum (compute_at the thread) from the bias, the
+    /// reduction a serial loop in the reference's order (input channel innermost, then dx, dy),
+    /// and applies the ReLU; the zero padding is inlined. Edge blocks are guarded, so any
+    /// channel count and width work.
+    void schedule_gpu() {
+        Halide::Var co("co"), ci("ci"), xo("xo"), xi("xi"), yn("yn");
+        relu.fuse(y, n, yn).gpu_tile(c, x, co, xo, ci, xi, 32, 4,
+                                     Halide::TailStrategy::GuardWithIf);
+        relu.gpu_blocks(yn);
+        conv.compute_at(relu, ci);
+        conv.update().reorder(r.z, r.x, r.y);
+    }
 };
 
 struct ConvLayerPipeline {
@@ -92,6 +108,9 @@ struct ConvLayerPipeline {
     void schedule_cpu(int channels_in, int channels_out, int width) {
         layer.schedule_cpu(channels_in, channels_out, width);
     }
+
+    /// ConvReluLayer::schedule_gpu (any sizes).
+    void schedule_gpu() { layer.schedule_gpu(); }
 };
 
 #endif

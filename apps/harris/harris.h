@@ -61,6 +61,18 @@ struct HarrisPipeline {
         Ix.compute_at(output, yo).vectorize(x, 8);
         Iy.compute_at(output, yo).vectorize(x, 8);
     }
+
+    /// GPU schedule (a target with CUDA or OpenCL): the luma and the two gradients at root, each
+    /// its own kernel in 32 x 8 tiles of GPU threads, one pixel per thread; the products, box sums
+    /// and response inlined into the output's kernel (same tiles, edge tiles guarded so any
+    /// image size works).
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        gray.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        Ix.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        Iy.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        output.gpu_tile(x, y, xo, yo, xi, yi, 32, 8, Halide::TailStrategy::GuardWithIf);
+    }
 };
 
 #endif

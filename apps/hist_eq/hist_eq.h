@@ -5,6 +5,8 @@
 #ifndef LOOM_APPS_HIST_EQ_H
 #define LOOM_APPS_HIST_EQ_H
 
+#include <vector>
+
 struct HistEqPipeline {
     Halide::ImageParam input{Halide::UInt(8), 2, "input"};
     Halide::Func histogram{"histogram"}, cdf{"cdf"}, lut{"lut"}, output{"equalized"};
@@ -42,6 +44,31 @@ struct HistEqPipeline {
         lut.compute_root();
         Halide::Var yo("yo"), yi("yi");
         output.split(y, yo, yi, 64).parallel(yo).vectorize(x, 32);
+    }
+
+    /// GPU schedule (a target with CUDA or OpenCL), everything on the device. The histogram is
+    /// a scatter over the whole image, so it is split by rows (rfactor: a schedule-only rewrite
+    /// into per-row histograms and their sum): the per-row histograms are zeroed in 64 x 4 tiles
+    /// of GPU threads; each row's pixels are counted into that row's own 256 bins by one GPU
+    /// block per row, of one thread (no two threads write the same bin; the row loop is not
+    /// split, so no row past the image is read); then one thread per bin sums that bin over the
+    /// rows. The cumulative sum, a serial scan of 256 values, runs in one GPU thread; the remap
+    /// table in blocks of 64 threads; the output, a table lookup per pixel, in 32 x 8 tiles, edge
+    /// tiles guarded so any size works.
+    void schedule_gpu() {
+        Halide::Var u("u"), uo("uo"), ui("ui"), io("io"), ii("ii"), xo("xo"), yo("yo"), xi("xi"),
+            yi("yi");
+        std::vector<Halide::RVar> r = histogram.rvars(0);
+        Halide::Func rows = histogram.update().rfactor(r[1], u);
+        rows.compute_root().gpu_tile(i, u, io, uo, ii, ui, 64, 4);
+        rows.update().gpu_blocks(u);
+        histogram.compute_root().gpu_tile(i, io, ii, 64);
+        histogram.update().gpu_tile(i, io, ii, 64);
+        cdf.compute_root().gpu_single_thread();
+        cdf.update(0).gpu_single_thread();
+        cdf.update(1).gpu_single_thread();
+        lut.compute_root().gpu_tile(i, io, ii, 64);
+        output.gpu_tile(x, y, xo, yo, xi, yi, 32, 8, Halide::TailStrategy::GuardWithIf);
     }
 };
 

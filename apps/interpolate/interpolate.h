@@ -129,6 +129,28 @@ struct InterpolatePipeline {
             }
         }
     }
+
+    /// GPU schedule (a target with CUDA or OpenCL), as Halide's GPU schedule of this app: every
+    /// level of both pyramids (levels 1 up) at root, each its own kernel, one pixel per GPU
+    /// thread with the four channels unrolled in it, in 16 x 16 tiles (8 x 8 from level
+    /// kBigLevels on, where the levels are small); the reductions' horizontal passes and the
+    /// upsamplings inlined. The output in 32 x 8 tiles, edge tiles guarded so any size works,
+    /// each thread computing its pixel's four channels of interpolated level 0 once (compute_at
+    /// the thread) for its three unrolled colour channels.
+    void schedule_gpu() {
+        using namespace interpolate_detail;
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        output.reorder(c, x, y).bound(c, 0, 3).unroll(c).gpu_tile(
+            x, y, xo, yo, xi, yi, 32, 8, Halide::TailStrategy::GuardWithIf);
+        interpolated[0].compute_at(output, xi).reorder(c, x, y).bound(c, 0, 4).unroll(c);
+        for (int l = 1; l < levels; l++) {
+            const int tile = l < kBigLevels ? 16 : 8;
+            for (Halide::Func f : {downsampled[l], interpolated[l]}) {
+                f.compute_root().reorder(c, x, y).bound(c, 0, 4).unroll(c).gpu_tile(
+                    x, y, xo, yo, xi, yi, tile, tile);
+            }
+        }
+    }
 };
 
 #endif

@@ -140,6 +140,29 @@ struct LocalLaplacianPipeline {
         }
     }
 
+    /// GPU schedule (a target with CUDA or OpenCL), as Halide's GPU schedule of this app without
+    /// its shared memory: every pyramid level at root, each its own kernel, one pixel per GPU
+    /// thread in 16 x 8 tiles (4 x 4 from level 4 on, where the levels are small). The gray
+    /// image at root; the remapped pyramids' levels each thread looping over the K intensity
+    /// levels; the finest remapped level, the Laplacian levels and the output's Laplacian
+    /// coefficients inlined; the output (colour ratio) looping over the channels per thread,
+    /// edge tiles guarded so any image size works.
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        output.reorder(c, x, y).gpu_tile(x, y, xo, yo, xi, yi, 16, 8,
+                                         Halide::TailStrategy::GuardWithIf);
+        gray.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 16, 8);
+        for (int j = 0; j < kJ(); j++) {
+            const int tile_w = j < 4 ? 16 : 4, tile_h = j < 4 ? 8 : 4;
+            if (j > 0) {
+                in_g_pyr[j].compute_root().gpu_tile(x, y, xo, yo, xi, yi, tile_w, tile_h);
+                g_pyr[j].compute_root().reorder(k, x, y).gpu_tile(x, y, xo, yo, xi, yi, tile_w,
+                                                                  tile_h);
+            }
+            out_g_pyr[j].compute_root().gpu_tile(x, y, xo, yo, xi, yi, tile_w, tile_h);
+        }
+    }
+
 private:
     /// Pyramid levels.
     int levels_;

@@ -52,6 +52,16 @@ struct MatmulPipeline {
         prod.compute_at(output, xb).vectorize(x, kLanes).unroll(x).unroll(y);
         prod.update().reorder(x, y, k).vectorize(x, kLanes).unroll(x).unroll(y);
     }
+
+    /// GPU schedule (a target with CUDA or OpenCL): one kernel, one output element per GPU
+    /// thread in 16 x 16 tiles (adjacent threads read adjacent columns of B); each thread
+    /// computes its element's sum (`prod` computed at the thread) with the k loop serial, in
+    /// increasing k. Edge tiles are guarded, so any matrix size works.
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        output.gpu_tile(x, y, xo, yo, xi, yi, 16, 16, Halide::TailStrategy::GuardWithIf);
+        prod.compute_at(output, xi);
+    }
 };
 
 #endif

@@ -42,6 +42,20 @@ struct MaxFilterPipeline {
         hmax.compute_at(output, yi).vectorize(x, 8);
         hmax.update().vectorize(x, 8);
     }
+
+    /// GPU schedule (a target with CUDA or OpenCL), two kernels, the channel a block dimension
+    /// in both. The vertical maximum at root, one pixel per GPU thread in 32 x 8 tiles, each
+    /// thread running the 2r-row reduction serially. Then the output in 32 x 8 tiles (edge tiles
+    /// guarded so any size works), each thread computing its pixel's horizontal maximum
+    /// (compute_at the thread) over the 2r + 1 columns serially.
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        vmax.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8).gpu_blocks(c);
+        vmax.update().gpu_tile(x, y, xo, yo, xi, yi, 32, 8).gpu_blocks(c);
+        output.gpu_tile(x, y, xo, yo, xi, yi, 32, 8, Halide::TailStrategy::GuardWithIf)
+            .gpu_blocks(c);
+        hmax.compute_at(output, xi);
+    }
 };
 
 #endif

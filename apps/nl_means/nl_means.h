@@ -81,6 +81,23 @@ struct NlMeansPipeline {
         patch_y.compute_at(weighted_sum, search.x).vectorize(x, 8);
         weight.compute_at(weighted_sum, search.x).vectorize(x, 8);
     }
+
+    /// GPU schedule (a target with CUDA or OpenCL), two kernels. The vertical box sums of the
+    /// squared differences at root for every offset of the search window (the differences
+    /// inlined), one pixel per GPU thread in 32 x 8 tiles, each thread looping over the offsets.
+    /// Then the output, one pixel per thread in 16 x 8 tiles (edge tiles guarded so any size
+    /// works): each thread accumulates its pixel's four sums (compute_at the thread, channels
+    /// unrolled) over the search window serially, computing each offset's weight once
+    /// (horizontal box sum and exponential) for the four channels.
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        patch_y.compute_root().reorder(dx, dy, x, y).gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        output.reorder(c, x, y).bound(c, 0, 3).unroll(c).gpu_tile(
+            x, y, xo, yo, xi, yi, 16, 8, Halide::TailStrategy::GuardWithIf);
+        weighted_sum.compute_at(output, xi).reorder(c, x, y).bound(c, 0, 4).unroll(c);
+        weighted_sum.update().reorder(c, x, y, search.x, search.y).unroll(c);
+        weight.compute_at(weighted_sum, search.x);
+    }
 };
 
 #endif

@@ -51,6 +51,20 @@ struct UnsharpPipeline {
         blur_y.compute_at(output, yo).vectorize(x, 8);
         ratio.compute_at(output, yi).vectorize(x, 8);
     }
+
+    /// GPU schedule (a target with CUDA or OpenCL): the luma and the vertical blur at root, each
+    /// its own kernel in 32 x 8 tiles of GPU threads, one pixel per thread; the output in the
+    /// same tiles, each thread computing its pixel's ratio once (compute_at the thread: the
+    /// horizontal blur and the sharpening inlined into it) and looping over the channels; edge
+    /// tiles guarded so any image size works.
+    void schedule_gpu() {
+        Halide::Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        gray.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        blur_y.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+        output.reorder(c, x, y).gpu_tile(x, y, xo, yo, xi, yi, 32, 8,
+                                         Halide::TailStrategy::GuardWithIf);
+        ratio.compute_at(output, xi);
+    }
 };
 
 #endif

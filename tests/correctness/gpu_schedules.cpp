@@ -386,6 +386,52 @@ TEST(GpuSchedules, BlockLevelStagesUseSharedMemory) {
         {40, 40}, 1e-6);
 }
 
+TEST(GpuSchedules, AtomicUpdates) {
+    REQUIRE_GPU();
+    // Histograms: every thread adds its pixels' counts to shared bins with atomic adds (integer
+    // and float), and a max reduction through compare-and-swap.
+    Buffer<uint8_t> in = random_buffer<uint8_t>({64, 40}, 9, 0, 255);
+    RDom r(0, 64, 0, 40, "r");
+    RVar rxo("rxo"), rxi("rxi");
+    auto counts = [&] {
+        Func hist("hist");
+        hist(x) = 0;
+        hist(cast<int>(in(r.x, r.y)) / 16) += 1;
+        return hist;
+    };
+    expect_same<int32_t>(
+        counts,
+        [&](Func h) {
+            h.gpu_tile(x, bx, tx, 16);
+            h.update().atomic().split(r.x, rxo, rxi, 16).gpu_blocks(rxo).gpu_threads(rxi);
+        },
+        {16});
+    auto weights = [&] {
+        Func hist("weights");
+        hist(x) = 0.0f;
+        hist(cast<int>(in(r.x, r.y)) / 32) += cast<float>(in(r.x, r.y)) * 0.25f;
+        return hist;
+    };
+    expect_same<float>(
+        weights,
+        [&](Func h) {
+            h.update().atomic().split(r.x, rxo, rxi, 16).gpu_blocks(rxo).gpu_threads(rxi);
+        },
+        {8}, 1e-5);
+    auto maxes = [&] {
+        Func m("maxes");
+        m(x) = 0;
+        m(r.y % 4) = max(m(r.y % 4), cast<int>(in(r.x, r.y)) * 3 - r.x);
+        return m;
+    };
+    expect_same<int32_t>(
+        maxes,
+        [&](Func m) {
+            m.update().atomic().split(r.x, rxo, rxi, 16).gpu_blocks(rxo).gpu_threads(rxi);
+        },
+        {4});
+}
+
 TEST(GpuSchedules, IllegalNestsAreCompileErrors) {
     Func f("f");
     f(x, y) = x + y;

@@ -12,6 +12,7 @@
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
 #include "support/error.h"
 #include "support/util.h"
 
@@ -30,6 +31,15 @@ bool loads_buffer(const Expr &e, const std::string &name) {
         return true;
     });
     return found;
+}
+
+/// The value of an atomic store with the lets around it substituted: common subexpression
+/// elimination names the pieces of f[i] + y (the index of the load of f[i] among them), and the
+/// self-load is recognized by comparing indices.
+Expr atomic_value(const Store *st) {
+    Expr e = st->value;
+    while (const Let *l = e.as<Let>()) e = substitute(l->name, l->value, l->body);
+    return e;
 }
 
 /// The single store a rmw/CAS body ends in, or null when the body needs the lock: the store
@@ -60,7 +70,7 @@ const Store *single_atomic_store(const Stmt &s) {
     }
     if (loads_buffer(st->index, st->name)) return nullptr;
     bool ok = true;
-    visit_exprs(st->value, [&](const Expr &x) {
+    visit_exprs(atomic_value(st), [&](const Expr &x) {
         const Load *l = x.as<Load>();
         if (l && l->name == st->name && !equal(l->index, st->index)) ok = false;
         return true;
@@ -69,6 +79,10 @@ const Store *single_atomic_store(const Stmt &s) {
 }
 
 } // namespace
+
+bool CodeGenLLVM::atomic_needs_lock(const Atomic *op) {
+    return !op->mutex_name.empty() || !single_atomic_store(op->body);
+}
 
 /// Emits the parts of an Atomic node (friend of CodeGenLLVM).
 class AtomicCodeGen {
@@ -123,17 +137,18 @@ private:
             return Expr();
         };
         const bool is_int = (t.is_int() || t.is_uint()) && t.bits() >= 8;
-        if (const Add *a = st->value.as<Add>()) {
+        const Expr value = atomic_value(st);
+        if (const Add *a = value.as<Add>()) {
             y = other(a->a, a->b);
             rmw = t.is_float() ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add;
             if (!is_int && !(t.is_float() && t.bits() >= 32)) y = Expr();
-        } else if (const Min *m = st->value.as<Min>()) {
+        } else if (const Min *m = value.as<Min>()) {
             y = is_int ? other(m->a, m->b) : Expr();
             rmw = t.is_int() ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin;
-        } else if (const Max *m = st->value.as<Max>()) {
+        } else if (const Max *m = value.as<Max>()) {
             y = is_int ? other(m->a, m->b) : Expr();
             rmw = t.is_int() ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax;
-        } else if (const Call *c = st->value.as<Call>()) {
+        } else if (const Call *c = value.as<Call>()) {
             if (is_int && c->args.size() == 2) {
                 if (c->is_intrinsic(Call::bitwise_and)) rmw = llvm::AtomicRMWInst::And;
                 if (c->is_intrinsic(Call::bitwise_or)) rmw = llvm::AtomicRMWInst::Or;
@@ -168,7 +183,7 @@ private:
         const std::string old_name = unique_name("atomic_old");
         Value *old = cg.from_storage(cg.builder_->CreateBitCast(old_bits, storage), t);
         Expr old_var = Variable::make(t, old_name);
-        Expr value = mutate_exprs_post(st->value, [&](const Expr &x) -> Expr {
+        Expr value = mutate_exprs_post(atomic_value(st), [&](const Expr &x) -> Expr {
             const Load *l = x.as<Load>();
             return l && l->name == st->name ? old_var : x;
         });

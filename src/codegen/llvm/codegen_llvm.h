@@ -149,6 +149,9 @@ protected:
     /// An atomic() update's stores as atomic read-modify-writes or under a lock
     /// (codegen_atomic.cpp).
     void codegen_atomic(const Atomic *op);
+    /// Whether codegen_atomic runs op's body under a lock (neither one atomicrmw nor a
+    /// compare-and-swap loop does it).
+    static bool atomic_needs_lock(const Atomic *op);
     friend class AtomicCodeGen;
     /// The prefetch intrinsic as llvm.prefetch of each cache line (codegen_prefetch.cpp).
     llvm::Value *codegen_prefetch(const Call *op);

@@ -2,6 +2,7 @@
 
 #include "codegen/llvm/codegen_llvm.h"
 #include "codegen/llvm/llvm_target.h"
+#include "ir/ir_printer.h"
 #include "lower/lower_utils.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -164,6 +165,18 @@ protected:
                 << ", which has no CUDA implementation in Loom. Compute the stage that calls it "
                    "on the host.\n";
         }
+    }
+
+    void visit(const Atomic *op) override {
+        // A spin lock would deadlock the threads of a warp: only what one atomic instruction
+        // or a compare-and-swap loop does is accepted.
+        user_assert(!atomic_needs_lock(op))
+            << "The atomic update of Func " << op->producer_name
+            << " in a GPU kernel would need a lock (it stores a Tuple or a vector, or its value "
+               "reads other elements of the Func), which Loom does not support on GPUs. Make "
+               "it a single scalar update of the element it reads.\n"
+            << Stmt(op) << "\n";
+        CodeGenLLVM::visit(op);
     }
 
     void visit(const Allocate *op) override {

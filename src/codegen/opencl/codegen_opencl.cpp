@@ -6,8 +6,11 @@
 // them; scalar bools are `bool`; both are stored in memory as uchar 0/1, as on the CPU.
 #include "codegen/opencl/codegen_opencl.h"
 
+#include "ir/ir_equality.h"
+#include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/substitute.h"
 #include "support/error.h"
 #include "support/util.h"
 
@@ -293,6 +296,10 @@ private:
     // Memory.
     const Memory &memory(const std::string &name, const char *node);
     std::string pointer(const Memory &m, Type elem);
+    /// A store inside an Atomic node (atomic() updates): one atomic function or a
+    /// compare-and-swap loop.
+    void atomic_store(const Store *op);
+    int atomic_depth_ = 0;
     void compare(const char *op, const Expr &a, const Expr &b, Type t);
 };
 
@@ -860,6 +867,7 @@ void KernelPrinter::visit(const Load *op) {
 }
 
 void KernelPrinter::visit(const Store *op) {
+    if (atomic_depth_ > 0) return atomic_store(op);
     Type t = op->value.type();
     Type st = t.is_bool() ? UInt(8, t.lanes()) : t;
     const Memory &m = memory(op->name, "Store");
@@ -1423,7 +1431,82 @@ void KernelPrinter::visit(const Evaluate *op) {
     std::swap(out_, dropped);
 }
 
-void KernelPrinter::visit(const Atomic *) { refuse("an Atomic block"); }
+void KernelPrinter::visit(const Atomic *op) {
+    atomic_depth_++;
+    dispatch(op->body);
+    atomic_depth_--;
+}
+
+void KernelPrinter::atomic_store(const Store *op) {
+    Type t = op->value.type();
+    if (!t.is_scalar() || t.bits() != 32 || t.is_bool() || !is_const_true(op->predicate)) {
+        refuse("an atomic store of " + type_name(t) + " to " + op->name +
+               " (only scalar 32-bit atomics are generated)");
+    }
+    const Memory &m = memory(op->name, "Store");
+    if (m.space.empty()) refuse("an atomic store to private memory " + op->name);
+    // The value with the lets common subexpression elimination put around it substituted, so
+    // the load of the element being updated is found by its index.
+    Expr value = op->value;
+    while (const Let *l = value.as<Let>()) value = substitute(l->name, l->value, l->body);
+    auto is_self = [&](const Expr &e) {
+        const Load *l = e.as<Load>();
+        return l && l->name == op->name && equal(l->index, op->index);
+    };
+    auto reads_buffer = [&](const Expr &e) {
+        bool found = false;
+        visit_exprs(e, [&](const Expr &x) {
+            const Load *l = x.as<Load>();
+            found = found || (l && l->name == op->name);
+            return !found;
+        });
+        return found;
+    };
+    const std::string ptr = pointer(m, t);
+    const std::string index = named(emit(op->index), op->index.type());
+    const std::string tn = type_name(t);
+    // Integer add, min and max have atomic functions; everything else is a compare-and-swap
+    // loop that recomputes the value from the element another thread may have changed.
+    const char *fn = nullptr;
+    Expr a, b;
+    if (const Add *x = value.as<Add>()) fn = "atomic_add", a = x->a, b = x->b;
+    if (const Min *x = value.as<Min>()) fn = "atomic_min", a = x->a, b = x->b;
+    if (const Max *x = value.as<Max>()) fn = "atomic_max", a = x->a, b = x->b;
+    if (fn && !t.is_float()) {
+        Expr other = is_self(a) && !reads_buffer(b)   ? b
+                     : is_self(b) && !reads_buffer(a) ? a
+                                                      : Expr();
+        if (other.defined()) {
+            std::string y = emit(other);
+            line(std::string(fn) + "((volatile " + m.space + " " + tn + " *)(" + ptr + " + " +
+                 index + "), " + y + ");");
+            return;
+        }
+    }
+    const std::string addr = fresh("atomic_addr"), old_bits = fresh("atomic_old_bits");
+    const std::string old = fresh("atomic_old"), seen = fresh("atomic_seen");
+    line("volatile " + m.space + " uint *" + addr + " = (volatile " + m.space + " uint *)(" + ptr +
+         " + " + index + ");");
+    line("uint " + old_bits + " = *" + addr + ";");
+    line("for (;;) {");
+    indent_++;
+    line(tn + " " + old + " = as_" + tn + "(" + old_bits + ");");
+    const std::string old_var = "__loom_atomic_old";
+    Expr recomputed = mutate_exprs_post(
+        value, [&](const Expr &x) -> Expr { return is_self(x) ? Variable::make(t, old_var) : x; });
+    if (reads_buffer(recomputed)) {
+        refuse("an atomic update of " + op->name + " that reads other elements of it");
+    }
+    scope_[old_var].push_back(old);
+    std::string nv = emit(recomputed);
+    scope_[old_var].pop_back();
+    line("uint " + seen + " = atomic_cmpxchg(" + addr + ", " + old_bits + ", as_uint(" + nv +
+         "));");
+    line("if (" + seen + " == " + old_bits + ") break;");
+    line(old_bits + " = " + seen + ";");
+    indent_--;
+    line("}");
+}
 void KernelPrinter::visit(const Fork *) { refuse("a Fork"); }
 
 } // namespace

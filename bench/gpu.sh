@@ -5,10 +5,11 @@
 # they run on a machine without a compiler or LLVM; bench/gpu_device.sh runs them there and
 # writes the results table. Also checks here that every kernel's PTX assembles with ptxas.
 #
-# Usage: bench/gpu.sh [cuda target]   (default host-cuda-cuda_capability_80)
+# Usage: bench/gpu.sh [gpu target]   (default host-cuda-cuda_capability_80; GPU_BENCH_DEST
+# overrides the output folder, e.g. for an OpenCL build run here on PoCL)
 source "$(dirname "${BASH_SOURCE[0]}")/halide_env.sh"
 TARGET=${1:-host-cuda-cuda_capability_80}
-DEST=$LOOM_BUILD/gpu_bench
+DEST=${GPU_BENCH_DEST:-$LOOM_BUILD/gpu_bench}
 rm -rf "$DEST"
 mkdir -p "$DEST/loom" "$DEST/halide"
 

@@ -73,6 +73,14 @@ inline std::vector<GpuPipeline> gpu_pipelines() {
                      s.output.gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
                  },
                  blur_cpu, 0});
+    // Halide's GPU blur: blur_x per block in shared memory (a 32x10 region for a 32x8 tile),
+    // computed by the block's threads, then blur_y after a barrier.
+    p.push_back({"blur_shared", blur,
+                 [](GpuPipelineInstance &s) {
+                     s.output.gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+                     s.stages["blur_x"].compute_at(s.output, xo).gpu_threads(x, y);
+                 },
+                 blur_cpu, 0});
     // blur_x recomputed inline by each thread (3x the arithmetic, no intermediate).
     p.push_back({"blur_inline", blur,
                  [](GpuPipelineInstance &s) { s.output.gpu_tile(x, y, xo, yo, xi, yi, 32, 8); },

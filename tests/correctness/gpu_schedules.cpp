@@ -103,6 +103,9 @@ TEST(GpuSchedules, PointwiseTiles) {
         make, [](Func f) { f.gpu_tile(x, y, bx, by, tx, ty, 16, 16, TailStrategy::GuardWithIf); },
         {70, 45});
     expect_same<uint8_t>(make, [](Func f) { f.gpu_tile(x, bx, tx, 32); }, {70, 45});
+    // Lanes of a warp, as Halide's gpu_lanes: thread loops of at most 32.
+    expect_same<uint8_t>(
+        make, [](Func f) { f.split(x, bx, tx, 32).gpu_blocks(bx, y).gpu_lanes(tx); }, {70, 45});
     // Blocks only (one thread each), and a whole image in one thread.
     expect_same<uint8_t>(make, [](Func f) { f.gpu_blocks(x, y); }, {13, 9});
     expect_same<uint8_t>(make, [](Func f) { f.gpu_single_thread(); }, {13, 9});

@@ -1,5 +1,7 @@
 #include "analysis/bounds.h"
 
+#include <loom/ir_operator.h>
+
 #include "analysis/interval_arith.h"
 #include "ir/ir_equality.h"
 #include "ir/ir_utils.h"
@@ -122,7 +124,38 @@ private:
     }
 
     /// Narrows the scope variables among x and y to where `x rel y` holds (rel: <, <= or ==).
+    /// A side that is a variable plus or minus a constant narrows that variable too (the
+    /// constant moved across): a GuardWithIf split's test reads u + 1 <= extent once the loop's
+    /// max is substituted.
     void narrow(const Expr &x, Cmp rel, const Expr &y) {
+        narrow_variables(x, rel, y);
+        Expr v, offset;
+        if (linear_in_variable(x, &v, &offset)) narrow_variables(v, rel, simplify(y - offset));
+        if (linear_in_variable(y, &v, &offset)) narrow_variables(simplify(x - offset), rel, v);
+    }
+
+    /// Whether e is v + c or v - c for a scope variable v and a constant c of a signed type
+    /// (which cannot wrap); sets *v and *offset (e == v + offset).
+    bool linear_in_variable(const Expr &e, Expr *v, Expr *offset) const {
+        if (!e.type().is_int()) return false;
+        const Expr *a = nullptr;
+        Expr c;
+        if (const Add *add = e.as<Add>()) {
+            a = &add->a;
+            c = add->b;
+        } else if (const Sub *sub = e.as<Sub>()) {
+            a = &sub->a;
+            c = is_const(sub->b) ? simplify(-sub->b) : Expr();
+        }
+        if (!a || !c.defined() || !is_const(c)) return false;
+        const Variable *var = a->as<Variable>();
+        if (!var || !lookup(var->name)) return false;
+        *v = *a;
+        *offset = c;
+        return true;
+    }
+
+    void narrow_variables(const Expr &x, Cmp rel, const Expr &y) {
         const Variable *vx = x.as<Variable>(), *vy = y.as<Variable>();
         // Copies: get() below may reassign the overlay, invalidating pointers into it.
         const Interval *px = vx ? lookup(vx->name) : nullptr;

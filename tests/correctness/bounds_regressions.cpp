@@ -428,3 +428,43 @@ TEST(BoundsRegressions, BorderedPyramidWithoutBoundAllocatesItsSupports) {
                 << "at " << xx << ", " << yy;
         }
 }
+
+// An update's pure variable split with GuardWithIf over a region whose end is an input's extent
+// (a reduction over in.height() factored by rfactor, or read whole by a consumer): the guard
+// reads u + 1 <= in.extent.1 once the loop's max is substituted, and bounds inference must
+// narrow the input's rows by it instead of requiring the rounded-up loop (Loom required rows up
+// to 143 of a 131-row input; Halide 21 runs both).
+TEST(BoundsRegressions, GuardWithIfSplitOfAnUpdateBoundedByAnInputExtent) {
+    ImageParam in(UInt(8), 2, "in");
+    Buffer<uint8_t> b(75, 131);
+    b.for_each_element([&](int x, int y) { b(x, y) = (uint8_t)((x * 7 + y * 13) & 0xff); });
+    in.set(b);
+    std::vector<int> expected(75, 0);
+    for (int y = 0; y < 131; y++)
+        for (int x = 0; x < 75; x++) expected[x] += b(x, y);
+
+    Var i("i"), u("u"), uo("uo"), ui("ui");
+    {
+        RDom r(0, in.height());
+        Func h("h");
+        h(i) = 0;
+        h(i) += cast<int>(in(i, r));
+        Func part = h.update().rfactor(r, u);
+        part.compute_root();
+        part.update().split(u, uo, ui, 16, TailStrategy::GuardWithIf);
+        Buffer<int> out = h.realize({75});
+        for (int x = 0; x < 75; x++) ASSERT_EQ(out(x), expected[x]) << "rfactor, at " << x;
+    }
+    {
+        RDom r(0, in.height());
+        Func g("g"), h("h2");
+        g(i, u) = 0;
+        g(i, u) += cast<int>(in(i, u));
+        g.compute_root();
+        g.update().split(u, uo, ui, 16, TailStrategy::GuardWithIf);
+        h(i) = 0;
+        h(i) += g(i, r);
+        Buffer<int> out = h.realize({75});
+        for (int x = 0; x < 75; x++) ASSERT_EQ(out(x), expected[x]) << "plain, at " << x;
+    }
+}

@@ -50,9 +50,8 @@ struct HistEqPipeline {
     /// a scatter over the whole image, so it is split by rows (rfactor: a schedule-only rewrite
     /// into per-row histograms and their sum): the per-row histograms are zeroed in 64 x 4 tiles
     /// of GPU threads; each row's pixels are counted into that row's own 256 bins by one GPU
-    /// block per row, of one thread (no two threads write the same bin; the row loop is not
-    /// split, so no row past the image is read); then one thread per bin sums that bin over the
-    /// rows. The cumulative sum, a serial scan of 256 values, runs in one GPU thread; the remap
+    /// thread per row, in blocks of 16 rows (no two threads write the same bin; the last block
+    /// is guarded); then one thread per bin sums that bin over the rows. The cumulative sum, a serial scan of 256 values, runs in one GPU thread; the remap
     /// table in blocks of 64 threads; the output, a table lookup per pixel, in 32 x 8 tiles, edge
     /// tiles guarded so any size works.
     void schedule_gpu() {
@@ -61,7 +60,7 @@ struct HistEqPipeline {
         std::vector<Halide::RVar> r = histogram.rvars(0);
         Halide::Func rows = histogram.update().rfactor(r[1], u);
         rows.compute_root().gpu_tile(i, u, io, uo, ii, ui, 64, 4);
-        rows.update().gpu_blocks(u);
+        rows.update().gpu_tile(u, uo, ui, 16, Halide::TailStrategy::GuardWithIf);
         histogram.compute_root().gpu_tile(i, io, ii, 64);
         histogram.update().gpu_tile(i, io, ii, 64);
         cdf.compute_root().gpu_single_thread();

@@ -51,9 +51,9 @@ struct HistEqPipeline {
     /// into per-row histograms and their sum): the per-row histograms are zeroed in 64 x 4 tiles
     /// of GPU threads; each row's pixels are counted into that row's own 256 bins by one GPU
     /// thread per row, in blocks of 16 rows (no two threads write the same bin; the last block
-    /// is guarded); then one thread per bin sums that bin over the rows. The cumulative sum, a serial scan of 256 values, runs in one GPU thread; the remap
-    /// table in blocks of 64 threads; the output, a table lookup per pixel, in 32 x 8 tiles, edge
-    /// tiles guarded so any size works.
+    /// is guarded); then one thread per bin sums that bin over the rows. The cumulative sum, a
+    /// serial scan of 256 values, runs in one GPU thread; the remap table in blocks of 64 threads;
+    /// the output, a table lookup per pixel, in 32 x 8 tiles, edge tiles guarded so any size works.
     void schedule_gpu() {
         Halide::Var u("u"), uo("uo"), ui("ui"), io("io"), ii("ii"), xo("xo"), yo("yo"), xi("xi"),
             yi("yi");

@@ -37,6 +37,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/gpu_test_env.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -48,26 +50,7 @@ using namespace Halide;
 
 namespace {
 
-Target gpu_target() {
-    const char *s = std::getenv("LOOM_GPU_TARGET");
-    return Target(s && *s ? s : "host-opencl");
-}
-
-/// LOOM_GPU_COMPILE_ONLY=1: compile every app's GPU schedule without running it.
-bool compile_only() {
-    const char *s = std::getenv("LOOM_GPU_COMPILE_ONLY");
-    return s && std::string(s) == "1";
-}
-
-bool skip_gpu() {
-    const char *skip = std::getenv("LOOM_SKIP_OPENCL");
-    return skip && std::string(skip) == "1" && gpu_target().has_feature(Target::OpenCL);
-}
-
-#define REQUIRE_GPU()                                                                              \
-    do {                                                                                           \
-        if (skip_gpu()) GTEST_SKIP() << "LOOM_SKIP_OPENCL=1";                                      \
-    } while (0)
+Target gpu_target() { return Target(gpu_target_name()); }
 
 /// Realizes `f` over `sizes` on the GPU target into `out`, or, with LOOM_GPU_COMPILE_ONLY=1,
 /// only compiles it and returns false (nothing to compare).

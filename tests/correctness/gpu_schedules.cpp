@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/gpu_test_env.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -20,27 +22,7 @@ using namespace loom;
 
 namespace {
 
-Target gpu_target() {
-    const char *s = std::getenv("LOOM_GPU_TARGET");
-    return Target(s && *s ? s : "host-opencl");
-}
-
-/// LOOM_GPU_COMPILE_ONLY=1: compile every GPU schedule without running it (the ptxas check of
-/// the CUDA kernels on a machine without a GPU: tests/gpu/check_ptx.sh).
-bool compile_only() {
-    const char *s = std::getenv("LOOM_GPU_COMPILE_ONLY");
-    return s && std::string(s) == "1";
-}
-
-bool skip_gpu() {
-    const char *skip = std::getenv("LOOM_SKIP_OPENCL");
-    return skip && std::string(skip) == "1" && gpu_target().has_feature(Target::OpenCL);
-}
-
-#define REQUIRE_GPU()                                                                              \
-    do {                                                                                           \
-        if (skip_gpu()) GTEST_SKIP() << "LOOM_SKIP_OPENCL=1";                                      \
-    } while (0)
+Target gpu_target() { return Target(gpu_target_name()); }
 
 /// For tests that check what runs rather than what compiles.
 #define REQUIRE_RUN()                                                                              \

@@ -28,6 +28,7 @@ KINDS = [
     ("compile-time", "bench/compile_time.sh", "compile time of long chains of inlined Funcs"),
     ("profile", "bench/profile.sh", "every app's profiler report, and the profiler's overhead beside Halide 21's"),
     ("nn-ops", "bench/nn_ops.py", "NN operator apps, forward + backward: Loom, Halide 21, PyTorch CPU"),
+    ("c-backend", "bench/c_backend.sh", "the C back end's code vs the LLVM back end's, in one process"),
 ]
 STAMP = r"\d{4}-\d{2}-\d{2}-\d{4,6}"
 

@@ -3,6 +3,7 @@
 
 #include "codegen/llvm/codegen_llvm.h"
 #include "codegen/llvm/llvm_target.h"
+#include "driver/aot_c.h"
 #include "driver/aot_header.h"
 #include "driver/aot_llvm.h"
 #include "driver/aot_outputs.h"
@@ -27,9 +28,6 @@ const ModuleContents &contents_of(const IntrusivePtr<RefCounted> &p) {
 /// Why each unsupported output type is unsupported (empty for the supported ones).
 std::string unsupported_reason(OutputFileType t) {
     switch (t) {
-    case OutputFileType::c_source:
-        return "c_source: Loom has no C back end yet (a later milestone); write an object file, "
-               "a static library or LLVM assembly instead";
     case OutputFileType::cpp_stub:
         return "cpp_stub: generator stubs need Generators, which Loom does not have yet";
     case OutputFileType::python_extension:
@@ -238,6 +236,9 @@ void Module::compile(const std::map<OutputFileType, std::string> &output_files) 
     }
     for (OutputFileType t : {OutputFileType::stmt_html, OutputFileType::conceptual_stmt_html}) {
         if (wants(t)) write_file(output_files.at(t), lowered_stmt_text(m.lowered, true));
+    }
+    if (wants(OutputFileType::c_source)) {
+        write_file(output_files.at(OutputFileType::c_source), aot_c_source(m));
     }
     // CPU targets have no device code: the file is written, empty.
     if (wants(OutputFileType::device_code)) {

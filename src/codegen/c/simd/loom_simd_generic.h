@@ -1,0 +1,102 @@
+/* Loom SIMD mapping "generic": GCC and Clang vector extensions, so the C compiler picks the
+ * target's instructions (-msse4.1, -mavx2, -mcpu=..., any DSP with a vector-extension GCC or
+ * Clang port). The default for those compilers; -DLOOM_SIMD_GENERIC selects it explicitly.
+ *
+ * A vector type is `ctype __attribute__((vector_size(lanes * sizeof(ctype))))`. The operations
+ * below are those whose vector-extension form computes exactly the IR's result (README.md):
+ * lanewise + - * (wrapping integers), float division, division and modulus by a positive
+ * constant, comparisons (bool lanes as 0 or 1), select, min, max, conversions, broadcasts,
+ * shifts by an in-range amount, bitwise operations and the bool operators. The others keep the
+ * generated lane-by-lane defaults, which the compiler vectorizes where it can.
+ *
+ * Every LOOM_OP_<op> gets (function, R, r_lane, lanes, <A, a_lane for each argument>, W), W
+ * being the signed integer vector as wide as R's lanes: what a comparison gives (-1 or 0). */
+#ifndef LOOM_SIMD_GENERIC_H
+#define LOOM_SIMD_GENERIC_H
+
+/* Vectors wider than the target's registers are passed by value between static inline
+ * functions only, so GCC's note that such an ABI changed with AVX does not apply. */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+#define LOOM_VECTOR_TYPE(tag, lanes, ctype)                                                        \
+    typedef ctype loom_##tag __attribute__((vector_size(lanes * sizeof(ctype))));                  \
+    LOOM_C_INLINE loom_##tag loom_##tag##_load(const ctype *p) {                                   \
+        loom_##tag r;                                                                              \
+        memcpy(&r, p, sizeof r);                                                                   \
+        return r;                                                                                  \
+    }                                                                                              \
+    LOOM_C_INLINE void loom_##tag##_store(ctype *p, loom_##tag x) { memcpy(p, &x, sizeof x); }
+
+#define LOOM_SIMD_GENERIC_BINARY(f, R, op, A, B)                                                   \
+    LOOM_C_INLINE R f(A a, B b) { return a op b; }
+#define LOOM_OP_add(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, +, A, B)
+#define LOOM_OP_sub(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, -, A, B)
+#define LOOM_OP_mul(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, *, A, B)
+#define LOOM_OP_div(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, /, A, B)
+#define LOOM_OP_bitwise_and(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, &, A, B)
+#define LOOM_OP_bitwise_or(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, |, A, B)
+#define LOOM_OP_bitwise_xor(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, ^, A, B)
+/* Bool lanes hold 0 or 1, so & and | are the logical operators. */
+#define LOOM_OP_and(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, &, A, B)
+#define LOOM_OP_or(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, |, A, B)
+#define LOOM_OP_not(f, R, rc, n, A, ac, W)                                                         \
+    LOOM_C_INLINE R f(A a) { return a ^ (rc)1; }
+/* Amounts in [0, bits): C's shifts. */
+#define LOOM_OP_shl_c(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, <<, A, B)
+#define LOOM_OP_shr_c(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, >>, A, B)
+
+/* Euclidean division by a positive divisor: C's quotient, one less where the remainder is
+ * negative (a comparison's true is -1). */
+#define LOOM_OP_div_c(f, R, rc, n, A, ac, B, bc, W)                                                \
+    LOOM_C_INLINE R f(A a, B b) { return a / b + (R)(a % b < 0); }
+#define LOOM_OP_mod_c(f, R, rc, n, A, ac, B, bc, W)                                                \
+    LOOM_C_INLINE R f(A a, B b) {                                                                  \
+        R r = a % b;                                                                               \
+        return r + (b & (R)(r < 0));                                                               \
+    }
+
+/* A comparison gives lanes of -1 or 0 as wide as the operands'; bool lanes are 0 or 1. */
+#define LOOM_SIMD_GENERIC_COMPARE(f, R, op, A)                                                     \
+    LOOM_C_INLINE R f(A a, A b) { return __builtin_convertvector(-(a op b), R); }
+#define LOOM_OP_lt(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_COMPARE(f, R, <, A)
+#define LOOM_OP_le(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_COMPARE(f, R, <=, A)
+#define LOOM_OP_gt(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_COMPARE(f, R, >, A)
+#define LOOM_OP_ge(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_COMPARE(f, R, >=, A)
+#define LOOM_OP_eq(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_COMPARE(f, R, ==, A)
+#define LOOM_OP_ne(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_COMPARE(f, R, !=, A)
+
+/* Bit selects through the signed integer vector W (a cast between vectors of one size keeps
+ * the bits). min and max as the IR: a < b ? a : b and b < a ? a : b. */
+#define LOOM_OP_select(f, R, rc, n, M, mc, A, ac, B, bc, W)                                        \
+    LOOM_C_INLINE R f(M m, A a, B b) {                                                             \
+        W k = -__builtin_convertvector(m, W);                                                      \
+        return (R)(((W)a & k) | ((W)b & ~k));                                                      \
+    }
+#define LOOM_OP_min(f, R, rc, n, A, ac, B, bc, W)                                                  \
+    LOOM_C_INLINE R f(A a, B b) {                                                                  \
+        W k = (W)(a < b);                                                                          \
+        return (R)(((W)a & k) | ((W)b & ~k));                                                      \
+    }
+#define LOOM_OP_max(f, R, rc, n, A, ac, B, bc, W)                                                  \
+    LOOM_C_INLINE R f(A a, B b) {                                                                  \
+        W k = (W)(b < a);                                                                          \
+        return (R)(((W)a & k) | ((W)b & ~k));                                                      \
+    }
+
+/* Numeric conversions are C's conversion per lane; a conversion to bool is a test against 0. */
+#define LOOM_OP_cvt(f, R, rc, n, A, ac, W)                                                         \
+    LOOM_C_INLINE R f(A a) { return __builtin_convertvector(a, R); }
+#define LOOM_OP_ne0(f, R, rc, n, A, ac, W)                                                         \
+    LOOM_C_INLINE R f(A a) { return __builtin_convertvector(-(a != 0), R); }
+#define LOOM_OP_broadcast(f, R, rc, n, A, ac, W)                                                   \
+    LOOM_C_INLINE R f(A a) {                                                                       \
+        R r = {0};                                                                                 \
+        return r + (rc)a;                                                                          \
+    }
+
+#endif

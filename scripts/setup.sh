@@ -12,6 +12,9 @@ packages=(
   # OpenCL through the ICD loader (the runtime dlopens libOpenCL.so.1), with PoCL running the
   # kernels on the CPU for the tests; clinfo to see which platforms and devices exist.
   ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd clinfo
+  # AArch64: the C back end's output and the LLVM back end's arm-64 objects are cross-compiled
+  # and their testbenches run under user-mode emulation (tests/c_backend/).
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 )
 # `make bench` also times OpenCV's equivalents of the apps; never needed by the build or CI.
 if [ "${LOOM_SETUP_BENCH:-0}" = 1 ]; then packages+=(libopencv-dev); fi

@@ -38,6 +38,7 @@ public:
         return app_autoschedule::schedule(pipeline_.output, output_, params);
     }
     void run() override { pipeline_.output.realize(output_); }
+    Halide::Func output_func() override { return pipeline_.output; }
     Halide::Buffer<> output() override { return output_; }
     Halide::Buffer<> reference() override {
         Halide::Buffer<float> ref(input_.width(), input_.height());

@@ -55,6 +55,7 @@ public:
         return app_autoschedule::schedule(p.blur_y, out, params);
     }
     void run() override { p.blur_y.realize(out); }
+    Halide::Func output_func() override { return p.blur_y; }
     Halide::Buffer<> output() override { return out; }
     Halide::Buffer<> reference() override {
         Halide::Buffer<uint16_t> ref(w, h);

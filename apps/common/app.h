@@ -64,6 +64,10 @@ public:
     virtual std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) = 0;
     /// One realization of the compiled pipeline into the preallocated output (timed).
     virtual void run() = 0;
+    /// The Func run() realizes, scheduled and with its inputs bound (after compile()), for the
+    /// ahead-of-time back ends (tests/c_backend/); undefined when run() is more than one
+    /// realization of one Func (hist_eq realizes each color plane separately).
+    virtual Halide::Func output_func() { return Halide::Func(); }
     /// The output of the last run().
     virtual Halide::Buffer<> output() = 0;
     /// Runs the naive reference (apps/<name>/reference.h) on the same input once and returns its

@@ -65,6 +65,7 @@ public:
         return app_autoschedule::schedule(pipeline_.output, out_, params);
     }
     void run() override { pipeline_.output.realize(out_); }
+    Halide::Func output_func() override { return pipeline_.output; }
     Halide::Buffer<> output() override { return out_; }
     Halide::Buffer<> reference() override {
         Halide::Buffer<float> ref(left_.width(), left_.height(), 3);

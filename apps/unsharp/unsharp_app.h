@@ -38,6 +38,7 @@ public:
         return app_autoschedule::schedule(p.output, out, params);
     }
     void run() override { p.output.realize(out); }
+    Halide::Func output_func() override { return p.output; }
     Halide::Buffer<> output() override { return out; }
     Halide::Buffer<> reference() override {
         Halide::Buffer<float> ref(w, h, 3);

@@ -47,6 +47,7 @@ public:
         return app_autoschedule::schedule(p_.output, out_, params);
     }
     void run() override { p_.output.realize(out_); }
+    Halide::Func output_func() override { return p_.output; }
     Halide::Buffer<> output() override { return out_; }
     Halide::Buffer<> reference() override {
         std::vector<float> prob = vgg16_reference(in_.data(), cfg_, weights_);

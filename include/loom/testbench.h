@@ -18,9 +18,10 @@ namespace loom {
 /// Writes `filename`, a C99 program (`main`) that calls `fn_name` -- the pipeline p compiled
 /// ahead of time with `args` and that name, for `target` (which matters for user_context) --
 /// and checks what it computes. It carries, as data:
-/// - the inputs: each ImageParam's bound buffer; an ImageParam not bound is bound here, as
-///   infer_input_bounds does, to a buffer of the region the outputs need, filled with
-///   deterministic pseudo-random values; each Param's current value;
+/// - the inputs: of each ImageParam's bound buffer, the region the outputs need (a bounds
+///   query; the buffer must cover it); an ImageParam not bound is bound here, as
+///   infer_input_bounds does, to a buffer of that region filled with deterministic
+///   pseudo-random values; each Param's current value;
 /// - the outputs the JIT computes for those inputs, over `output_sizes` (mins at 0).
 /// The program compares integer outputs exactly and floating-point outputs within
 /// `float_tolerance` relative to max(1, |expected|) (the C compiler and LLVM may round float

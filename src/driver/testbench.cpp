@@ -161,19 +161,51 @@ void compile_to_testbench(Pipeline p, const std::string &filename,
     auto param_of = [&](const AotArgument &a) {
         return a.lowered_index >= 0 ? mc.lowered.args[a.lowered_index].param : a.arg.param;
     };
+    // Every input is bound, for this, to a buffer of just the region the outputs need (a bounds
+    // query, as infer_input_bounds does), so the program carries no more data than that: a
+    // bound input's values are copied over, an unbound one gets deterministic values.
+    struct Restore { // the user's own buffers again, however this ends
+        std::vector<std::pair<Parameter, Buffer<void>>> bound;
+        ~Restore() {
+            for (auto &[param, original] : bound) param.set_buffer(original);
+        }
+    } restore;
+    std::vector<std::pair<Parameter, Buffer<void>>> &bound = restore.bound;
     std::vector<Parameter> unbound;
     for (const AotArgument &a : mc.public_args) {
         Parameter param = param_of(a);
-        if (a.arg.kind == LoweredArgument::InputBuffer && param.defined() &&
-            !param.buffer().defined()) {
+        if (a.arg.kind != LoweredArgument::InputBuffer || !param.defined()) continue;
+        if (param.buffer().defined()) {
+            bound.push_back({param, param.buffer()});
+            param.set_buffer(Buffer<void>());
+        } else {
             unbound.push_back(param);
         }
     }
-    if (!unbound.empty()) {
-        p.infer_input_bounds(output_sizes);
-        for (size_t i = 0; i < unbound.size(); i++) fill_deterministic(unbound[i].buffer(), i + 1);
+    if (!bound.empty() || !unbound.empty()) p.infer_input_bounds(output_sizes);
+    for (size_t i = 0; i < unbound.size(); i++) fill_deterministic(unbound[i].buffer(), i + 1);
+    for (auto &[param, original] : bound) {
+        Buffer<void> region = param.buffer();
+        const halide_buffer_t *r = region.raw_buffer(), *o = original.raw_buffer();
+        for (int d = 0; d < r->dimensions; d++) {
+            user_assert(o->dim[d].min <= r->dim[d].min &&
+                        r->dim[d].min + r->dim[d].extent <= o->dim[d].min + o->dim[d].extent)
+                << "compile_to_testbench: the buffer bound to " << param.name()
+                << " does not cover the region the outputs need in dimension " << d << " ("
+                << r->dim[d].min << " to " << r->dim[d].min + r->dim[d].extent - 1 << ").\n";
+        }
+        region.copy_from(original);
     }
-    Realization outputs = p.realize(output_sizes);
+    // Into buffers of exactly these sizes, as the program will call the pipeline (realize(sizes)
+    // would widen them to what a schedule's tiles need, where the AOT function reports an error).
+    std::vector<Buffer<void>> output_buffers;
+    for (const AotArgument &a : mc.public_args) {
+        if (a.arg.kind == LoweredArgument::OutputBuffer) {
+            output_buffers.emplace_back(a.arg.type, output_sizes);
+        }
+    }
+    Realization outputs(output_buffers);
+    p.realize(outputs);
 
     struct Check {
         std::string var, expected, name;
@@ -201,7 +233,16 @@ void compile_to_testbench(Pipeline p, const std::string &filename,
             user_assert(param.defined() && param.buffer().defined())
                 << "compile_to_testbench: the input " << arg.name
                 << " has no buffer (an argument the pipeline does not use gets none).\n";
-            Buffer<void> dense = param.buffer().copy();
+            // Dense, with the innermost dimension first (a copy keeps a view's storage order).
+            Buffer<void> src = param.buffer();
+            std::vector<int> extents, mins;
+            for (int d = 0; d < src.dimensions(); d++) {
+                extents.push_back(src.raw_buffer()->dim[d].extent);
+                mins.push_back(src.raw_buffer()->dim[d].min);
+            }
+            Buffer<void> dense(src.type(), extents);
+            dense.set_min(mins);
+            dense.copy_from(src);
             body << "    halide_buffer_t " << var << " = " << writer.buffer(var, dense, true)
                  << ";\n";
         } else {

@@ -709,6 +709,11 @@ COps::vector_op(const std::string &op, Type rt, const std::vector<Type> &types,
         // Last: the signed integer vector as wide as the result's lanes (masks, bit patterns).
         Type et = rt.element_of();
         macro_args.push_back(vector_type(Int(et.is_bool() ? 8 : et.bits(), rt.lanes())));
+        // A conversion also gets the signed integer vector as wide as its argument's lanes.
+        if (op == "cvt") {
+            Type at = types[0].element_of();
+            macro_args.push_back(vector_type(Int(at.is_bool() ? 8 : at.bits(), rt.lanes())));
+        }
     }
     std::string macro = "LOOM_OP_" + c_identifier_of(op);
     std::string text = "#if defined(LOOM_HAVE_" + fname + ")\n";

@@ -89,8 +89,20 @@
     }
 
 /* Numeric conversions are C's conversion per lane; a conversion to bool is a test against 0. */
-#define LOOM_OP_cvt(f, R, rc, n, A, ac, W)                                                         \
-    LOOM_C_INLINE R f(A a) { return __builtin_convertvector(a, R); }
+/* Between floats and narrower integers, conversions go through the integers as wide as the
+ * float (exact for every value the conversion defines), which compilers vectorize where GCC 12
+ * scalarizes the direct one (u8 to f32 and back). The tests on the lane types are constants, so
+ * only one conversion remains. WA: the signed integer vector as wide as the argument's lanes. */
+#define LOOM_OP_cvt(f, R, rc, n, A, ac, W, WA)                                                     \
+    LOOM_C_INLINE R f(A a) {                                                                       \
+        if ((rc)0.5 != 0 && (ac)0.5 == 0 && sizeof(ac) < sizeof(rc)) {                            \
+            return __builtin_convertvector(__builtin_convertvector(a, W), R);                      \
+        }                                                                                          \
+        if ((ac)0.5 != 0 && (rc)0.5 == 0 && sizeof(rc) < sizeof(ac)) {                            \
+            return __builtin_convertvector(__builtin_convertvector(a, WA), R);                     \
+        }                                                                                          \
+        return __builtin_convertvector(a, R);                                                      \
+    }
 #define LOOM_OP_ne0(f, R, rc, n, A, ac, W)                                                         \
     LOOM_C_INLINE R f(A a) { return __builtin_convertvector(-(a != 0), R); }
 #define LOOM_OP_broadcast(f, R, rc, n, A, ac, W)                                                   \

@@ -95,10 +95,10 @@
  * only one conversion remains. WA: the signed integer vector as wide as the argument's lanes. */
 #define LOOM_OP_cvt(f, R, rc, n, A, ac, W, WA)                                                     \
     LOOM_C_INLINE R f(A a) {                                                                       \
-        if ((rc)0.5 != 0 && (ac)0.5 == 0 && sizeof(ac) < sizeof(rc)) {                            \
+        if ((rc)0.5 != 0 && (ac)0.5 == 0 && sizeof(ac) < sizeof(rc)) {                             \
             return __builtin_convertvector(__builtin_convertvector(a, W), R);                      \
         }                                                                                          \
-        if ((ac)0.5 != 0 && (rc)0.5 == 0 && sizeof(rc) < sizeof(ac)) {                            \
+        if ((ac)0.5 != 0 && (rc)0.5 == 0 && sizeof(rc) < sizeof(ac)) {                             \
             return __builtin_convertvector(__builtin_convertvector(a, WA), R);                     \
         }                                                                                          \
         return __builtin_convertvector(a, R);                                                      \

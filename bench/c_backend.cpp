@@ -135,9 +135,16 @@ int main(int argc, char **argv) {
     std::vector<std::pair<std::string, std::string>> configs;
     for (const char *cc : {"gcc", "clang"}) {
         if (std::system((std::string("command -v ") + cc + " > /dev/null").c_str()) != 0) continue;
-        for (const char *m : {"GENERIC", "SCALAR"}) {
-            configs.push_back({std::string(cc) + " " + m,
-                               std::string(cc) + " -std=c99 -O3 -march=native -DLOOM_SIMD_" + m});
+        for (const char *m : {"GENERIC", "AVX2", "SCALAR"}) {
+            if (std::string(m) == "AVX2" &&
+                !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) {
+                continue;
+            }
+            configs.push_back(
+                {std::string(cc) + " " + m, std::string(cc) +
+                                                " -std=c99 -O3 -march=native -Wno-psabi "
+                                                "-DLOOM_SIMD_" +
+                                                m});
         }
     }
     char dir_template[] = "/tmp/loom_c_bench_XXXXXX";

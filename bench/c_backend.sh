@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# The C back end's code against the LLVM back end's (bench/c_backend.cpp, built with the Loom
-# build): four pipelines under hand schedules (blur, unsharp, brighten, matmul), each JIT-compiled
-# and also written with compile_to_c and built by gcc and clang (-O3 -march=native) with the
-# generic and the scalar SIMD mapping; both run in one process, alternating, BENCH_RUNS runs
-# (default 15), outputs compared first. Writes bench/results/<date>-<time>-<host>-c-backend.md.
-# Not part of CI.
+# The C back end's code against the LLVM back end's, in one process, alternating, outputs
+# compared: four small pipelines under hand schedules (bench/c_backend.cpp; BENCH_RUNS runs,
+# default 15; gcc and clang -O3 -march=native, generic and scalar mappings), then every app at
+# its benchmark size under its hand schedule (bench/c_backend_apps.cpp; BENCH_APP_RUNS runs,
+# default 5; gcc with the generic, avx2 and scalar mappings, clang generic). Writes
+# bench/results/<date>-<time>-<host>-c-backend.md. Not part of CI.
 source "$(dirname "$0")/halide_env.sh"
 bin=$LOOM_BUILD/bench/c_backend_bench
-[ -x "$bin" ] || { echo "error: build it first (ninja -C $LOOM_BUILD c_backend_bench)" >&2; exit 1; }
+apps_bin=$LOOM_BUILD/bench/c_backend_apps_bench
+for b in "$bin" "$apps_bin"; do
+  [ -x "$b" ] || { echo "error: build it first (ninja -C $LOOM_BUILD $(basename "$b"))" >&2; exit 1; }
+done
+export LOOM_SHARED_IMAGES=${LOOM_SHARED_IMAGES:-$(cd .. && pwd)/shared/images}
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 commit=$(bench_commit)
 raw=$("$bin" "${BENCH_RUNS:-15}")
+raw_apps=$("$apps_bin" --runs "${BENCH_APP_RUNS:-5}" 2>/dev/null)
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 report=$(bench_report_path c-backend 0)
 {
@@ -21,8 +26,11 @@ report=$(bench_report_path c-backend 0)
   echo
   echo '```'
   echo "$raw"
+  echo
+  echo "$raw_apps"
   echo '```'
 } >"$report"
 echo "$raw"
+echo "$raw_apps"
 echo "wrote $report"
 bench_publish "$report"

@@ -21,6 +21,8 @@ extern const char c_runtime_text[];
 extern const char c_threads_text[];
 extern const char c_simd_scalar_text[];
 extern const char c_simd_generic_text[];
+extern const char c_simd_avx2_text[];
+extern const char c_simd_neon_text[];
 
 namespace {
 
@@ -258,6 +260,8 @@ std::string aot_c_source(const ModuleContents &m) {
        << " as one C99 translation unit.\n"
        << " * Build: cc -std=c99 -O2 -c <this file>; link with -lm -lpthread. Options:\n"
        << " *   -DLOOM_SIMD_GENERIC (default with GCC and Clang: vector extensions),\n"
+       << " *   -DLOOM_SIMD_AVX2 (x86 intrinsics; with -mavx2 -mfma), -DLOOM_SIMD_NEON (AArch64 "
+          "intrinsics),\n"
        << " *   -DLOOM_SIMD_SCALAR (any C99 compiler), -DLOOM_SIMD_HEADER='\"mapping.h\"' (your "
           "own),\n"
        << " *   -DLOOM_C_NO_THREADS (no POSIX threads: parallel loops run serially). */\n"
@@ -276,7 +280,13 @@ std::string aot_c_source(const ModuleContents &m) {
        << "#if defined(LOOM_SIMD_HEADER)\n#include LOOM_SIMD_HEADER\n"
        << "#elif defined(LOOM_SIMD_SCALAR) || !defined(__GNUC__)\n"
        << c_simd_scalar_text << "\n#else\n"
-       << c_simd_generic_text << "\n#endif\n\n"
+       << c_simd_generic_text
+       << "\n"
+       // The target mappings are the generic one plus intrinsics for what it does poorly.
+       << "#if defined(LOOM_SIMD_AVX2)\n"
+       << c_simd_avx2_text << "\n"
+       << "#elif defined(LOOM_SIMD_NEON)\n"
+       << c_simd_neon_text << "\n#endif\n#endif\n\n"
        << "/* ---- The pipeline ---- */\n"
        << code << EntryPoints(m).text(impl);
     return os.str();

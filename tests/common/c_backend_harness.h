@@ -27,17 +27,30 @@ namespace c_backend_test {
 /// A C compiler and SIMD mapping to build generated C with.
 struct CConfig {
     std::string compiler; ///< "gcc", "clang"
-    std::string mapping;  ///< "generic", "scalar"
+    std::string mapping;  ///< "generic", "scalar", "avx2"
+    std::string flags;    ///< target options the mapping needs ("-mavx2 -mfma")
     std::string name() const { return compiler + "_" + mapping; }
 };
 
-/// The configurations available on this machine (gcc is required; clang if installed).
+/// Whether this machine runs code built with -mavx2 -mfma.
+inline bool host_has_avx2() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
+/// The configurations available on this machine (gcc is required; clang if installed): the
+/// generic and scalar mappings, and the avx2 mapping where the CPU has AVX2 and FMA.
 inline std::vector<CConfig> configs() {
     std::vector<CConfig> r;
     for (const char *cc : {"gcc", "clang"}) {
         std::string probe = std::string("command -v ") + cc + " > /dev/null 2>&1";
         if (std::system(probe.c_str()) != 0) continue;
-        for (const char *m : {"generic", "scalar"}) r.push_back({cc, m});
+        for (const char *m : {"generic", "scalar"}) r.push_back({cc, m, ""});
+        if (host_has_avx2()) r.push_back({cc, "avx2", "-mavx2 -mfma"});
     }
     return r;
 }
@@ -62,8 +75,8 @@ public:
         std::string cmd = config.compiler +
                           " -std=c99 -pedantic -Werror=pedantic -O2 -fPIC "
                           "-shared -Wl,-Bsymbolic -DLOOM_SIMD_" +
-                          upper(config.mapping) + " " + extra_flags + " -o " + so + " " + c +
-                          " -lm -lpthread > " + dir_ + "/cc.log 2>&1";
+                          upper(config.mapping) + " " + config.flags + " " + extra_flags + " -o " +
+                          so + " " + c + " -lm -lpthread > " + dir_ + "/cc.log 2>&1";
         if (std::system(cmd.c_str()) != 0) {
             std::ifstream log(dir_ + "/cc.log");
             std::stringstream text;

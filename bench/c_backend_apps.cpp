@@ -1,0 +1,194 @@
+// Every app (apps/, benchmark size, hand schedule) through the C back end against the LLVM back
+// end's JIT code, in one process: the app's Func is written with compile_to_c, built by a C
+// compiler into a shared object (-Bsymbolic: its own C runtime and thread pool) and loaded; it
+// runs on the app's own input buffers, alternating with the JIT, and its output is compared
+// with the JIT's first.
+// Usage: c_backend_apps [--small] [--runs N] [app...]
+#include "Halide.h"
+
+#include "common/all_apps.h"
+
+// The public arguments' parameters (to pass the app's bound inputs): driver internals.
+#include "driver/module_contents.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/// The largest difference between two outputs, relative to max(1, |a|) (0 when identical).
+double max_difference(const Halide::Buffer<> &a, const Halide::Buffer<> &b) {
+    const halide_buffer_t *x = a.raw_buffer(), *y = b.raw_buffer();
+    size_t n = x->size_in_bytes();
+    if (std::memcmp(x->host, y->host, n) == 0) return 0;
+    if (!(a.type() == Halide::Float(32))) return INFINITY;
+    const float *p = (const float *)x->host, *q = (const float *)y->host;
+    double worst = 0;
+    for (size_t i = 0; i < n / 4; i++) {
+        worst =
+            std::max(worst, std::abs((double)p[i] - q[i]) / std::max(1.0, std::abs((double)p[i])));
+    }
+    return worst;
+}
+
+struct Config {
+    std::string name, command;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+    bool small = false;
+    int runs = 7;
+    std::set<std::string> only;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "--small") {
+            small = true;
+        } else if (a == "--runs" && i + 1 < argc) {
+            runs = std::atoi(argv[++i]);
+        } else {
+            only.insert(a);
+        }
+    }
+    std::vector<Config> configs;
+    auto have = [](const char *cc) {
+        return std::system((std::string("command -v ") + cc + " > /dev/null").c_str()) == 0;
+    };
+    const std::string base = " -std=c99 -O3 -march=native -Wno-psabi -fPIC -shared -Wl,-Bsymbolic";
+    configs.push_back({"gcc generic", "gcc" + base + " -DLOOM_SIMD_GENERIC"});
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        configs.push_back({"gcc avx2", "gcc" + base + " -DLOOM_SIMD_AVX2"});
+    }
+    configs.push_back({"gcc scalar", "gcc" + base + " -DLOOM_SIMD_SCALAR"});
+    if (have("clang")) {
+        configs.push_back({"clang generic", "clang" + base + " -DLOOM_SIMD_GENERIC"});
+    }
+    char dir_template[] = "/tmp/loom_c_apps_XXXXXX";
+    std::string dir = mkdtemp(dir_template);
+    const char *images = std::getenv("LOOM_SHARED_IMAGES");
+    std::printf("C back end / LLVM back end (JIT) per app, %s size, medians of %d alternating "
+                "runs; 'max diff': the largest output difference relative to max(1, |JIT|)\n",
+                small ? "small" : "benchmark", runs);
+    for (const AppEntry &e : all_apps()) {
+        if (!only.empty() && !only.count(e.name)) continue;
+        AppOptions opt;
+        opt.paper_size = !small;
+        opt.images_dir = images ? images : "../shared/images";
+        std::unique_ptr<AppInstance> app = e.make(opt);
+        app->compile();
+        Halide::Func f = app->output_func();
+        if (!f.defined()) {
+            std::printf("%-16s skipped: run() is not one realization of one Func\n", e.name);
+            continue;
+        }
+        app->run();
+        Halide::Buffer<> jit_out = app->output();
+        Halide::Pipeline p(f);
+        std::vector<Halide::Argument> args = p.infer_arguments();
+        Halide::Module m = p.compile_to_module(args, "app", Halide::get_host_target());
+        const auto &mc =
+            *static_cast<const loom::internal::ModuleContents *>(m.get_contents().get());
+        // argv: each input's bound buffer or an 8-byte slot holding the scalar's value, then a
+        // fresh output of the app's output shape.
+        std::vector<uint64_t> slots(mc.public_args.size());
+        std::vector<void *> argv_ptrs;
+        std::vector<int> sizes;
+        for (int d = 0; d < jit_out.dimensions(); d++) sizes.push_back(jit_out.dim(d).extent());
+        Halide::Buffer<> c_out(jit_out.type(), sizes);
+        bool ok = true;
+        for (size_t i = 0; i < mc.public_args.size(); i++) {
+            const loom::internal::AotArgument &a = mc.public_args[i];
+            if (a.arg.kind == loom::internal::LoweredArgument::OutputBuffer) {
+                argv_ptrs.push_back(c_out.raw_buffer());
+                continue;
+            }
+            const loom::internal::Parameter &param = mc.lowered.args[a.lowered_index].param;
+            if (a.arg.is_buffer()) {
+                argv_ptrs.push_back(param.buffer().raw_buffer());
+                continue;
+            }
+            loom::Expr v = param.scalar_expr();
+            if (const auto *imm = v.as<loom::internal::IntImm>()) {
+                std::memcpy(&slots[i], &imm->value, a.arg.type.bytes());
+            } else if (const auto *u = v.as<loom::internal::UIntImm>()) {
+                std::memcpy(&slots[i], &u->value, a.arg.type.bytes());
+            } else if (const auto *fl = v.as<loom::internal::FloatImm>()) {
+                float f32 = (float)fl->value;
+                if (a.arg.type.bits() == 32)
+                    std::memcpy(&slots[i], &f32, 4);
+                else
+                    std::memcpy(&slots[i], &fl->value, 8);
+            } else {
+                ok = false;
+            }
+            argv_ptrs.push_back(&slots[i]);
+        }
+        if (!ok) {
+            std::printf("%-16s skipped: a scalar argument has no constant value\n", e.name);
+            continue;
+        }
+        std::string src = dir + "/app.c";
+        p.compile_to_c(src, args, "app", Halide::get_host_target());
+        for (const Config &c : configs) {
+            std::string so = dir + "/app.so";
+            std::string cmd = c.command + " -o " + so + " " + src + " -lm -lpthread";
+            double t0 = now_ms();
+            if (std::system(cmd.c_str()) != 0) {
+                std::printf("%-16s %-14s C compilation failed\n", e.name, c.name.c_str());
+                continue;
+            }
+            double cc_ms = now_ms() - t0;
+            void *h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+            auto fn = (int (*)(void **))dlsym(h, "app_argv");
+            std::vector<double> c_ms, jit_ms;
+            int err = 0;
+            for (int r = 0; r < runs + 1; r++) {
+                for (int k = 0; k < 2; k++) {
+                    bool use_c = (k == 0) == (r % 2 == 0);
+                    double s = now_ms();
+                    if (use_c) {
+                        std::vector<void *> a = argv_ptrs;
+                        err |= fn(a.data());
+                    } else {
+                        app->run();
+                    }
+                    double t = now_ms() - s;
+                    if (r > 0) (use_c ? c_ms : jit_ms).push_back(t);
+                }
+            }
+            std::printf("%-16s %-14s C %9.2f ms  JIT %9.2f ms  ratio %5.2f  max diff %.1e  (C "
+                        "compile %.1f s)%s\n",
+                        e.name, c.name.c_str(), median(c_ms), median(jit_ms),
+                        median(c_ms) / median(jit_ms), max_difference(app->output(), c_out),
+                        cc_ms / 1000, err ? "  RETURNED AN ERROR" : "");
+            std::fflush(stdout);
+            auto shutdown = (void (*)())dlsym(h, "halide_shutdown_thread_pool");
+            if (shutdown) shutdown();
+            dlclose(h);
+        }
+    }
+    std::string rm = "rm -rf " + dir;
+    return std::system(rm.c_str());
+}

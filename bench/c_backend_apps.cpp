@@ -2,7 +2,8 @@
 // end's JIT code, in one process: the app's Func is written with compile_to_c, built by a C
 // compiler into a shared object (-Bsymbolic: its own C runtime and thread pool) and loaded; it
 // runs on the app's own input buffers, alternating with the JIT, and its output is compared
-// with the JIT's first.
+// with the JIT's (for floats relative to max(1, |JIT|), for integers in units: float rounding
+// that differs before a conversion to an integer moves it by one).
 // Usage: c_backend_apps [--small] [--runs N] [app...]
 #include "Halide.h"
 
@@ -37,17 +38,35 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-/// The largest difference between two outputs, relative to max(1, |a|) (0 when identical).
+/// The largest difference between two outputs: for floats relative to max(1, |a|), for
+/// integers in units of the type (0 when identical).
 double max_difference(const Halide::Buffer<> &a, const Halide::Buffer<> &b) {
     const halide_buffer_t *x = a.raw_buffer(), *y = b.raw_buffer();
     size_t n = x->size_in_bytes();
     if (std::memcmp(x->host, y->host, n) == 0) return 0;
-    if (!(a.type() == Halide::Float(32))) return INFINITY;
-    const float *p = (const float *)x->host, *q = (const float *)y->host;
+    Halide::Type t = a.type();
     double worst = 0;
-    for (size_t i = 0; i < n / 4; i++) {
-        worst =
-            std::max(worst, std::abs((double)p[i] - q[i]) / std::max(1.0, std::abs((double)p[i])));
+    for (size_t i = 0; i < n / t.bytes(); i++) {
+        double p, q;
+        if (t == Halide::Float(32)) {
+            p = ((const float *)x->host)[i];
+            q = ((const float *)y->host)[i];
+            worst = std::max(worst, std::abs(p - q) / std::max(1.0, std::abs(p)));
+            continue;
+        }
+        if (t == Halide::UInt(8)) {
+            p = x->host[i];
+            q = y->host[i];
+        } else if (t == Halide::UInt(16)) {
+            p = ((const uint16_t *)x->host)[i];
+            q = ((const uint16_t *)y->host)[i];
+        } else if (t == Halide::Int(32)) {
+            p = ((const int32_t *)x->host)[i];
+            q = ((const int32_t *)y->host)[i];
+        } else {
+            return INFINITY; // a type this comparison does not read
+        }
+        worst = std::max(worst, std::abs(p - q));
     }
     return worst;
 }
@@ -89,7 +108,8 @@ int main(int argc, char **argv) {
     std::string dir = mkdtemp(dir_template);
     const char *images = std::getenv("LOOM_SHARED_IMAGES");
     std::printf("C back end / LLVM back end (JIT) per app, %s size, medians of %d alternating "
-                "runs; 'max diff': the largest output difference relative to max(1, |JIT|)\n",
+                "runs; 'max diff': the largest output difference (floats: relative to max(1, "
+                "|JIT|); integers: in units)\n",
                 small ? "small" : "benchmark", runs);
     for (const AppEntry &e : all_apps()) {
         if (!only.empty() && !only.count(e.name)) continue;

@@ -784,7 +784,7 @@ public:
                             const Target &target = get_target_from_environment());
     void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
                             const Target &target = get_target_from_environment());
-    /// A CompileError: the C back end is a later milestone.
+    /// One C99 translation unit carrying its runtime (docs/c_backend.md): Pipeline::compile_to_c.
     void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
                       const std::string &fn_name = "",
                       const Target &target = get_target_from_environment());

@@ -140,7 +140,8 @@ public:
     void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
                             const std::string &fn_name,
                             const Target &target = get_target_from_environment());
-    /// C source output: a CompileError (the C back end is a later milestone).
+    /// The pipeline as one C99 translation unit that carries its runtime and builds with any C
+    /// compiler (docs/c_backend.md); the header of compile_to_header declares it.
     void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
                       const std::string &fn_name,
                       const Target &target = get_target_from_environment());

@@ -19,10 +19,21 @@
 
 #include "driver/module_contents.h"
 
+#include <loom/runtime/loom_runtime.h>
+
 #include <string>
 
 namespace loom {
 namespace internal {
+
+/// C99 text defining static storage `name` of `size` bytes aligned as a double (C99 has no
+/// alignas): `static [const] union { uint8_t b[size]; double align; } name`, initialized with
+/// `data` (zero when null), ending ";\n". Embedded buffers and testbenches hold data this way.
+std::string c_byte_storage(const std::string &name, const uint8_t *data, size_t size,
+                           bool is_const);
+/// C99 text defining `static halide_dimension_t name[]` with b's dimensions (one zero
+/// dimension when b has none), ending ";\n".
+std::string c_dimension_array(const std::string &name, const halide_buffer_t *b);
 
 /// The text of m's C translation unit. Target features the C runtime has no support for
 /// (GPU APIs, tracing, profiling) are a CompileError that names them.

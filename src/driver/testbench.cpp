@@ -7,6 +7,7 @@
 #include <loom/realization.h>
 
 #include "codegen/c/c_ops.h"
+#include "driver/aot_c.h"
 #include "driver/module_contents.h"
 #include "support/error.h"
 
@@ -50,27 +51,13 @@ class TestbenchWriter {
 public:
     explicit TestbenchWriter(std::ostringstream &data) : data_(data) {}
 
-    /// Static storage for buffer b's bytes (dense), and a halide_buffer_t initializer list for
-    /// it in `decl`. `with_data` false: zeroed storage of the same size (an output).
+    /// Static storage for buffer b's bytes (dense) and its dimensions, and a halide_buffer_t
+    /// initializer list for it. `with_data` false: zeroed storage of the same size (an output).
     std::string buffer(const std::string &name, const Buffer<void> &b, bool with_data) {
         const halide_buffer_t *raw = b.raw_buffer();
-        size_t size = raw->size_in_bytes();
-        data_ << "static union { uint8_t b[" << std::max<size_t>(size, 1) << "]; double align; } "
-              << name << "_data";
-        if (with_data) {
-            data_ << " = {{";
-            for (size_t i = 0; i < size; i++) {
-                data_ << (i % 24 ? "" : "\n    ") << (int)raw->host[i] << ",";
-            }
-            data_ << (size ? "" : "0") << "}}";
-        }
-        data_ << ";\n";
-        data_ << "static halide_dimension_t " << name << "_dims[] = {";
-        for (int d = 0; d < raw->dimensions; d++) {
-            data_ << (d ? ", " : "") << "{" << raw->dim[d].min << ", " << raw->dim[d].extent << ", "
-                  << raw->dim[d].stride << ", 0}";
-        }
-        data_ << (raw->dimensions ? "" : "{0, 0, 0, 0}") << "};\n";
+        data_ << c_byte_storage(name + "_data", with_data ? raw->host : nullptr,
+                                raw->size_in_bytes(), false)
+              << c_dimension_array(name + "_dims", raw);
         std::ostringstream init;
         init << "{0, NULL, " << name << "_data.b, 0, {" << (int)raw->type.code << ", "
              << (int)raw->type.bits << ", " << raw->type.lanes << "}, " << raw->dimensions << ", "
@@ -81,13 +68,7 @@ public:
     /// Static constant bytes of b (the expected values).
     void expected(const std::string &name, const Buffer<void> &b) {
         const halide_buffer_t *raw = b.raw_buffer();
-        size_t size = raw->size_in_bytes();
-        data_ << "static const union { uint8_t b[" << std::max<size_t>(size, 1)
-              << "]; double align; } " << name << " = {{";
-        for (size_t i = 0; i < size; i++) {
-            data_ << (i % 24 ? "" : "\n    ") << (int)raw->host[i] << ",";
-        }
-        data_ << (size ? "" : "0") << "}};\n";
+        data_ << c_byte_storage(name, raw->host, raw->size_in_bytes(), true);
     }
 
 private:

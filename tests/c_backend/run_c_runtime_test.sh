@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 {
     echo '#define _POSIX_C_SOURCE 200809L'
     cat "$src/include/loom/runtime/loom_runtime.h"
-    cat "${runtime[@]}"
+    cat "$src/src/runtime/c/loom_c_common.h" "${runtime[@]}"
 } >"$tmp/pasted.c"
 
 # A deadlock must fail the test, not hang it.

@@ -3,6 +3,7 @@
 #include "ir/ir_printer.h"
 
 #include "ir/ir_utils.h"
+#include "ir/scratchpads.h"
 
 #include <cmath>
 #include <cstdio>
@@ -101,7 +102,11 @@ const char *memory_type_name(MemoryType m) {
 
 std::ostream &operator<<(std::ostream &os, ForType t) { return os << for_type_name(t); }
 std::ostream &operator<<(std::ostream &os, DeviceAPI d) { return os << device_api_name(d); }
-std::ostream &operator<<(std::ostream &os, MemoryType m) { return os << memory_type_name(m); }
+std::ostream &operator<<(std::ostream &os, MemoryType m) {
+    if (const ScratchpadMemory *s = find_scratchpad(m))
+        return os << "Scratchpad(" << s->name << ")";
+    return os << memory_type_name(m);
+}
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <loom/buffer.h>
 
 #include "ir/ir_visitor.h"
+#include "ir/scratchpads.h"
 #include "lang/extern_definition.h"
 #include "lang/wrappers.h"
 #include "support/error.h"
@@ -617,7 +618,21 @@ private:
             d.fold_factor = expr();
             d.fold_forward = in.boolean();
         }
-        s.memory_type = in.enumerator<MemoryType>((int)MemoryType::AMXTile + 1, "memory type");
+        uint8_t memory = in.u8();
+        if (memory >= kFirstScratchpad) {
+            std::string name = in.string();
+            int64_t size = in.svarint();
+            int64_t alignment = in.svarint();
+            if (alignment <= 0 || alignment > (int64_t(1) << 30)) {
+                in.corrupt("scratchpad " + name + " with alignment " + std::to_string(alignment));
+            }
+            s.memory_type = declare_scratchpad(name, size, (int)alignment).type;
+        } else {
+            if (memory > (uint8_t)MemoryType::AMXTile) {
+                in.corrupt("an unknown memory type " + std::to_string(memory));
+            }
+            s.memory_type = (MemoryType)memory;
+        }
         s.device_copy = in.enumerator<DeviceAPI>(num_device_apis, "device API");
         s.memoized = in.boolean();
         s.memoize_eviction_key = expr();

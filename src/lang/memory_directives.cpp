@@ -2,10 +2,12 @@
 // dimensions are laid out in memory (reorder_storage) and the kind of memory its storage lives
 // in (store_in). They only record decisions in the FuncSchedule: storage_flattening computes the
 // strides from FuncSchedule::storage_dims, and bound_small_allocations / code generation honour
-// the memory type (src/lower/bound_small_allocations.h).
+// the memory type (src/lower/bound_small_allocations.h); lower/allocate_scratchpads places the
+// buffers stored in user-declared scratchpads (loom/scratchpad.h).
 #include <loom/func.h>
 
 #include "ir/ir_printer.h"
+#include "ir/scratchpads.h"
 #include "lang/function.h"
 #include "support/error.h"
 
@@ -91,6 +93,10 @@ Func &Func::store_in(MemoryType memory_type) {
     user_assert(memory_type != MemoryType::AMXTile)
         << "Func " << name() << " can't be stored in MemoryType::AMXTile: Loom does not "
         << "generate AMX code. Use Auto, Heap, Stack or Register.\n";
+    // Values past the named ones stand for user-declared scratchpads (loom/scratchpad.h).
+    user_assert(memory_type <= MemoryType::AMXTile || find_scratchpad(memory_type))
+        << "Func " << name() << " is stored in memory type " << (int)memory_type
+        << ", which is neither a MemoryType nor a declared Scratchpad.\n";
     Function f = function();
     f.schedule().memory_type = memory_type;
     f.touch();

@@ -5,6 +5,7 @@
 
 #include <loom/buffer.h>
 
+#include "ir/scratchpads.h"
 #include "lang/extern_definition.h"
 #include "lang/wrappers.h"
 #include "support/error.h"
@@ -610,6 +611,12 @@ private:
             out->boolean(d.fold_forward);
         }
         out->u8((uint8_t)s.memory_type);
+        // A scratchpad's value is only meaningful in this process: its declaration goes along.
+        if (const ScratchpadMemory *m = find_scratchpad(s.memory_type)) {
+            out->string(m->name);
+            out->svarint(m->size);
+            out->svarint(m->alignment);
+        }
         out->u8((uint8_t)s.device_copy);
         out->boolean(s.memoized);
         expr(s.memoize_eviction_key);

@@ -4,6 +4,7 @@
 #include "ir/ir_visitor.h"
 #include "lower/add_image_checks.h"
 #include "lower/alias_bound_lets.h"
+#include "lower/allocate_scratchpads.h"
 #include "lower/async_producers.h"
 #include "lower/bound_small_allocations.h"
 #include "lower/bounds_inference.h"
@@ -260,6 +261,10 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     // repeated subexpressions are computed once.
     s = run("remove_dead_allocations", s, [&] { return remove_dead_allocations(s); });
     s = run("trim_no_ops", s, [&] { return trim_no_ops(s); });
+    // Buffers stored in user-declared scratchpads get fixed offsets in static blocks (after the
+    // clean-up, so dead buffers take no room; before anything moves allocations).
+    s = run("allocate_scratchpads", s,
+            [&] { return allocate_scratchpads(s, fn_name, size_assumptions(args, outputs)); });
     // Image-processing idioms (saturating, averaging, absd, multiply-high) become intrinsics
     // that codegen maps to SIMD instructions.
     s = run("find_intrinsics", s, [&] { return find_intrinsics(s); });

@@ -5,6 +5,7 @@
 #include "codegen/c/c_ops.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
+#include "ir/scratchpads.h"
 #include "lower/lower_utils.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -207,6 +208,7 @@ private:
     std::string extern_call(const Call *op);
     std::string buffer_call(const Call *op);
     std::string make_struct(const Call *op);
+    std::string scratchpad_address(const Call *op);
     std::string struct_type(const std::vector<Type> &members);
     std::string stringify(const Call *op);
     std::vector<std::string> emit_args(const Call *op, std::vector<Type> *types);
@@ -605,6 +607,27 @@ std::string CodeGenC::struct_type(const std::vector<Type> &members) {
     return name;
 }
 
+std::string CodeGenC::scratchpad_address(const Call *op) {
+    const StringImm *symbol = op->args[0].as<StringImm>();
+    const StringImm *memory = op->args[1].as<StringImm>();
+    const int64_t *size = as_const_int(op->args[2]);
+    const int64_t *alignment = as_const_int(op->args[3]);
+    internal_assert(symbol && memory && size && alignment) << "C: malformed " << op->name << "\n";
+    const std::string &block = symbol->value;
+    // One macro per memory, so a toolchain places every pipeline's block for it the same way.
+    const std::string placement = "LOOM_SCRATCHPAD_PLACEMENT_" + memory->value;
+    const std::string a = std::to_string(*alignment);
+    // Over-allocated by alignment - 1 bytes and aligned at run time: C99 has no alignment
+    // attribute, and a DSP's compiler may not be GCC.
+    defs_.add("scratchpad " + block,
+              "/* The static block of a scratchpad (lower/allocate_scratchpads.h). Define " +
+                  placement + " to place it. */\n#ifndef " + placement + "\n#define " + placement +
+                  "\n#endif\n" + placement + " static uint8_t " + block + "[" +
+                  std::to_string(*size) + " + " + a + " - 1];\n");
+    return "((void *)(" + block + " + (" + a + " - (uintptr_t)" + block + " % " + a + ") % " + a +
+           " + " + p(emit(op->args[4])) + "))";
+}
+
 std::string CodeGenC::make_struct(const Call *op) {
     if (op->args.empty()) return "((void *)0)";
     std::vector<Type> types;
@@ -713,6 +736,7 @@ std::string CodeGenC::intrinsic(const Call *op) {
         return emit(op->args[1]);
     }
     if (n == Call::make_struct) return make_struct(op);
+    if (n == scratchpad_address_intrinsic) return scratchpad_address(op);
     if (n == Call::load_struct_member) {
         const Call *shape = op->args[1].as<Call>();
         const int64_t *index = as_const_int(op->args[2]);

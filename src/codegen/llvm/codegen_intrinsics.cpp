@@ -2,6 +2,8 @@
 // arithmetic, stringify, buffer accessors, make_struct), math functions (LLVM intrinsics or
 // libm), and calls to any other C function.
 #include "codegen/llvm/codegen_llvm.h"
+#include "ir/ir_utils.h"
+#include "ir/scratchpads.h"
 
 #include "support/error.h"
 #include "support/util.h"
@@ -646,6 +648,24 @@ Value *CodeGenLLVM::codegen_intrinsic(const Call *op) {
     }
     if (n == Call::stringify) return codegen_stringify(op);
     if (n == "trace") return codegen_trace(op);
+    if (n == scratchpad_address_intrinsic) {
+        // The pipeline's static block for one scratchpad (lower/allocate_scratchpads.h): a
+        // module global, zeroed, shared by the function and its tasks.
+        const StringImm *symbol = args[0].as<StringImm>();
+        const int64_t *size = as_const_int(args[2]);
+        const int64_t *alignment = as_const_int(args[3]);
+        internal_assert(symbol && size && alignment) << "Malformed " << n << "\n";
+        llvm::GlobalVariable *block = module_->getNamedGlobal(symbol->value);
+        if (!block) {
+            auto *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(context_), (uint64_t)*size);
+            block =
+                new llvm::GlobalVariable(*module_, type, false, llvm::GlobalValue::InternalLinkage,
+                                         llvm::ConstantAggregateZero::get(type), symbol->value);
+            block->setAlignment(llvm::Align((uint64_t)*alignment));
+        }
+        return builder_->CreateInBoundsGEP(llvm::Type::getInt8Ty(context_), block,
+                                           builder_->CreateSExt(arg(4), builder_->getInt64Ty()));
+    }
     if (n == Call::make_struct) {
         if (args.empty())
             return llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));

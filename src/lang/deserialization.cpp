@@ -586,7 +586,11 @@ private:
             std::string loop = var_name();
             s.fuse_align[loop] = in.enumerator<LoopAlignStrategy>(4, "loop alignment");
         }
-        s.fuse_align_default = in.enumerator<LoopAlignStrategy>(4, "loop alignment");
+        uint8_t align = in.u8();
+        s.fuse_by_position = (align & 0x80) != 0;
+        align &= 0x7f;
+        if (align >= 4) in.corrupt("an unknown loop alignment " + std::to_string(align));
+        s.fuse_align_default = (LoopAlignStrategy)align;
         return s;
     }
 

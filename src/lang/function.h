@@ -85,6 +85,10 @@ struct StageSchedule {
     /// listed use `fuse_align_default`.
     std::map<std::string, LoopAlignStrategy> fuse_align;
     LoopAlignStrategy fuse_align_default = LoopAlignStrategy::Auto;
+    /// Set by fuse_pipelines (loom/pipeline_fusion.h): the fused loops are this stage's as many
+    /// outermost loops as the parent's from `fuse_level.var` out, whatever their names
+    /// (compute_with shares loops by name).
+    bool fuse_by_position = false;
 };
 
 /// A user bound on a pure dimension: var in [min, min + extent), or storage alignment.

@@ -98,12 +98,22 @@ Fusion read_relation(const std::map<std::string, Function> &env,
                 << "Invalid compute_with: " << child << " is computed with itself.\n";
             const Definition &pdef = stage_definition(p, pk);
             const std::string parent = stage_text(p, pk);
-            const int ip = find_loop(p, pdef, level.var), ic = find_loop(f, def, level.var);
+            const std::vector<Dim> &dp = pdef.schedule.dims, &dc = def.schedule.dims;
+            const int ip = find_loop(p, pdef, level.var);
             user_assert(ip >= 0) << "Invalid compute_with: " << child << " is computed with "
                                  << parent << " down to the loop " << level.var << ", but "
                                  << parent << " has no loop " << level.var
                                  << ". Its loops, outermost first, are: " << loop_list(pdef)
                                  << ".\n";
+            // Fused by position (fuse_pipelines): the child's loop as deep as the parent's.
+            const bool by_position = def.schedule.fuse_by_position;
+            const int ic =
+                by_position ? (int)dc.size() - ((int)dp.size() - ip) : find_loop(f, def, level.var);
+            user_assert(!by_position || ic >= 0)
+                << "Invalid pipeline fusion: " << child << " is fused with " << parent
+                << " down to " << level.var << ", " << (int)dp.size() - 1 - ip
+                << " loop(s) deep, but " << child << " has only " << (int)dc.size() - 1
+                << " loop(s): " << loop_list(def) << ".\n";
             user_assert(ic >= 0) << "Invalid compute_with: " << child << " is computed with "
                                  << parent << " down to the loop " << level.var << ", but " << child
                                  << " has no loop " << level.var
@@ -112,12 +122,12 @@ Fusion read_relation(const std::map<std::string, Function> &env,
                                  << " like " << parent << " from the outermost loop down to "
                                  << level.var << " (" << parent << "'s loops: " << loop_list(pdef)
                                  << ").\n";
-            const std::vector<Dim> &dp = pdef.schedule.dims, &dc = def.schedule.dims;
             const int n = (int)dp.size() - 1 - ip;
             bool same = n == (int)dc.size() - 1 - ic;
             // The loop compute_with names is found in both by that name (a short name may
             // match "x.x" in one and "x" in the other, as in Halide); the outer ones must match.
-            for (int i = 1; same && i < n; i++) same = dp[ip + i].var == dc[ic + i].var;
+            for (int i = 1; same && !by_position && i < n; i++)
+                same = dp[ip + i].var == dc[ic + i].var;
             user_assert(same) << "Invalid compute_with: " << child << " is computed with " << parent
                               << " down to " << level.var << ", but their loops from " << level.var
                               << " outwards differ: " << loops_outwards(pdef, ip) << " in "
@@ -128,10 +138,11 @@ Fusion read_relation(const std::map<std::string, Function> &env,
             for (int i = 0; i < n; i++) {
                 const Dim &a = dp[ip + i], &b = dc[ic + i];
                 user_assert(a.for_type == b.for_type && a.device_api == b.device_api)
-                    << "Invalid compute_with: " << child << " is computed with " << parent
-                    << " down to " << level.var << ", but the loop " << a.var << " is "
-                    << kind_text(a.for_type) << " in " << parent << " and " << kind_text(b.for_type)
-                    << " in " << child
+                    << (by_position ? "Invalid pipeline fusion: " : "Invalid compute_with: ")
+                    << child << " is computed with " << parent << " down to " << level.var
+                    << ", but the loop " << a.var << " is " << kind_text(a.for_type) << " in "
+                    << parent << " and " << (a.var == b.var ? "" : "its loop " + b.var + " is ")
+                    << kind_text(b.for_type) << " in " << child
                     << ". A fused loop runs both stages, so it must have the same kind in both "
                     << "(e.g. parallel(" << a.var << ") on both, or on neither).\n";
             }

@@ -581,7 +581,8 @@ private:
             var_name(kv.first);
             out->u8((uint8_t)kv.second);
         }
-        out->u8((uint8_t)s.fuse_align_default);
+        // The top bit marks fusion by position (so data written before it existed reads the same).
+        out->u8((uint8_t)s.fuse_align_default | (s.fuse_by_position ? 0x80 : 0));
     }
 
     void bounds(const std::vector<Bound> &bs) {

@@ -5,6 +5,8 @@
 // with the JIT's (for floats relative to max(1, |JIT|), for integers in units: float rounding
 // that differs before a conversion to an integer moves it by one).
 // Usage: c_backend_apps [--small] [--runs N] [app...]
+// With LOOM_KEEP_C=1 the generated C files and shared objects are kept (<app>.c, <app>-<config>.so
+// in the printed folder), to profile them; LOOM_C_FLAGS adds C compiler flags (e.g. -g).
 #include "Halide.h"
 
 #include "common/all_apps.h"
@@ -95,10 +97,19 @@ int main(int argc, char **argv) {
     auto have = [](const char *cc) {
         return std::system((std::string("command -v ") + cc + " > /dev/null").c_str()) == 0;
     };
-    const std::string base = " -std=c99 -O3 -march=native -Wno-psabi -fPIC -shared -Wl,-Bsymbolic";
+    const char *extra = std::getenv("LOOM_C_FLAGS");
+    const std::string base = " -std=c99 -O3 -march=native -Wno-psabi -fPIC -shared -Wl,-Bsymbolic" +
+                             std::string(extra ? " " + std::string(extra) : "");
     configs.push_back({"gcc generic", "gcc" + base + " -DLOOM_SIMD_GENERIC"});
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
         configs.push_back({"gcc avx2", "gcc" + base + " -DLOOM_SIMD_AVX2"});
+    }
+    if (__builtin_cpu_supports("sse4.1")) {
+        // x86 without AVX: the sse41 mapping against the generic one for the same ISA.
+        std::string sse = base;
+        sse.replace(sse.find(" -march=native"), 14, " -msse4.1");
+        configs.push_back({"gcc generic sse4.1", "gcc" + sse + " -DLOOM_SIMD_GENERIC"});
+        configs.push_back({"gcc sse41", "gcc" + sse + " -DLOOM_SIMD_SSE41"});
     }
     configs.push_back({"gcc scalar", "gcc" + base + " -DLOOM_SIMD_SCALAR"});
     if (have("clang")) {
@@ -169,14 +180,17 @@ int main(int argc, char **argv) {
             std::printf("%-16s skipped: a scalar argument has no constant value\n", e.name);
             continue;
         }
-        std::string src = dir + "/app.c";
+        const bool keep = std::getenv("LOOM_KEEP_C") != nullptr;
+        std::string src = dir + "/" + (keep ? e.name : "app") + ".c";
         p.compile_to_c(src, args, "app", Halide::get_host_target());
         for (const Config &c : configs) {
-            std::string so = dir + "/app.so";
+            std::string tag = c.name;
+            for (char &ch : tag) ch = ch == ' ' ? '-' : ch;
+            std::string so = dir + "/" + (keep ? std::string(e.name) + "-" + tag : "app") + ".so";
             std::string cmd = c.command + " -o " + so + " " + src + " -lm -lpthread";
             double t0 = now_ms();
             if (std::system(cmd.c_str()) != 0) {
-                std::printf("%-16s %-14s C compilation failed\n", e.name, c.name.c_str());
+                std::printf("%-16s %-18s C compilation failed\n", e.name, c.name.c_str());
                 continue;
             }
             double cc_ms = now_ms() - t0;
@@ -198,7 +212,7 @@ int main(int argc, char **argv) {
                     if (r > 0) (use_c ? c_ms : jit_ms).push_back(t);
                 }
             }
-            std::printf("%-16s %-14s C %9.2f ms  JIT %9.2f ms  ratio %5.2f  max diff %.1e  (C "
+            std::printf("%-16s %-18s C %9.2f ms  JIT %9.2f ms  ratio %5.2f  max diff %.1e  (C "
                         "compile %.1f s)%s\n",
                         e.name, c.name.c_str(), median(c_ms), median(jit_ms),
                         median(c_ms) / median(jit_ms), max_difference(app->output(), c_out),
@@ -208,6 +222,10 @@ int main(int argc, char **argv) {
             if (shutdown) shutdown();
             dlclose(h);
         }
+    }
+    if (std::getenv("LOOM_KEEP_C")) {
+        std::printf("kept the C files and shared objects in %s\n", dir.c_str());
+        return 0;
     }
     std::string rm = "rm -rf " + dir;
     return std::system(rm.c_str());

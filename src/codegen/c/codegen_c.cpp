@@ -160,6 +160,8 @@ private:
     std::string function_name_;
     std::vector<std::string> param_ids_; ///< the C parameters of the function being written
     bool uses_atomics_ = false;
+    /// The buffers of the function being printed whose pointers are restrict (see function()).
+    std::set<std::string> restrict_ok_;
 
     void line(const std::string &s) { out_ << std::string(indent_ * 4, ' ') << s << "\n"; }
     void open(const std::string &s) {
@@ -287,6 +289,34 @@ std::string CodeGenC::signature(const LoweredFunc &f, const std::string &c_name,
 
 void CodeGenC::function(const LoweredFunc &f, const std::string &c_name, bool is_task) {
     function_name_ = f.name;
+    // Buffers this function reads or writes whose address it never passes on (no Variable use:
+    // an extern stage, a closure or a buffer struct would see it): their pointers are
+    // `restrict`, the C form of the LLVM back end's one TBAA type per buffer, so the C compiler
+    // may keep loads of one buffer across stores to another (a color matrix read per vector
+    // while uint8_t output is stored: a char store may alias anything otherwise).
+    class Accesses : public IRVisitor {
+    public:
+        std::set<std::string> accessed, escaped;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const Load *op) override {
+            accessed.insert(op->name);
+            IRVisitor::visit(op);
+        }
+        void visit(const Store *op) override {
+            accessed.insert(op->name);
+            IRVisitor::visit(op);
+        }
+        void visit(const Variable *op) override {
+            if (op->type.is_handle()) escaped.insert(op->name);
+        }
+    } accesses;
+    accesses.dispatch(f.body);
+    restrict_ok_.clear();
+    for (const std::string &b : accesses.accessed) {
+        if (!accesses.escaped.count(b)) restrict_ok_.insert(b);
+    }
     std::vector<std::pair<std::string, std::string>> bindings;
     std::string sig = signature(f, c_name, is_task, &bindings);
     out_ << sig << " {\n";
@@ -410,17 +440,62 @@ bool positive_constant(const Expr &e) {
 LOOM_C_BINARY(Add, "add", ops_.arith('+', t, x[0], x[1]))
 LOOM_C_BINARY(Sub, "sub", ops_.arith('-', t, x[0], x[1]))
 LOOM_C_BINARY(Mul, "mul", ops_.arith('*', t, x[0], x[1]))
-// A divisor known to be positive has simpler vector forms (README.md in simd/).
-LOOM_C_BINARY(Div,
-              t.is_float()               ? "div"
-              : positive_constant(op->b) ? "div_c"
-                                         : "ediv",
-              ops_.div(t, x[0], x[1]))
-LOOM_C_BINARY(Mod,
-              t.is_float()               ? "fmod"
-              : positive_constant(op->b) ? "mod_c"
-                                         : "emod",
-              ops_.mod(t, x[0], x[1]))
+namespace {
+/// k when e is the integer constant 2^k, k > 0 (or a broadcast of it), else -1.
+int power_of_two_divisor(const Expr &e) {
+    const Broadcast *b = e.as<Broadcast>();
+    const Expr &v = b ? b->value : e;
+    const int64_t *i = as_const_int(v);
+    const uint64_t *u = as_const_uint(v);
+    uint64_t c = i ? (*i > 0 ? (uint64_t)*i : 0) : (u ? *u : 0);
+    if (c < 2 || (c & (c - 1)) != 0) return -1;
+    int k = 0;
+    while (c >>= 1) k++;
+    return k;
+}
+} // namespace
+
+// Euclidean division and modulus by 2^k are an arithmetic shift right and a mask (exactly, for
+// signed values too). Said so here because compilers do not see it through the vector forms:
+// GCC divides a 32-lane vector by a splat of 256 one lane at a time (camera_pipe's color
+// matrix: 3x slower than the shift).
+void CodeGenC::visit(const Div *op) {
+    const int k = op->type.is_float() ? -1 : power_of_two_divisor(op->b);
+    if (k > 0) {
+        id_ = emit(Call::make(op->type, Call::shift_right, {op->a, make_const(op->type, k)},
+                              Call::PureIntrinsic));
+        return;
+    }
+    std::string a0 = emit(op->a), b0 = emit(op->b);
+    Type t = op->a.type();
+    // A divisor known to be positive has simpler vector forms (README.md in simd/).
+    id_ = ops_.lanewise(t.is_float()               ? "div"
+                        : positive_constant(op->b) ? "div_c"
+                                                   : "ediv",
+                        op->type, {t, op->b.type()}, {a0, b0},
+                        [&](const std::vector<Type> &, const std::vector<std::string> &x) {
+                            return ops_.div(t, x[0], x[1]);
+                        });
+}
+
+void CodeGenC::visit(const Mod *op) {
+    const int k = op->type.is_float() ? -1 : power_of_two_divisor(op->b);
+    if (k > 0) {
+        id_ = emit(Call::make(op->type, Call::bitwise_and,
+                              {op->a, make_const(op->type, (int64_t(1) << k) - 1)},
+                              Call::PureIntrinsic));
+        return;
+    }
+    std::string a0 = emit(op->a), b0 = emit(op->b);
+    Type t = op->a.type();
+    id_ = ops_.lanewise(t.is_float()               ? "fmod"
+                        : positive_constant(op->b) ? "mod_c"
+                                                   : "emod",
+                        op->type, {t, op->b.type()}, {a0, b0},
+                        [&](const std::vector<Type> &, const std::vector<std::string> &x) {
+                            return ops_.mod(t, x[0], x[1]);
+                        });
+}
 LOOM_C_BINARY(Min, "min", ops_.min(t, x[0], x[1]))
 LOOM_C_BINARY(Max, "max", ops_.max(t, x[0], x[1]))
 LOOM_C_BINARY(EQ, "eq", ops_.compare("==", t, x[0], x[1]))
@@ -468,6 +543,29 @@ void CodeGenC::visit(const Load *op) {
     const Ramp *r = op->index.as<Ramp>();
     if (dense_ok && r && is_const_one(r->stride)) {
         id_ = ops_.load(t, p(ptr + " + " + emit(r->base)));
+        return;
+    }
+    const int64_t *stride_c = r ? as_const_int(r->stride) : nullptr;
+    const int64_t stride = stride_c ? *stride_c : 0;
+    const int lanes = t.lanes();
+    if (dense_ok && r && r->base.type().is_scalar() && (stride == 2 || stride == 4) &&
+        (lanes & (lanes - 1)) == 0) {
+        // Interleaved data (a Bayer mosaic's channels): two dense loads of half of
+        // lanes * stride elements, the first from the span's start and the second ending at its
+        // last element (never past it), and one shuffle, as the LLVM back end does, instead of
+        // a gather of one element per lane.
+        const int half = lanes * (int)stride / 2;
+        const int span = (lanes - 1) * (int)stride + 1;
+        Type ht = t.with_lanes(half);
+        std::string base = bind(op->name + ".strided", Int(64), "(int64_t)" + p(emit(r->base)));
+        std::string lo = ops_.load(ht, p(ptr + " + " + base));
+        std::string hi = ops_.load(ht, p(ptr + " + " + base + " + " + std::to_string(span - half)));
+        std::vector<int> idx;
+        for (int i = 0; i < lanes; i++) {
+            int e = i * (int)stride;
+            idx.push_back(e < half ? e : half + e - (span - half));
+        }
+        id_ = ops_.shuffle(t, {ht, ht}, {lo, hi}, idx);
         return;
     }
     std::string index = emit(op->index);
@@ -814,7 +912,13 @@ void CodeGenC::visit(const LetStmt *op) {
         return;
     }
     std::string v = emit(op->value);
-    std::string c = bind(op->name, op->value.type(), v);
+    std::string c;
+    if (op->value.type().is_handle() && restrict_ok_.count(op->name)) {
+        c = fresh(op->name);
+        line("void *restrict " + c + " = " + v + ";");
+    } else {
+        c = bind(op->name, op->value.type(), v);
+    }
     push(op->name, c);
     emit(op->body);
     pop(op->name);
@@ -903,7 +1007,7 @@ void CodeGenC::visit(const Allocate *op) {
     std::string bytes =
         bind(op->name + ".bytes", Int(64),
              p(cond) + " ? " + p(elems) + " * " + std::to_string(et.bytes()) + " : 0");
-    line(ct + " *" + c + " = NULL;");
+    line(ct + (restrict_ok_.count(op->name) ? " *restrict " : " *") + c + " = NULL;");
     open("if (" + bytes + " > 0)");
     line(c + " = (" + ct + " *)halide_malloc(uc, (size_t)" + bytes + ");");
     open("if (!" + c + ")");

@@ -23,6 +23,12 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
+/* Shuffles of one or two vectors of one type into a vector of a power-of-two lane count, the
+ * indices into their concatenation; the generated shuffles use it where it applies. */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define LOOM_SHUFFLEVECTOR(...) __builtin_shufflevector(__VA_ARGS__)
+#endif
+
 #define LOOM_VECTOR_TYPE(tag, lanes, ctype)                                                        \
     typedef ctype loom_##tag __attribute__((vector_size(lanes * sizeof(ctype))));                  \
     LOOM_C_INLINE loom_##tag loom_##tag##_load(const ctype *p) {                                   \

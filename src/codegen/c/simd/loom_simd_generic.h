@@ -111,6 +111,36 @@
     }
 #define LOOM_OP_ne0(f, R, rc, n, A, ac, W)                                                         \
     LOOM_C_INLINE R f(A a) { return __builtin_convertvector(-(a != 0), R); }
+/* e^x of float lanes, inline (one expf call per lane otherwise: nl_means's weights). The LLVM
+ * back end's algorithm: x clamped to [-104, 89], Cody-Waite reduction x = k ln2 + r with
+ * |r| <= ln2 / 2, the Cephes minimax polynomial for e^r (1-2 ulp), and 2^k applied in two halves
+ * so results down to the subnormals stay right; NaN passes through. k is rounded half away from
+ * zero through an integer conversion (exact whatever the compiler's float flags). */
+#define LOOM_SIMD_GENERIC_SELECT(W, k, a, b) (((W)(a) & (k)) | ((W)(b) & ~(k)))
+#define LOOM_OP_exp_f32(f, R, rc, n, A, ac, W)                                                     \
+    LOOM_C_INLINE R f(A x) {                                                                       \
+        const R z = {0};                                                                           \
+        W nan = (W)(x != x);                                                                       \
+        R xc = (R)LOOM_SIMD_GENERIC_SELECT(W, nan, z, x);                                          \
+        xc = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(xc < z - 104.0f), z - 104.0f, xc);                 \
+        xc = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(xc > z + 89.0f), z + 89.0f, xc);                   \
+        R t = xc * 1.44269504088896341f;                                                           \
+        W ki = __builtin_convertvector(                                                            \
+            t + (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z), z - 0.5f, z + 0.5f), W);                \
+        R k = __builtin_convertvector(ki, R);                                                      \
+        R r = k * -0.693359375f + xc;                                                              \
+        r = k * 2.12194440e-4f + r;                                                                \
+        R y = z + 1.9875691500e-4f;                                                                \
+        y = y * r + 1.3981999507e-3f;                                                              \
+        y = y * r + 8.3334519073e-3f;                                                              \
+        y = y * r + 4.1665795894e-2f;                                                              \
+        y = y * r + 1.6666665459e-1f;                                                              \
+        y = y * r + 5.0000001201e-1f;                                                              \
+        R p = (y * (r * r) + r) + 1.0f;                                                            \
+        W k1 = ki >> 1, k2 = ki - k1;                                                              \
+        R res = p * (R)((k1 + 127) << 23) * (R)((k2 + 127) << 23);                                 \
+        return (R)LOOM_SIMD_GENERIC_SELECT(W, nan, x, res);                                        \
+    }
 #define LOOM_OP_broadcast(f, R, rc, n, A, ac, W)                                                   \
     LOOM_C_INLINE R f(A a) {                                                                       \
         R r = {0};                                                                                 \

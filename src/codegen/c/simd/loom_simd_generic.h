@@ -94,6 +94,15 @@
         return (R)(((W)a & k) | ((W)b & ~k));                                                      \
     }
 
+/* |a - b| as the unsigned type of the operands' width: the difference taken the right way
+ * round, in unsigned lanes (wrapping, so exact for signed operands too). */
+#define LOOM_OP_absd(f, R, rc, n, A, ac, B, bc, W)                                                 \
+    LOOM_C_INLINE R f(A a, B b) {                                                                  \
+        W k = (W)(a < b);                                                                          \
+        R ua = (R)a, ub = (R)b;                                                                    \
+        return (R)(((W)(ub - ua) & k) | ((W)(ua - ub) & ~k));                                      \
+    }
+
 /* Numeric conversions are C's conversion per lane; a conversion to bool is a test against 0. */
 /* Between floats and narrower integers, conversions go through the integers as wide as the
  * float (exact for every value the conversion defines), which compilers vectorize where GCC 12

@@ -22,6 +22,7 @@
 #include "lower/mark_clamped_ramps.h"
 #include "lower/memoization.h"
 #include "lower/offload_gpu_loops.h"
+#include "lower/optimize_loads_stores.h"
 #include "lower/partition_loops.h"
 #include "lower/remove_dead_allocations.h"
 #include "lower/rewrite_interleavings.h"
@@ -275,6 +276,8 @@ LoweredFunc lower(const std::vector<Function> &user_outputs, const std::string &
     s = run("rewrite_interleavings", s, [&] { return rewrite_interleavings(s); });
     s = run("infer_alignment", s, [&] { return infer_alignment(s); });
     s = run("loop_invariant_code_motion", s, [&] { return loop_invariant_code_motion(s); });
+    // After LICM grouped indices by loop level; before its Register buffers are checked, and CSE.
+    s = run("optimize_loads_stores", s, [&] { return optimize_loads_stores(s); });
     s = run("bound_small_allocations", s, [&] { return bound_small_allocations(s); });
     // Heap buffers end right after their last use (a root stage's buffer, after its last
     // consumer), not at the end of everything computed after them.

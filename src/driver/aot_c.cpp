@@ -23,6 +23,7 @@ extern const char c_threads_text[];
 extern const char c_simd_scalar_text[];
 extern const char c_simd_generic_text[];
 extern const char c_simd_avx2_text[];
+extern const char c_simd_sse41_text[];
 extern const char c_simd_neon_text[];
 
 namespace {
@@ -275,8 +276,9 @@ std::string aot_c_source(const ModuleContents &m) {
        << " as one C99 translation unit.\n"
        << " * Build: cc -std=c99 -O2 -c <this file>; link with -lm -lpthread. Options:\n"
        << " *   -DLOOM_SIMD_GENERIC (default with GCC and Clang: vector extensions),\n"
-       << " *   -DLOOM_SIMD_AVX2 (x86 intrinsics; with -mavx2 -mfma), -DLOOM_SIMD_NEON (AArch64 "
-          "intrinsics),\n"
+       << " *   -DLOOM_SIMD_AVX2 (x86 intrinsics; with -mavx2 -mfma),\n"
+       << " *   -DLOOM_SIMD_SSE41 (x86 intrinsics without AVX; with -msse4.1),\n"
+       << " *   -DLOOM_SIMD_NEON (AArch64 intrinsics),\n"
        << " *   -DLOOM_SIMD_SCALAR (any C99 compiler), -DLOOM_SIMD_HEADER='\"mapping.h\"' (your "
           "own),\n"
        << " *   -DLOOM_C_NO_THREADS (no POSIX threads: parallel loops run serially). */\n"
@@ -301,6 +303,8 @@ std::string aot_c_source(const ModuleContents &m) {
        // The target mappings are the generic one plus intrinsics for what it does poorly.
        << "#if defined(LOOM_SIMD_AVX2)\n"
        << c_simd_avx2_text << "\n"
+       << "#elif defined(LOOM_SIMD_SSE41)\n"
+       << c_simd_sse41_text << "\n"
        << "#elif defined(LOOM_SIMD_NEON)\n"
        << c_simd_neon_text << "\n#endif\n#endif\n\n"
        << "/* ---- The pipeline ---- */\n"

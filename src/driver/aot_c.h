@@ -11,8 +11,9 @@
 ///   program's own (or libloom's) definitions take precedence;
 /// - the SIMD mappings (src/codegen/c/simd/), one chosen when the C is compiled:
 ///   -DLOOM_SIMD_SCALAR, -DLOOM_SIMD_GENERIC (the default under GCC and Clang),
-///   -DLOOM_SIMD_AVX2 (with -mavx2 -mfma) and -DLOOM_SIMD_NEON (AArch64): the generic mapping
-///   plus intrinsics, or -DLOOM_SIMD_HEADER='"my_dsp.h"' for a mapping of one's own;
+///   -DLOOM_SIMD_AVX2 (with -mavx2 -mfma), -DLOOM_SIMD_SSE41 (with -msse4.1) and
+///   -DLOOM_SIMD_NEON (AArch64): the generic mapping plus intrinsics, or
+///   -DLOOM_SIMD_HEADER='"my_dsp.h"' for a mapping of one's own;
 /// - -DLOOM_C_NO_THREADS builds for targets without POSIX threads (parallel loops run
 ///   serially).
 /// Buffers the pipeline uses without listing them are embedded as constant data, as in Halide.

@@ -2,8 +2,8 @@
 # The C back end's output as a user of a plain C toolchain builds it: standalone_generate writes
 # blur.c and blur.h, and standalone_main.c, a C99 program, links with them and only -lm and
 # -lpthread. Built with gcc and clang (those installed), with each SIMD mapping (avx2 where the
-# CPU has AVX2 and FMA) and without threads, in strict C99 (-pedantic, warnings as errors), then
-# run.
+# CPU has AVX2 and FMA, sse41 where it has SSE4.1) and without threads, in strict C99 (-pedantic,
+# warnings as errors), then run.
 #
 # Usage: run_standalone.sh <standalone_generate executable> <source dir>
 set -euo pipefail
@@ -17,6 +17,9 @@ if command -v timeout >/dev/null; then run=(timeout 300); fi
 modes=(-DLOOM_SIMD_GENERIC -DLOOM_SIMD_SCALAR "-DLOOM_SIMD_GENERIC -DLOOM_C_NO_THREADS")
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo; then
     modes+=("-DLOOM_SIMD_AVX2 -mavx2 -mfma")
+fi
+if grep -qw sse4_1 /proc/cpuinfo 2>/dev/null; then
+    modes+=("-DLOOM_SIMD_SSE41 -msse4.1")
 fi
 configs=0
 for cc in gcc clang; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Testbenches (compile_to_testbench) for the pipelines testbench_generate writes, run against
-# every build of each pipeline: the C back end's output built with gcc and clang, the LLVM back
-# end's static library for the host, and on AArch64 under qemu (when gcc-aarch64-linux-gnu and
+# every build of each pipeline: the C back end's output built with gcc and clang (the generic and
+# scalar mappings, and the sse41 mapping where the CPU has SSE4.1), the LLVM back end's static
+# library for the host, and on AArch64 under qemu (when gcc-aarch64-linux-gnu and
 # qemu-user are installed, as scripts/setup.sh does): the C output with the generic and neon
 # mappings and the LLVM back end's arm-64-linux library (testbench_lib.sh). A testbench must also
 # reject a pipeline with the same signature that computes something else.
@@ -17,11 +18,15 @@ cd "$tmp"
 # shellcheck source=testbench_lib.sh
 source "$here/testbench_lib.sh"
 pipelines=(blur int_ops_uint8 int_ops_int16 int_ops_int32 int_ops_uint64 float_math reductions)
+mappings=(GENERIC SCALAR)
+if grep -qw sse4_1 /proc/cpuinfo 2>/dev/null; then mappings+=(SSE41); fi
 for p in "${pipelines[@]}"; do
     for cc in gcc clang; do
         command -v "$cc" >/dev/null || continue
-        for mapping in GENERIC SCALAR; do
-            "$cc" "${cflags[@]}" -DLOOM_SIMD_$mapping -o "$p-$cc-$mapping" "${p}_tb.c" "$p.c" \
+        for mapping in "${mappings[@]}"; do
+            mflags=(-DLOOM_SIMD_$mapping)
+            if [[ $mapping == SSE41 ]]; then mflags+=(-msse4.1); fi
+            "$cc" "${cflags[@]}" "${mflags[@]}" -o "$p-$cc-$mapping" "${p}_tb.c" "$p.c" \
                 -lm -lpthread
             check "$p, C back end, $cc, $mapping" "$p-$cc-$mapping"
         done

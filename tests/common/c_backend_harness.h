@@ -27,8 +27,8 @@ namespace c_backend_test {
 /// A C compiler and SIMD mapping to build generated C with.
 struct CConfig {
     std::string compiler; ///< "gcc", "clang"
-    std::string mapping;  ///< "generic", "scalar", "avx2"
-    std::string flags;    ///< target options the mapping needs ("-mavx2 -mfma")
+    std::string mapping;  ///< "generic", "scalar", "avx2", "sse41"
+    std::string flags;    ///< target options the mapping needs ("-mavx2 -mfma", "-msse4.1")
     std::string name() const { return compiler + "_" + mapping; }
 };
 
@@ -42,8 +42,20 @@ inline bool host_has_avx2() {
 #endif
 }
 
+/// Whether this machine runs code built with -msse4.1.
+inline bool host_has_sse41() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("sse4.1");
+#else
+    return false;
+#endif
+}
+
 /// The configurations available on this machine (gcc is required; clang if installed): the
-/// generic and scalar mappings, and the avx2 mapping where the CPU has AVX2 and FMA.
+/// generic and scalar mappings, the avx2 mapping where the CPU has AVX2 and FMA, and the sse41
+/// mapping where it has SSE4.1 (with gcc only: each configuration adds about a sixth to the
+/// tests' time, and the mapping is intrinsics, which Clang compiles alike).
 inline std::vector<CConfig> configs() {
     std::vector<CConfig> r;
     for (const char *cc : {"gcc", "clang"}) {
@@ -51,6 +63,7 @@ inline std::vector<CConfig> configs() {
         if (std::system(probe.c_str()) != 0) continue;
         for (const char *m : {"generic", "scalar"}) r.push_back({cc, m, ""});
         if (host_has_avx2()) r.push_back({cc, "avx2", "-mavx2 -mfma"});
+        if (host_has_sse41() && std::string(cc) == "gcc") r.push_back({cc, "sse41", "-msse4.1"});
     }
     return r;
 }

@@ -2,6 +2,9 @@
 // clang with each SIMD mapping, and compared with the JIT (the LLVM back end) value for value.
 #include "common/c_backend_harness.h"
 
+// Intrinsics without a front-end constructor (rounding_mul_shift_right).
+#include "ir/ir.h"
+
 #include <loom/loom.h>
 
 #include <gtest/gtest.h>
@@ -43,9 +46,9 @@ void expect_same(const Buffer<T> &jit, const Buffer<T> &c, double tolerance = 0)
     int mismatches = 0;
     jit.for_each_element([&](const int *pos) {
         T a = jit(pos), b = c(pos);
-        bool same = tolerance > 0 ? std::abs((double)a - (double)b) <=
-                                        tolerance * std::max(1.0, std::abs((double)a))
-                                  : (a == b || (a != a && b != b));
+        bool same = a == b || (a != a && b != b) ||
+                    (tolerance > 0 && std::abs((double)a - (double)b) <=
+                                          tolerance * std::max(1.0, std::abs((double)a)));
         if (!same && mismatches++ < 5) {
             ADD_FAILURE() << "at (" << pos[0] << (jit.dimensions() > 1 ? ", " : "")
                           << (jit.dimensions() > 1 ? std::to_string(pos[1]) : "") << "): JIT " << +a
@@ -207,6 +210,35 @@ TEST_P(CBackend, FloatMath) {
     }
 }
 
+TEST_P(CBackend, StridedLoadsPowerOfTwoDivisorsAndExp) {
+    // The C back end's own forms: loads of stride 2 and 4 as two dense loads and a shuffle
+    // (the last lane at the buffer's end: nothing read past it), Euclidean division and modulus
+    // by 2^k as a shift and a mask (negative values), and the generic mapping's inline exp.
+    Buffer<int16_t> in = random_buffer<int16_t>({4 * 64 + 1}, 8);
+    for (int lanes : {8, 16}) {
+        SCOPED_TRACE(lanes);
+        ImageParam input(Int(16), 1, "input");
+        Var x("x");
+        Func f("strided_div");
+        Expr a = input(2 * x) + input(2 * x + 1) * 3, b = input(4 * x + 1);
+        f(x) = a / 8 + a % 16 + (b - 100) / 256 + b % 128 + cast<int16_t>(x) / 2;
+        f.vectorize(x, lanes);
+        check_unary<int16_t, int16_t>(GetParam(), f, input, in, {64});
+    }
+    Buffer<float> v(64);
+    for (int i = 0; i < 64; i++) v(i) = -120.0f + 3.4f * i;
+    v(0) = NAN;
+    v(1) = INFINITY;
+    v(2) = -INFINITY;
+    v(3) = -0.0f;
+    ImageParam input(Float(32), 1, "input");
+    Var x("x");
+    Func e("vector_exp");
+    e(x) = exp(input(x));
+    e.vectorize(x, 8);
+    check_unary<float, float>(GetParam(), e, input, v, {64}, 1e-6);
+}
+
 TEST_P(CBackend, TuplesStructsAndLets) {
     Buffer<int32_t> in = random_buffer<int32_t>({40}, 7);
     ImageParam input(Int(32), 1, "input");
@@ -245,12 +277,47 @@ TEST_P(CBackend, InputErrorsReachTheRuntimeErrorHandler) {
     out.for_each_element([&](int i, int j) { ASSERT_EQ(out(i, j), good(i, j) * 2.0f); });
 }
 
+/// outs (the outputs of p, whose arguments args read inputs) built with config and run; empty
+/// after a failure.
+std::vector<Buffer<>> c_outputs(const CConfig &config, const Pipeline &p,
+                                const std::vector<Argument> &args,
+                                const std::vector<Buffer<>> &inputs, const std::vector<Func> &outs,
+                                const std::vector<int> &sizes) {
+    CBackendRun c(p, args, config);
+    if (!c.ok()) return {};
+    std::vector<Buffer<>> actual;
+    std::vector<void *> call;
+    for (const Buffer<> &b : inputs) call.push_back((void *)b.raw_buffer());
+    for (const Func &f : outs) actual.emplace_back(f.types()[0], sizes);
+    for (const Buffer<> &b : actual) call.push_back((void *)b.raw_buffer());
+    int r = c.call(call);
+    if (r != 0) {
+        ADD_FAILURE() << config.name() << ": the pipeline returned " << r << ": " << c.errors();
+        return {};
+    }
+    return actual;
+}
+
 /// A multi-output pipeline through the JIT and the C back end, every output compared bit for
 /// bit (any NaN matches any NaN; -0.0 does not match 0.0). params[i] reads inputs[i]. The JIT's
-/// outputs are computed once per key, for all configurations.
+/// outputs are computed once per key, for all configurations. With a reference configuration,
+/// the outputs are compared with its outputs instead of the JIT's.
 void check_outputs_exact(const CConfig &config, const std::string &key,
                          const std::vector<Func> &outs, std::vector<ImageParam> params,
-                         const std::vector<Buffer<>> &inputs, const std::vector<int> &sizes) {
+                         const std::vector<Buffer<>> &inputs, const std::vector<int> &sizes,
+                         const CConfig *reference = nullptr) {
+    // At most 20 outputs a pipeline: they are one C function, and C compilers take more than
+    // twice as long for one twice as large (register allocation).
+    const size_t most = 20;
+    if (outs.size() > most) {
+        for (size_t i = 0; i < outs.size(); i += most) {
+            std::vector<Func> part(outs.begin() + i,
+                                   outs.begin() + std::min(outs.size(), i + most));
+            check_outputs_exact(config, key + " " + std::to_string(i / most), part, params, inputs,
+                                sizes, reference);
+        }
+        return;
+    }
     std::vector<Argument> args;
     for (size_t i = 0; i < params.size(); i++) {
         params[i].set(inputs[i]);
@@ -258,19 +325,17 @@ void check_outputs_exact(const CConfig &config, const std::string &key,
     }
     Pipeline p(outs);
     static std::map<std::string, std::vector<Buffer<>>> jit_outputs;
-    std::vector<Buffer<>> &expected = jit_outputs[key];
-    if (expected.empty()) {
+    std::vector<Buffer<>> reference_outputs;
+    if (reference) reference_outputs = c_outputs(*reference, p, args, inputs, outs, sizes);
+    std::vector<Buffer<>> &expected = reference ? reference_outputs : jit_outputs[key];
+    if (expected.empty() && !reference) {
         Realization r = p.realize(sizes);
         for (size_t i = 0; i < outs.size(); i++) expected.push_back(r[i]);
     }
-    CBackendRun c(p, args, config);
-    ASSERT_TRUE(c.ok());
-    std::vector<Buffer<>> actual;
-    std::vector<void *> call;
-    for (const Buffer<> &b : inputs) call.push_back((void *)b.raw_buffer());
-    for (size_t i = 0; i < outs.size(); i++) actual.emplace_back(expected[i].type(), sizes);
-    for (const Buffer<> &b : actual) call.push_back((void *)b.raw_buffer());
-    ASSERT_EQ(c.call(call), 0) << c.errors();
+    std::vector<Buffer<>> actual = c_outputs(config, p, args, inputs, outs, sizes);
+    ASSERT_EQ(expected.size(), outs.size());
+    ASSERT_EQ(actual.size(), outs.size());
+    const std::string expected_name = reference ? reference->name() : "JIT";
     for (size_t i = 0; i < outs.size(); i++) {
         Type t = expected[i].type();
         int bytes = t.bytes();
@@ -285,13 +350,19 @@ void check_outputs_exact(const CConfig &config, const std::string &key,
                 std::memcpy(&y, a + k * bytes, 4);
                 if (std::isnan(x) && std::isnan(y)) continue;
             }
+            if (t == Float(64)) {
+                double x, y;
+                std::memcpy(&x, e + k * bytes, 8);
+                std::memcpy(&y, a + k * bytes, 8);
+                if (std::isnan(x) && std::isnan(y)) continue;
+            }
             if (mismatches++ < 3) {
                 uint64_t x = 0, y = 0;
                 std::memcpy(&x, e + k * bytes, bytes);
                 std::memcpy(&y, a + k * bytes, bytes);
                 ADD_FAILURE() << outs[i].name() << " (" << t << ") at " << k % sizes[0] << ", "
-                              << k / sizes[0] << ": JIT bits 0x" << std::hex << x << ", C 0x" << y
-                              << std::dec;
+                              << k / sizes[0] << ": " << expected_name << " bits 0x" << std::hex
+                              << x << ", " << config.name() << " 0x" << y << std::dec;
             }
         }
         EXPECT_EQ(mismatches, 0) << outs[i].name();
@@ -321,12 +392,18 @@ Buffer<T> special_buffer(std::vector<int> sizes, const std::vector<T> &special, 
     return b;
 }
 
-/// The operations the target mappings (loom_simd_avx2.h, loom_simd_neon.h) define with
-/// intrinsics, on the lane counts they accelerate: 8-bit operations on every pair of values,
-/// 16- and 32-bit ones and float rounding, square roots, min and max on special values (NaN,
-/// -0.0, infinities, halves, denormals), conversions, comparisons, selects and gathers.
+/// The operations the target mappings (loom_simd_avx2.h, loom_simd_sse41.h, loom_simd_neon.h)
+/// define with intrinsics, on the lane counts they accelerate: 8-bit operations on every pair
+/// of values, 16- and 32-bit ones and float rounding, square roots, min and max on special
+/// values (NaN, -0.0, infinities, halves, denormals), conversions, comparisons, selects and
+/// gathers; f64 ones for the sse41 mapping.
 TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
     Var x("x"), y("y");
+    // The sse41 mapping's 32 lanes of 8 bits are its 16-lane operations on each half, so 32
+    // lanes check both (the 16-lane conversions from 8 bits are in the 16-bit part); it also
+    // has f64 operations.
+    const bool sse41 = GetParam().mapping == "sse41";
+    const std::vector<int> lanes8 = sse41 ? std::vector<int>{32, 8} : std::vector<int>{16, 8};
     std::vector<Expr> es;
     auto add = [&](std::initializer_list<Expr> l) { es.insert(es.end(), l); };
     // 8 bits: a and b take every pair of values.
@@ -336,7 +413,7 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
     Buffer<float> f8(256, 256);
     f8.for_each_element(
         [&](int i, int j) { f8(i, j) = (float)((i * 37 + j * 11) % 1280) * 0.2f - 0.99f; });
-    for (int lanes : {16, 8}) {
+    for (int lanes : lanes8) {
         SCOPED_TRACE("8-bit lanes, vectorized by " + std::to_string(lanes));
         ImageParam pa(UInt(8), 2, "a"), pb(UInt(8), 2, "b"), pw(UInt(8), 2, "w");
         ImageParam pf(Float(32), 2, "f");
@@ -354,7 +431,8 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
         add({cast<uint8_t>((cast<uint16_t>(a) * b) >> 4), cast<int>(a) - cast<int>(sb)});
         add({cast<uint8_t>(cast<int>(a) * 3 + cast<int>(b)), cast<int16_t>(sa) * 3});
         add({cast<uint16_t>(sb) + 1, cast<int8_t>(cast<int16_t>(a) * 3)});
-        add({cast<uint32_t>(sa) + cast<uint32_t>(b)});
+        add({cast<uint32_t>(sa) + cast<uint32_t>(b), cast<uint8_t>(cast<int16_t>(sa) * 5)});
+        add({cast<int8_t>(cast<uint16_t>(a) * 7)});
         check_outputs_exact(GetParam(), "8-bit " + std::to_string(lanes),
                             vectorized_outputs(es, x, lanes), {pa, pb, pw, pf}, {a8, b8, w8, f8},
                             {256, 256});
@@ -366,10 +444,12 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
     Buffer<uint16_t> b16 = special_buffer<uint16_t>({256, 64}, special16, true, 11);
     Buffer<uint16_t> q16(256, 64);
     q16.for_each_element([&](int i, int j) { q16(i, j) = (uint16_t)((i * 7 + j) % 37); });
+    Buffer<uint8_t> c8 = random_buffer<uint8_t>({256, 64}, 26);
     for (int lanes : {16, 8}) {
         SCOPED_TRACE("16-bit lanes, vectorized by " + std::to_string(lanes));
-        ImageParam pa(UInt(16), 2, "a"), pb(UInt(16), 2, "b"), pq(UInt(16), 2, "q");
-        Expr a = pa(x, y), b = pb(x, y), q = pq(x, y);
+        ImageParam pa(UInt(16), 2, "a"), pb(UInt(16), 2, "b"), pq(UInt(16), 2, "q"),
+            pc(UInt(8), 2, "c");
+        Expr a = pa(x, y), b = pb(x, y), q = pq(x, y), c = pc(x, y), sc = cast<int8_t>(c);
         Expr sa = cast<int16_t>(a), sb = cast<int16_t>(b);
         es.clear();
         add({saturating_add(a, b), saturating_sub(a, b), halving_add(a, b)});
@@ -380,13 +460,31 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
         add({mul_shift_right(a, b, q), mul_shift_right(a, b, 16), mul_shift_right(sa, sb, q)});
         add({mul_shift_right(sa, sb, 15), cast<uint16_t>((cast<uint32_t>(a) * b + 32768) >> 16)});
         add({cast<int16_t>(clamp((cast<int32_t>(sa) * sb + 16384) >> 15, -32768, 32767))});
+        // One amount in every lane, other than the single instructions' 15 and 16, and the
+        // rounding form with each lane's own amount.
+        add({mul_shift_right(a, b, 7), mul_shift_right(sa, sb, 3), mul_shift_right(a, b, 40)});
+        add({cast<uint16_t>(min((cast<uint32_t>(a) * b + 64) >> 7, 65535))});
+        add({internal::Call::make(UInt(16), "rounding_mul_shift_right", {a, b, q},
+                                  internal::Call::PureIntrinsic),
+             internal::Call::make(Int(16), "rounding_mul_shift_right", {sa, sb, q},
+                                  internal::Call::PureIntrinsic)});
         add({select(a < b, a, b + 1), select(sa <= sb, sa, sb - 1), select(a == b, a, b * 3)});
         add({select(sa < sb, sa, sb), select(sa == sb, a, b), select(a != b, sa, sb)});
+        add({select(sa < sb, a, b), select(sa != sb, a, b), select(a <= b, sa, sb)});
         add({cast<float>(a) * 0.5f, cast<float>(sa), cast<uint8_t>(a), cast<int8_t>(sa)});
         add({cast<int>(sa) * 3, cast<uint32_t>(a) * 3, cast<int16_t>(cast<int>(a) * 5)});
         add({cast<uint16_t>(cast<uint32_t>(sa) * 7), cast<uint16_t>(a * 0.75f)});
+        add({cast<int16_t>(cast<float>(sa) * 0.75f), cast<int8_t>(cast<int>(a) * 5)});
+        add({cast<uint16_t>(cast<int>(sa) * 5 + 1), cast<uint8_t>(sa >> 1)});
+        add({cast<int16_t>(cast<uint32_t>(a) * 7 + 1)});
+        // From and to 8 bits at these lane counts.
+        add({cast<uint16_t>(c) * 3, cast<int16_t>(sc) * 3, cast<uint16_t>(sc) + a});
+        add({cast<int16_t>(c) - sa, cast<int>(c) * 3, cast<float>(sc) * 0.5f, cast<int>(sc) * 3});
+        add({cast<float>(c) * 0.5f, cast<uint8_t>(cast<int>(a) * 3), cast<int8_t>(sa >> 2)});
+        add({cast<uint8_t>(cast<float>(a) * 0.5f), cast<int8_t>(cast<float>(sa) * 0.25f)});
+        add({select(a < b, c, c + 1), select(sa <= sb, sc, sc - 1)});
         check_outputs_exact(GetParam(), "16-bit " + std::to_string(lanes),
-                            vectorized_outputs(es, x, lanes), {pa, pb, pq}, {a16, b16, q16},
+                            vectorized_outputs(es, x, lanes), {pa, pb, pq, pc}, {a16, b16, q16, c8},
                             {256, 64});
     }
     // 32 bits and floats.
@@ -403,11 +501,15 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
     Buffer<int32_t> ib = special_buffer<int32_t>({250, 32}, special32, true, 15);
     Buffer<int32_t> lut = random_buffer<int32_t>({1024}, 16);
     Buffer<float> flut = random_buffer<float>({1024}, 17);
+    Buffer<uint8_t> n8 = random_buffer<uint8_t>({250, 32}, 20);
+    Buffer<int16_t> n16 = random_buffer<int16_t>({250, 32}, 21);
     for (int lanes : {8, 4}) {
         SCOPED_TRACE("32-bit lanes, vectorized by " + std::to_string(lanes));
         ImageParam pfa(Float(32), 2, "fa"), pfb(Float(32), 2, "fb"), pia(Int(32), 2, "ia"),
-            pib(Int(32), 2, "ib"), plut(Int(32), 1, "lut"), pflut(Float(32), 1, "flut");
+            pib(Int(32), 2, "ib"), plut(Int(32), 1, "lut"), pflut(Float(32), 1, "flut"),
+            pn8(UInt(8), 2, "n8"), pn16(Int(16), 2, "n16");
         Expr a = pfa(x, y), b = pfb(x, y), i = pia(x, y), j = pib(x, y);
+        Expr c8 = pn8(x, y), s8 = cast<int8_t>(c8), s16 = pn16(x, y), c16 = cast<uint16_t>(s16);
         Expr u = cast<uint32_t>(i), v = cast<uint32_t>(j);
         es.clear();
         add({floor(a), ceil(a), trunc(a), round(a), sqrt(a), abs(a), min(a, b), max(a, b)});
@@ -416,6 +518,18 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
         add({cast<int>(clamp(a, -1e9f, 1e9f)), cast<uint32_t>(clamp(a, 0.0f, 4e9f))});
         add({cast<uint8_t>(clamp(a, 0.0f, 255.0f)), cast<int16_t>(clamp(a, -32768.0f, 32767.0f))});
         add({cast<float>(i), cast<float>(u), cast<uint16_t>(u), cast<int8_t>(i)});
+        add({cast<float>(cast<uint8_t>(i)), cast<float>(cast<int8_t>(j)),
+             cast<int>(cast<uint16_t>(i))});
+        // Float % on operands whose b * floor(a / b) is exact: the JIT's and C's agree.
+        Expr m = (cast<float>(i & 1023) - 512.0f) * 0.25f, d = cast<float>(j & 15) + 0.5f;
+        add({cast<float>(cast<int16_t>(j)), cast<uint32_t>(cast<int8_t>(i)), m % d});
+        // From 8 and 16 bits to 32, and from u32 to 8 and 16 bits.
+        add({cast<int>(c8), cast<uint32_t>(c8) * 3, cast<float>(c8) * 0.5f, cast<int>(s8)});
+        add({cast<uint32_t>(s8) * 3, cast<float>(s8) * 0.5f, cast<int>(s16), cast<float>(c16)});
+        add({cast<uint32_t>(s16) * 3, cast<float>(s16) * 0.5f, cast<int>(c16) * 3});
+        add({cast<uint32_t>(c16) * 3, cast<uint8_t>(u >> 1), cast<int8_t>(u >> 2)});
+        add({cast<uint16_t>(u >> 1), cast<int16_t>(u >> 3)});
+        add({cast<int8_t>(clamp(a, -128.0f, 127.0f)), cast<uint16_t>(clamp(a, 0.0f, 65535.0f))});
         add({saturating_add(i, j), saturating_sub(i, j), halving_add(i, j)});
         add({rounding_halving_add(i, j), absd(i, j), abs(i), min(i, j), max(i, j)});
         add({saturating_add(u, v), saturating_sub(u, v), halving_add(u, v)});
@@ -424,6 +538,7 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
         add({i << j, i >> j, u << (v % 40), u >> (v % 40)});
         add({select(i < j, 1, 0), select(u <= v, i, j), select(i == j, u, v)});
         add({select(u != v, i, j), select(u < v, u, v + 1)});
+        add({cast<int>(i != j) + cast<int>((u >> 1) == (v >> 1))});
         add({plut(i & 1023), pflut(j & 1023), cast<uint32_t>(pflut(j & 1023) + 1000.0f)});
         std::vector<Func> outs = vectorized_outputs(es, x, lanes);
         // A tail that is not a whole vector: predicated (masked) gathers.
@@ -433,8 +548,82 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
         tail.split(x, xo, xi, lanes, TailStrategy::GuardWithIf).vectorize(xi);
         outs.push_back(tail);
         check_outputs_exact(GetParam(), "32-bit " + std::to_string(lanes), outs,
-                            {pfa, pfb, pia, pib, plut, pflut}, {fa, fb, ia, ib, lut, flut},
-                            {250, 32});
+                            {pfa, pfb, pia, pib, plut, pflut, pn8, pn16},
+                            {fa, fb, ia, ib, lut, flut, n8, n16}, {250, 32});
+    }
+    // f64.
+    if (!sse41) return;
+    std::vector<double> speciald;
+    for (float v : specialf) speciald.push_back(v);
+    speciald.push_back(4503599627370497.0); // 2^52 + 1
+    speciald.push_back(1e-310);             // denormal
+    Buffer<double> da = special_buffer<double>({250, 32}, speciald, false, 18);
+    Buffer<double> db = special_buffer<double>({250, 32}, speciald, true, 19);
+    for (int lanes : {4, 2}) {
+        SCOPED_TRACE("f64 lanes, vectorized by " + std::to_string(lanes));
+        ImageParam pda(Float(64), 2, "da"), pdb(Float(64), 2, "db");
+        Expr a = pda(x, y), b = pdb(x, y);
+        Expr ia = reinterpret<int64_t>(a), ib = reinterpret<int64_t>(b);
+        Expr zero = cast(Float(64), 0), one = cast(Float(64), 1), two = cast(Float(64), 2);
+        es.clear();
+        add({floor(a), ceil(a), trunc(a), round(a), sqrt(a), abs(a), min(a, b), max(a, b)});
+        add({select(is_nan(a), one, zero), select(a < b, a, b * two), select(a <= b, one, b)});
+        Expr m = (cast(Float(64), ia & 1023) - 512) * cast(Float(64), 0.25f);
+        add({select(a == b, one, zero), select(a != b, a, zero),
+             m % (cast(Float(64), ib & 15) + 0.5f)});
+        add({select(a < b, ia, ib + 1), select(a <= b, cast<uint64_t>(ib), cast<uint64_t>(ia))});
+        check_outputs_exact(GetParam(), "f64 " + std::to_string(lanes),
+                            vectorized_outputs(es, x, lanes), {pda, pdb}, {da, db}, {250, 32});
+    }
+}
+
+/// What the JIT computes otherwise (fast_inverse approximately, float % of operands whose
+/// b * floor(a / b) rounds) or cannot be asked for (inverse_f32): the target mappings against
+/// the generic one built by the same compiler with the same options, bit for bit.
+TEST_P(CBackend, TargetMappingsMatchTheGenericOneExactly) {
+    if (GetParam().mapping == "generic" || GetParam().mapping == "scalar") {
+        GTEST_SKIP() << "not a target mapping";
+    }
+    // Without contraction: Clang fuses a - b * floor(a / b) into an FMA where the target has
+    // one (-mfma), in the generic code but not across intrinsics.
+    CConfig config = GetParam();
+    config.flags += " -ffp-contract=off";
+    const CConfig generic = {config.compiler, "generic", config.flags};
+    Var x("x"), y("y");
+    const float nan = std::numeric_limits<float>::quiet_NaN(),
+                inf = std::numeric_limits<float>::infinity();
+    std::vector<float> specialf = {0.0f,   -0.0f,   1.0f,  -1.0f, 0.5f,  -0.5f,  1.5f,
+                                   -1.5f,  2.5f,    -2.5f, 3.5f,  nan,   inf,    -inf,
+                                   1e-40f, -1e-40f, 3e9f,  -3e9f, 1e30f, 1e-30f, 7.0f};
+    Buffer<float> fa = special_buffer<float>({250, 32}, specialf, false, 22);
+    Buffer<float> fb = special_buffer<float>({250, 32}, specialf, true, 23);
+    std::vector<double> speciald(specialf.begin(), specialf.end());
+    speciald.push_back(4503599627370497.0);
+    Buffer<double> da = special_buffer<double>({250, 32}, speciald, false, 24);
+    Buffer<double> db = special_buffer<double>({250, 32}, speciald, true, 25);
+    for (int lanes : {8, 4}) {
+        SCOPED_TRACE("vectorized by " + std::to_string(lanes));
+        ImageParam pfa(Float(32), 2, "fa"), pfb(Float(32), 2, "fb");
+        ImageParam pda(Float(64), 2, "da"), pdb(Float(64), 2, "db");
+        Expr a = pfa(x, y), b = pfb(x, y), c = pda(x, y), d = pdb(x, y);
+        auto math = [](const char *name, Expr e) {
+            return internal::Call::make(Float(32), name, {std::move(e)},
+                                        internal::Call::PureExtern);
+        };
+        std::vector<Expr> es = {fast_inverse(a),
+                                fast_inverse_sqrt(a),
+                                math("inverse_f32", a),
+                                math("inverse_sqrt_f32", a),
+                                a % b,
+                                c % d};
+        // f64 at half the lanes as well: 4 and 2.
+        std::vector<Func> outs = vectorized_outputs(es, x, lanes);
+        Func half("f64_half");
+        half(x, y) = d % c;
+        half.vectorize(x, lanes / 2);
+        outs.push_back(half);
+        check_outputs_exact(config, "", outs, {pfa, pfb, pda, pdb}, {fa, fb, da, db}, {250, 32},
+                            &generic);
     }
 }
 

@@ -134,9 +134,10 @@ protected:
             hi = std::max<int64_t>(hi, 0);
             user_assert(hi == 0 || elements <= memory->size / hi)
                 << "Func " << func << " needs more than the " << memory->size
-                << " bytes of scratchpad " << memory->name << " (dimension " << d
-                << " alone has up to " << hi << " elements). Compute it at an inner loop "
-                << "(a smaller tile) or declare a larger memory.\n";
+                << " bytes of scratchpad " << memory->name << " (its extents up to dimension " << d
+                << " allow more elements than that: dimension " << d << " has up to " << hi
+                << "). Compute it at an inner loop (a smaller tile) or declare a larger "
+                << "memory.\n";
             elements *= hi;
         }
         const int64_t bytes = elements * op->type.bytes();

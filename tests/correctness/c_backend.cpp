@@ -483,6 +483,7 @@ TEST_P(CBackend, SimdMappingOperationsMatchTheJitExactly) {
         add({cast<float>(c) * 0.5f, cast<uint8_t>(cast<int>(a) * 3), cast<int8_t>(sa >> 2)});
         add({cast<uint8_t>(cast<float>(a) * 0.5f), cast<int8_t>(cast<float>(sa) * 0.25f)});
         add({select(a < b, c, c + 1), select(sa <= sb, sc, sc - 1)});
+        add({cast<uint16_t>(x * 3 + y) + a}); // a ramp of i32 lanes
         check_outputs_exact(GetParam(), "16-bit " + std::to_string(lanes),
                             vectorized_outputs(es, x, lanes), {pa, pb, pq, pc}, {a16, b16, q16, c8},
                             {256, 64});

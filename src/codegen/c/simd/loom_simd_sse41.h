@@ -22,6 +22,7 @@
  *  - comparisons (lt le eq ne) of 16- and 32-bit lanes and of floats giving bool lanes,
  *    through signed saturating packs of their masks; selects by bool lanes (PBLENDVB) of
  *    8- to 32-bit lanes and of f64 (and 2 x u64/i64).
+ *  - broadcasts to 256-bit vectors and of floats, and i32 ramps, made in registers.
  * Each one computes the generated default's result bit for bit (README.md), e.g. MINPS is
  * a < b ? a : b, as the IR's min, also for NaN and -0.0; ROUNDPS rounds as floorf, ceilf,
  * truncf and nearbyintf. Conversions from float to integers give the x86 scalar conversion's
@@ -138,9 +139,10 @@ LOOM_C_INLINE loom_v2b loom_sse41_v2b(__m128i x) {
     return r;
 }
 /* Vectors of 32 and 64 bytes as two halves, and back: SPLIT declares lo and hi of type H (of n
- * lanes) from v, JOIN declares r of type R from lo and hi. GCC keeps the values in registers
- * when they are taken lane by lane (through memory, it would store a broadcast lane by lane and
- * reload it in halves, which stalls); Clang does best with memcpy. */
+ * lanes) from v, JOIN declares r of type R from lo and hi. GCC, which has no registers for
+ * these vectors without AVX, keeps them in memory: it reads the halves best lane by lane (it
+ * then often keeps them in registers), and writes them best whole (written lane by lane and
+ * read back in halves, they stall the loads). Clang does best with memcpy both ways. */
 #define LOOM_SSE41_L2(v, o) (v)[o], (v)[(o) + 1]
 #define LOOM_SSE41_L4(v, o) LOOM_SSE41_L2(v, o), LOOM_SSE41_L2(v, (o) + 2)
 #define LOOM_SSE41_L8(v, o) LOOM_SSE41_L4(v, o), LOOM_SSE41_L4(v, (o) + 4)
@@ -152,16 +154,14 @@ LOOM_C_INLINE loom_v2b loom_sse41_v2b(__m128i x) {
     H lo, hi;                                                                                      \
     memcpy(&lo, &(v), sizeof lo);                                                                  \
     memcpy(&hi, (const char *)&(v) + sizeof lo, sizeof hi)
-#define LOOM_SSE41_JOIN(R, n, r, lo, hi)                                                           \
-    R r;                                                                                           \
-    memcpy(&r, &(lo), sizeof(lo));                                                                 \
-    memcpy((char *)&r + sizeof(lo), &(hi), sizeof(hi))
 #else
 #define LOOM_SSE41_SPLIT(H, n, v, lo, hi)                                                          \
     H lo = {LOOM_SSE41_LANES(n, v, 0)}, hi = {LOOM_SSE41_LANES(n, v, n)}
-#define LOOM_SSE41_JOIN(R, n, r, lo, hi)                                                           \
-    R r = {LOOM_SSE41_LANES(n, lo, 0), LOOM_SSE41_LANES(n, hi, 0)}
 #endif
+#define LOOM_SSE41_JOIN(R, r, lo, hi)                                                              \
+    R r;                                                                                           \
+    memcpy(&r, &(lo), sizeof(lo));                                                                 \
+    memcpy((char *)&r + sizeof(lo), &(hi), sizeof(hi))
 /* The lanes of the 16-byte types, for the macros above. */
 #define LOOM_SSE41_N_v16u8 16
 #define LOOM_SSE41_N_v16i8 16
@@ -188,7 +188,7 @@ LOOM_C_INLINE __m128i loom_sse41_quarter(loom_v16i32 v, int i) {
 #define loom_sse41_part4(v, i) loom_sse41_quarter((loom_v16i32)(v), i)
 LOOM_C_INLINE loom_v8i32 loom_sse41_join(__m128i lo_, __m128i hi_) {
     loom_v4i32 lo = (loom_v4i32)lo_, hi = (loom_v4i32)hi_;
-    LOOM_SSE41_JOIN(loom_v8i32, 4, r, lo, hi);
+    LOOM_SSE41_JOIN(loom_v8i32, r, lo, hi);
     return r;
 }
 LOOM_C_INLINE loom_v8f32 loom_sse41_joinps(__m128 lo, __m128 hi) {
@@ -196,7 +196,7 @@ LOOM_C_INLINE loom_v8f32 loom_sse41_joinps(__m128 lo, __m128 hi) {
 }
 LOOM_C_INLINE loom_v16i32 loom_sse41_join4(__m128i a, __m128i b, __m128i c, __m128i d) {
     loom_v8i32 lo = loom_sse41_join(a, b), hi = loom_sse41_join(c, d);
-    LOOM_SSE41_JOIN(loom_v16i32, 8, r, lo, hi);
+    LOOM_SSE41_JOIN(loom_v16i32, r, lo, hi);
     return r;
 }
 LOOM_C_INLINE loom_v16f32 loom_sse41_join4ps(__m128 a, __m128 b, __m128 c, __m128 d) {
@@ -211,7 +211,7 @@ LOOM_C_INLINE loom_v16f32 loom_sse41_join4ps(__m128 a, __m128 b, __m128 c, __m12
     LOOM_C_INLINE R f(A a) {                                                                       \
         LOOM_SSE41_SPLIT(A128, n, a, a0, a1);                                                      \
         R128 z0 = f128(a0), z1 = f128(a1);                                                         \
-        LOOM_SSE41_JOIN(R, n, r, z0, z1);                                                          \
+        LOOM_SSE41_JOIN(R, r, z0, z1);                                                             \
         return r;                                                                                  \
     }
 #define LOOM_SSE41_PAIR_BINARY(f, R, A, f128, R128, A128, n)                                       \
@@ -219,7 +219,7 @@ LOOM_C_INLINE loom_v16f32 loom_sse41_join4ps(__m128 a, __m128 b, __m128 c, __m12
         LOOM_SSE41_SPLIT(A128, n, a, a0, a1);                                                      \
         LOOM_SSE41_SPLIT(A128, n, b, b0, b1);                                                      \
         R128 z0 = f128(a0, b0), z1 = f128(a1, b1);                                                 \
-        LOOM_SSE41_JOIN(R, n, r, z0, z1);                                                          \
+        LOOM_SSE41_JOIN(R, r, z0, z1);                                                             \
         return r;                                                                                  \
     }
 #define LOOM_SSE41_PAIR_TERNARY(f, R, A, B, C, f128, R128, A128, B128, C128, n)                    \
@@ -228,7 +228,7 @@ LOOM_C_INLINE loom_v16f32 loom_sse41_join4ps(__m128 a, __m128 b, __m128 c, __m12
         LOOM_SSE41_SPLIT(B128, n, b, b0, b1);                                                      \
         LOOM_SSE41_SPLIT(C128, n, c, c0, c1);                                                      \
         R128 z0 = f128(a0, b0, c0), z1 = f128(a1, b1, c1);                                         \
-        LOOM_SSE41_JOIN(R, n, r, z0, z1);                                                          \
+        LOOM_SSE41_JOIN(R, r, z0, z1);                                                             \
         return r;                                                                                  \
     }
 /* The common cases: loom_<R>_<op> from loom_<R128>_<op>, all arguments of the result's type. */
@@ -339,6 +339,60 @@ LOOM_C_INLINE __m128i loom_sse41_m64_v2b(loom_v2b m) {
         I a = (I)a_, b = (I)b_;                                                                    \
         return (R)(expr);                                                                          \
     }
+
+/* ---- Broadcasts and ramps ---- */
+/* Made in registers: the generic forms of the 256-bit ones (and the ramps' lane by lane
+ * default) build them in memory, and GCC reloads them in halves, a stall each time. */
+#define LOOM_SSE41_BROADCAST(R, t, ct, I, set1, join)                                              \
+    LOOM_C_INLINE loom_##R loom_##R##_broadcast_##t(ct a) {                                        \
+        I h = set1(a);                                                                             \
+        return (loom_##R)join(h, h);                                                               \
+    }
+#define loom_sse41_set1_8(a) _mm_set1_epi8((char)(a))
+#define loom_sse41_set1_16(a) _mm_set1_epi16((short)(a))
+#define loom_sse41_set1_32(a) _mm_set1_epi32((int)(a))
+#define LOOM_HAVE_loom_v32u8_broadcast_u8 1
+#define LOOM_HAVE_loom_v32i8_broadcast_i8 1
+#define LOOM_HAVE_loom_v16u16_broadcast_u16 1
+#define LOOM_HAVE_loom_v16i16_broadcast_i16 1
+#define LOOM_HAVE_loom_v8u32_broadcast_u32 1
+#define LOOM_HAVE_loom_v8i32_broadcast_i32 1
+#define LOOM_HAVE_loom_v8f32_broadcast_f32 1
+LOOM_SSE41_BROADCAST(v32u8, u8, uint8_t, __m128i, loom_sse41_set1_8, loom_sse41_join)
+LOOM_SSE41_BROADCAST(v32i8, i8, int8_t, __m128i, loom_sse41_set1_8, loom_sse41_join)
+LOOM_SSE41_BROADCAST(v16u16, u16, uint16_t, __m128i, loom_sse41_set1_16, loom_sse41_join)
+LOOM_SSE41_BROADCAST(v16i16, i16, int16_t, __m128i, loom_sse41_set1_16, loom_sse41_join)
+LOOM_SSE41_BROADCAST(v8u32, u32, uint32_t, __m128i, loom_sse41_set1_32, loom_sse41_join)
+LOOM_SSE41_BROADCAST(v8i32, i32, int32_t, __m128i, loom_sse41_set1_32, loom_sse41_join)
+LOOM_SSE41_BROADCAST(v8f32, f32, float, __m128, _mm_set1_ps, loom_sse41_joinps)
+/* Floats in one register too: the generic form, 0 + a, turns -0.0 into 0.0. */
+#define LOOM_HAVE_loom_v4f32_broadcast_f32 1
+#define LOOM_HAVE_loom_v2f64_broadcast_f64 1
+LOOM_C_INLINE loom_v4f32 loom_v4f32_broadcast_f32(float a) { return (loom_v4f32)_mm_set1_ps(a); }
+LOOM_C_INLINE loom_v2f64 loom_v2f64_broadcast_f64(double a) { return (loom_v2f64)_mm_set1_pd(a); }
+/* i32 ramps, base + stride * lane (wrapping, as the default's int32 arithmetic where it is
+ * defined): the first 4 lanes by one multiplication, each next 4 adding 4 * stride. */
+LOOM_C_INLINE __m128i loom_sse41_ramp(int32_t base, int32_t stride, __m128i *step) {
+    __m128i s = _mm_set1_epi32(stride);
+    *step = _mm_slli_epi32(s, 2);
+    return _mm_add_epi32(_mm_set1_epi32(base), _mm_mullo_epi32(s, _mm_setr_epi32(0, 1, 2, 3)));
+}
+#define LOOM_HAVE_loom_v4i32_ramp_i32 1
+#define LOOM_HAVE_loom_v8i32_ramp_i32 1
+#define LOOM_HAVE_loom_v16i32_ramp_i32 1
+LOOM_C_INLINE loom_v4i32 loom_v4i32_ramp_i32(int32_t base, int32_t stride) {
+    __m128i step;
+    return (loom_v4i32)loom_sse41_ramp(base, stride, &step);
+}
+LOOM_C_INLINE loom_v8i32 loom_v8i32_ramp_i32(int32_t base, int32_t stride) {
+    __m128i step, r = loom_sse41_ramp(base, stride, &step);
+    return loom_sse41_join(r, _mm_add_epi32(r, step));
+}
+LOOM_C_INLINE loom_v16i32 loom_v16i32_ramp_i32(int32_t base, int32_t stride) {
+    __m128i step, r0 = loom_sse41_ramp(base, stride, &step);
+    __m128i r1 = _mm_add_epi32(r0, step), r2 = _mm_add_epi32(r1, step);
+    return loom_sse41_join4(r0, r1, r2, _mm_add_epi32(r2, step));
+}
 
 /* ---- Integers ---- */
 /* min, max, saturating add and subtract, averages, absd and abs of 8- and 16-bit lanes (B).

@@ -4,7 +4,8 @@
 // runs on the app's own input buffers, alternating with the JIT, and its output is compared
 // with the JIT's (for floats relative to max(1, |JIT|), for integers in units: float rounding
 // that differs before a conversion to an integer moves it by one).
-// Usage: c_backend_apps [--small] [--runs N] [app...]
+// Usage: c_backend_apps [--small] [--runs N] [--configs a,b,...] [app...]
+// --configs keeps the named configurations only (e.g. "gcc generic,gcc avx2").
 // With LOOM_KEEP_C=1 the generated C files and shared objects are kept (<app>.c, <app>-<config>.so
 // in the printed folder), to profile them; LOOM_C_FLAGS adds C compiler flags (e.g. -g).
 #include "Halide.h"
@@ -83,12 +84,15 @@ int main(int argc, char **argv) {
     bool small = false;
     int runs = 7;
     std::set<std::string> only;
+    std::string wanted_configs;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (a == "--small") {
             small = true;
         } else if (a == "--runs" && i + 1 < argc) {
             runs = std::atoi(argv[++i]);
+        } else if (a == "--configs" && i + 1 < argc) {
+            wanted_configs = "," + std::string(argv[++i]) + ",";
         } else {
             only.insert(a);
         }
@@ -115,6 +119,14 @@ int main(int argc, char **argv) {
     if (have("clang")) {
         configs.push_back({"clang generic", "clang" + base + " -DLOOM_SIMD_GENERIC"});
     }
+    if (!wanted_configs.empty()) {
+        configs.erase(std::remove_if(configs.begin(), configs.end(),
+                                     [&](const Config &c) {
+                                         return wanted_configs.find("," + c.name + ",") ==
+                                                std::string::npos;
+                                     }),
+                      configs.end());
+    }
     char dir_template[] = "/tmp/loom_c_apps_XXXXXX";
     std::string dir = mkdtemp(dir_template);
     const char *images = std::getenv("LOOM_SHARED_IMAGES");
@@ -131,7 +143,7 @@ int main(int argc, char **argv) {
         app->compile();
         Halide::Func f = app->output_func();
         if (!f.defined()) {
-            std::printf("%-16s skipped: run() is not one realization of one Func\n", e.name);
+            std::printf("%-16s skipped: no output Func for the ahead-of-time back ends\n", e.name);
             continue;
         }
         app->run();
@@ -141,40 +153,49 @@ int main(int argc, char **argv) {
         Halide::Module m = p.compile_to_module(args, "app", Halide::get_host_target());
         const auto &mc =
             *static_cast<const loom::internal::ModuleContents *>(m.get_contents().get());
-        // argv: each input's bound buffer or an 8-byte slot holding the scalar's value, then a
-        // fresh output of the app's output shape.
-        std::vector<uint64_t> slots(mc.public_args.size());
-        std::vector<void *> argv_ptrs;
         std::vector<int> sizes;
         for (int d = 0; d < jit_out.dimensions(); d++) sizes.push_back(jit_out.dim(d).extent());
         Halide::Buffer<> c_out(jit_out.type(), sizes);
+        // One argv per realization of run(): each input's bound buffer (kept alive here: the
+        // next realization binds another) or an 8-byte slot holding the scalar's value, then
+        // the realization's part of the C output.
+        const int n = app->realizations();
+        std::vector<std::vector<uint64_t>> slots(n, std::vector<uint64_t>(mc.public_args.size()));
+        std::vector<std::vector<void *>> argvs(n);
+        std::vector<Halide::Buffer<>> kept;
         bool ok = true;
-        for (size_t i = 0; i < mc.public_args.size(); i++) {
-            const loom::internal::AotArgument &a = mc.public_args[i];
-            if (a.arg.kind == loom::internal::LoweredArgument::OutputBuffer) {
-                argv_ptrs.push_back(c_out.raw_buffer());
-                continue;
+        for (int r = 0; r < n; r++) {
+            Halide::Buffer<> out_view = app->prepare_realization(r, c_out);
+            kept.push_back(out_view);
+            for (size_t i = 0; i < mc.public_args.size(); i++) {
+                const loom::internal::AotArgument &a = mc.public_args[i];
+                if (a.arg.kind == loom::internal::LoweredArgument::OutputBuffer) {
+                    argvs[r].push_back(out_view.raw_buffer());
+                    continue;
+                }
+                const loom::internal::Parameter &param = mc.lowered.args[a.lowered_index].param;
+                if (a.arg.is_buffer()) {
+                    kept.push_back(param.buffer());
+                    argvs[r].push_back(kept.back().raw_buffer());
+                    continue;
+                }
+                uint64_t &slot = slots[r][i];
+                loom::Expr v = param.scalar_expr();
+                if (const auto *imm = v.as<loom::internal::IntImm>()) {
+                    std::memcpy(&slot, &imm->value, a.arg.type.bytes());
+                } else if (const auto *u = v.as<loom::internal::UIntImm>()) {
+                    std::memcpy(&slot, &u->value, a.arg.type.bytes());
+                } else if (const auto *fl = v.as<loom::internal::FloatImm>()) {
+                    float f32 = (float)fl->value;
+                    if (a.arg.type.bits() == 32)
+                        std::memcpy(&slot, &f32, 4);
+                    else
+                        std::memcpy(&slot, &fl->value, 8);
+                } else {
+                    ok = false;
+                }
+                argvs[r].push_back(&slot);
             }
-            const loom::internal::Parameter &param = mc.lowered.args[a.lowered_index].param;
-            if (a.arg.is_buffer()) {
-                argv_ptrs.push_back(param.buffer().raw_buffer());
-                continue;
-            }
-            loom::Expr v = param.scalar_expr();
-            if (const auto *imm = v.as<loom::internal::IntImm>()) {
-                std::memcpy(&slots[i], &imm->value, a.arg.type.bytes());
-            } else if (const auto *u = v.as<loom::internal::UIntImm>()) {
-                std::memcpy(&slots[i], &u->value, a.arg.type.bytes());
-            } else if (const auto *fl = v.as<loom::internal::FloatImm>()) {
-                float f32 = (float)fl->value;
-                if (a.arg.type.bits() == 32)
-                    std::memcpy(&slots[i], &f32, 4);
-                else
-                    std::memcpy(&slots[i], &fl->value, 8);
-            } else {
-                ok = false;
-            }
-            argv_ptrs.push_back(&slots[i]);
         }
         if (!ok) {
             std::printf("%-16s skipped: a scalar argument has no constant value\n", e.name);
@@ -203,8 +224,10 @@ int main(int argc, char **argv) {
                     bool use_c = (k == 0) == (r % 2 == 0);
                     double s = now_ms();
                     if (use_c) {
-                        std::vector<void *> a = argv_ptrs;
-                        err |= fn(a.data());
+                        for (const std::vector<void *> &argv : argvs) {
+                            std::vector<void *> a = argv;
+                            err |= fn(a.data());
+                        }
                     } else {
                         app->run();
                     }

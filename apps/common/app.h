@@ -64,10 +64,18 @@ public:
     virtual std::string compile_autoscheduled(const Halide::AutoschedulerParams &params) = 0;
     /// One realization of the compiled pipeline into the preallocated output (timed).
     virtual void run() = 0;
-    /// The Func run() realizes, scheduled and with its inputs bound (after compile()), for the
-    /// ahead-of-time back ends (tests/c_backend/); undefined when run() is more than one
-    /// realization of one Func (hist_eq realizes each color plane separately).
+    /// The Func run() realizes, scheduled (after compile()), for the ahead-of-time back ends
+    /// (tests/c_backend/, bench/c_backend_apps.cpp); undefined when there is none.
     virtual Halide::Func output_func() { return Halide::Func(); }
+    /// How many realizations of output_func() one run() makes: 1, or e.g. one per color plane
+    /// (hist_eq).
+    virtual int realizations() const { return 1; }
+    /// Binds output_func()'s inputs as run() does for realization i, and returns the part of
+    /// `out` (a buffer shaped like output()) that realization writes.
+    virtual Halide::Buffer<> prepare_realization(int i, Halide::Buffer<> out) {
+        (void)i;
+        return out;
+    }
     /// The output of the last run().
     virtual Halide::Buffer<> output() = 0;
     /// Runs the naive reference (apps/<name>/reference.h) on the same input once and returns its

@@ -57,11 +57,16 @@ public:
     }
     void run() override {
         for (int c = 0; c < 3; c++) {
-            // Views of one plane (Halide's sliced() gives a Runtime::Buffer: wrap it).
-            Halide::Buffer<uint8_t> source(in.sliced(2, c)), plane(out.sliced(2, c));
-            p.input.set(source);
+            Halide::Buffer<> plane = prepare_realization(c, out);
             p.output.realize(plane);
         }
+    }
+    Halide::Func output_func() override { return p.output; }
+    int realizations() const override { return 3; }
+    Halide::Buffer<> prepare_realization(int c, Halide::Buffer<> planes) override {
+        // Views of one plane (Halide's sliced() gives a Runtime::Buffer: wrap it).
+        p.input.set(Halide::Buffer<uint8_t>(in.sliced(2, c)));
+        return Halide::Buffer<>(planes.sliced(2, c));
     }
     Halide::Buffer<> output() override { return out; }
     Halide::Buffer<> reference() override {

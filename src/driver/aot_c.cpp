@@ -267,6 +267,36 @@ std::string c_dimension_array(const std::string &name, const halide_buffer_t *b)
     return os.str();
 }
 
+namespace {
+
+// Halide's float semantics, which the LLVM back end follows (codegen_llvm.cpp): a * b + c may
+// become a fused multiply-add where the target has one (conv_layer's C output was 1.5x slower
+// without). Before every function of the file, so GCC's per-function options agree and inlining
+// stays possible. Reassociation is left out: results stay as written otherwise. (GCC ignores
+// "no-math-errno" in this pragma: a vector sqrt by lanes keeps its errno branch in the generic
+// mapping; the target mappings use the instruction.)
+std::string float_semantics(bool strict) {
+    // Contraction off explicitly when strict: Clang contracts within an expression by default,
+    // and GCC everywhere with -std=gnu99.
+    const char *off =
+        "#if defined(__clang__)\n#pragma clang fp contract(off)\n"
+        "#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n#endif\n";
+    if (strict) {
+        return std::string("/* Floats: the pipeline uses strict_float, so every operation is "
+                           "rounded as written (do not\n * build it with -ffast-math). */\n") +
+               off + "\n";
+    }
+    return std::string("/* Floats: as in Halide, a * b + c may become a fused multiply-add; "
+                       "-DLOOM_C_STRICT_FLOAT\n * rounds every operation as written. */\n"
+                       "#if defined(LOOM_C_STRICT_FLOAT)\n") +
+           off +
+           "#elif defined(__clang__)\n#pragma clang fp contract(fast)\n"
+           "#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=fast\")\n"
+           "#endif\n\n";
+}
+
+} // namespace
+
 std::string aot_c_source(const ModuleContents &m) {
     check_target(m);
     std::string impl = "loom_impl_" + m.name;
@@ -289,7 +319,7 @@ std::string aot_c_source(const ModuleContents &m) {
        << "/* Helpers a pipeline may not use: no warning for them. */\n"
        << "#if defined(__GNUC__)\n#define LOOM_C_INLINE static inline __attribute__((unused))\n"
        << "#else\n#define LOOM_C_INLINE static inline\n#endif\n\n"
-       << runtime_header_text << "\n"
+       << float_semantics(c_needs_strict_float(m.lowered, m.target)) << runtime_header_text << "\n"
        << "/* ---- The C runtime (weak definitions: a program's own take precedence) ---- */\n"
        << c_runtime_common_text << "\n"
        << c_runtime_text << "\n"

@@ -210,10 +210,59 @@ TEST_P(CBackend, FloatMath) {
     }
 }
 
-TEST_P(CBackend, StridedLoadsPowerOfTwoDivisorsAndExp) {
+TEST_P(CBackend, StrictFloatIsRoundedAsWritten) {
+    // The generated file lets the C compiler fuse a * b + c, as the LLVM back end does, unless
+    // the pipeline is strict: strict_float(), Target::StrictFloat, or -DLOOM_C_STRICT_FLOAT.
+    // Each strict form must round the product and the sum separately, even with -std=gnu99
+    // (GCC contracts everywhere by default) and with Clang (it contracts within expressions).
+    const int n = 256;
+    Buffer<float> in = random_buffer<float>({n + 2}, 11);
+    Buffer<float> reference(n);
+    int fused_differs = 0;
+    for (int i = 0; i < n; i++) {
+        float a = in(i), b = in(i + 1), c = in(i + 2);
+        // A product of floats is exact in double, and double rounding of one float operation
+        // through double is correct: these are the separately rounded results.
+        float product = (float)((double)a * b);
+        reference(i) = (float)((double)product + c);
+        fused_differs += reference(i) != std::fma(a, b, c);
+    }
+    ASSERT_GT(fused_differs, 0) << "the inputs must tell a fused result from a rounded one";
+    struct Case {
+        const char *what;
+        bool strict_expr;
+        Target target;
+        const char *flags;
+    };
+    const Target host = get_host_target();
+    for (const Case &k :
+         {Case{"strict_float()", true, host, "-std=gnu99"},
+          Case{"Target::StrictFloat", false, host.with_feature(Target::StrictFloat), "-std=gnu99"},
+          Case{"-DLOOM_C_STRICT_FLOAT", false, host, "-DLOOM_C_STRICT_FLOAT"}}) {
+        SCOPED_TRACE(k.what);
+        for (int lanes : {1, 8}) {
+            SCOPED_TRACE(lanes);
+            ImageParam input(Float(32), 1, "input");
+            Var x("x");
+            Func f("mul_add");
+            Expr e = input(x) * input(x + 1) + input(x + 2);
+            f(x) = k.strict_expr ? strict_float(e) : e;
+            if (lanes > 1) f.vectorize(x, lanes);
+            CBackendRun c(Pipeline(f), {input}, GetParam(), "mul_add", k.flags, k.target);
+            ASSERT_TRUE(c.ok());
+            Buffer<float> actual(n);
+            ASSERT_EQ(c.call({(void *)in.raw_buffer(), (void *)actual.raw_buffer()}), 0)
+                << c.errors();
+            expect_same(reference, actual);
+        }
+    }
+}
+
+TEST_P(CBackend, StridedLoadsPowerOfTwoDivisorsExpSinCos) {
     // The C back end's own forms: loads of stride 2 and 4 as two dense loads and a shuffle
     // (the last lane at the buffer's end: nothing read past it), Euclidean division and modulus
-    // by 2^k as a shift and a mask (negative values), and the generic mapping's inline exp.
+    // by 2^k as a shift and a mask (negative values), and the generic mapping's inline exp, sin and
+    // cos.
     Buffer<int16_t> in = random_buffer<int16_t>({4 * 64 + 1}, 8);
     for (int lanes : {8, 16}) {
         SCOPED_TRACE(lanes);
@@ -237,6 +286,19 @@ TEST_P(CBackend, StridedLoadsPowerOfTwoDivisorsAndExp) {
     e(x) = exp(input(x));
     e.vectorize(x, 8);
     check_unary<float, float>(GetParam(), e, input, v, {64}, 1e-6);
+    // sin and cos (the generic mapping's inline polynomials) on the same special values and
+    // on arguments up to 1e6, where the JIT's own inline forms are accurate too.
+    Buffer<float> w(64);
+    for (int i = 0; i < 64; i++) w(i) = (i % 2 ? -1.0f : 1.0f) * std::pow(1.3f, (float)i) * 0.01f;
+    for (int i = 0; i < 4; i++) w(i) = v(i);
+    w(4) = 1e6f;
+    for (bool is_cos : {false, true}) {
+        SCOPED_TRACE(is_cos ? "cos" : "sin");
+        Func t(is_cos ? "vector_cos" : "vector_sin");
+        t(x) = is_cos ? cos(input(x)) : sin(input(x));
+        t.vectorize(x, 8);
+        check_unary<float, float>(GetParam(), t, input, w, {64}, 1e-6);
+    }
 }
 
 TEST_P(CBackend, TuplesStructsAndLets) {

@@ -912,9 +912,7 @@ std::string COps::shuffle(Type rt, const std::vector<Type> &types,
                 builtin = builtin && t == types[0] && pow2(t.lanes());
             }
             if (builtin) {
-                std::string guard = "#if defined(LOOM_SHUFFLEVECTOR) && !defined(LOOM_HAVE_TYPE_" +
-                                    tag(rt) + ") && !defined(LOOM_HAVE_TYPE_" + tag(types[0]) +
-                                    ")\n";
+                std::string guard = "#ifdef LOOM_SHUFFLEVECTOR\n";
                 std::string call = "    return LOOM_SHUFFLEVECTOR(a0, " +
                                    std::string(types.size() == 2 ? "a1" : "a0");
                 for (int i : indices) call += ", " + std::to_string(i);

@@ -1073,6 +1073,28 @@ void CodeGenC::visit(const Fork *) { internal_error << "C: a Fork reached code g
 
 } // namespace
 
+bool c_needs_strict_float(const LoweredFunc &f, const Target &target) {
+    class FindStrictFloat : public IRVisitor {
+    public:
+        bool found = false;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || op->is_intrinsic(Call::strict_float);
+            IRVisitor::visit(op);
+        }
+    } finder;
+    std::vector<const LoweredFunc *> pending = {&f};
+    while (!pending.empty() && !finder.found) {
+        const LoweredFunc *g = pending.back();
+        pending.pop_back();
+        finder.dispatch(g->body);
+        for (const LoweredFunc &task : g->functions) pending.push_back(&task);
+    }
+    return finder.found || target.has_feature(Target::StrictFloat);
+}
+
 std::string codegen_c(const LoweredFunc &f, const std::string &impl_name, const Target &target,
                       const std::string &declared) {
     (void)target; // the C compiler's flags choose the instructions

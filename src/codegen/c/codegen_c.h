@@ -35,6 +35,12 @@ namespace internal {
 std::string codegen_c(const LoweredFunc &f, const std::string &impl_name, const Target &target,
                       const std::string &declared);
 
+/// Whether every float operation of f must be rounded as written: the target has StrictFloat or
+/// f uses strict_float (the C compiler's float options apply to whole functions, not to single
+/// expressions). Otherwise the translation unit lets the C compiler contract a * b + c into a
+/// fused multiply-add, as the LLVM back end does (driver/aot_c.cpp).
+bool c_needs_strict_float(const LoweredFunc &f, const Target &target);
+
 } // namespace internal
 } // namespace loom
 

@@ -6,8 +6,9 @@
  * below are those whose vector-extension form computes exactly the IR's result (README.md):
  * lanewise + - * (wrapping integers), float division, division and modulus by a positive
  * constant, comparisons (bool lanes as 0 or 1), select, min, max, conversions, broadcasts,
- * shifts by an in-range amount, bitwise operations and the bool operators. The others keep the
- * generated lane-by-lane defaults, which the compiler vectorizes where it can.
+ * shifts by an in-range amount, bitwise operations and the bool operators; and exp, sin and cos
+ * of floats inline, by the LLVM back end's algorithms (within 2 ulp, not libm's). The others
+ * keep the generated lane-by-lane defaults, which the compiler vectorizes where it can.
  *
  * Every LOOM_OP_<op> gets (function, R, r_lane, lanes, <A, a_lane for each argument>, W), W
  * being the signed integer vector as wide as R's lanes: what a comparison gives (-1 or 0). */
@@ -150,6 +151,44 @@
         R res = p * (R)((k1 + 127) << 23) * (R)((k2 + 127) << 23);                                 \
         return (R)LOOM_SIMD_GENERIC_SELECT(W, nan, x, res);                                        \
     }
+/* sin and cos of float lanes, inline (one sinf/cosf call per lane otherwise: snake's Dirac
+ * delta). The LLVM back end's polynomials: k = round(x 2/pi), r = x - k pi/2, the Cephes minimax
+ * polynomials for sin and cos on [-pi/4, pi/4] chosen and negated by the quadrant k mod 4 (plus
+ * one for cos). The reduction is computed in double (pi/2 in two doubles), which needs no fused
+ * multiply-add and keeps r within an ulp for |x| up to 1e6; far beyond, k is clamped to 2^30 and
+ * the result, inaccurate, stays in [-1, 1]. sin(+-0) = +-0; sin and cos of +-inf or NaN are NaN. */
+#define LOOM_SIMD_GENERIC_SIN_COS(f, R, n, W, quadrant)                                            \
+    LOOM_C_INLINE R f(R x) {                                                                       \
+        typedef double D __attribute__((vector_size(n * sizeof(double))));                         \
+        const R z = {0};                                                                           \
+        W finite = (W)(x < z + HUGE_VALF) & (W)(x > z - HUGE_VALF);                                \
+        R xs = (R)LOOM_SIMD_GENERIC_SELECT(W, finite, x, z);                                       \
+        R t = xs * 0.636619772367581343f;                                                          \
+        t = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t > z + 0x1p30f), z + 0x1p30f, t);                  \
+        t = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z - 0x1p30f), z - 0x1p30f, t);                  \
+        W ki = __builtin_convertvector(                                                            \
+            t + (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z), z - 0.5f, z + 0.5f), W);                \
+        D kd = __builtin_convertvector(ki, D);                                                     \
+        D rd = (__builtin_convertvector(xs, D) - kd * 1.5707963267948966) -                        \
+               kd * 6.123233995736766e-17;                                                         \
+        R r = __builtin_convertvector(rd, R);                                                      \
+        r = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(r > z + 2.0f), z + 2.0f, r);                        \
+        r = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(r < z - 2.0f), z - 2.0f, r);                        \
+        R zz = r * r;                                                                              \
+        R ps = (zz * -1.9515295891e-4f + 8.3321608736e-3f) * zz - 1.6666654611e-1f;                \
+        R sin_r = ps * zz * r + r;                                                                 \
+        R pc = (zz * 2.443315711809948e-5f - 1.388731625493765e-3f) * zz + 4.166664568298827e-2f;  \
+        R cos_r = pc * (zz * zz) + (zz * -0.5f + 1.0f);                                            \
+        W q = ki + (quadrant);                                                                     \
+        R res = (R)LOOM_SIMD_GENERIC_SELECT(W, -(q & 1), cos_r, sin_r);                            \
+        res = (R)((W)res ^ ((W)((q & 2) != 0) & INT32_MIN));                                       \
+        res = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(res > z + 1.0f), z + 1.0f, res);                  \
+        res = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(res < z - 1.0f), z - 1.0f, res);                  \
+        if (!(quadrant)) res = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(xs == z), xs, res);              \
+        return (R)LOOM_SIMD_GENERIC_SELECT(W, finite, res, z + NAN);                               \
+    }
+#define LOOM_OP_sin_f32(f, R, rc, n, A, ac, W) LOOM_SIMD_GENERIC_SIN_COS(f, R, n, W, 0)
+#define LOOM_OP_cos_f32(f, R, rc, n, A, ac, W) LOOM_SIMD_GENERIC_SIN_COS(f, R, n, W, 1)
 #define LOOM_OP_broadcast(f, R, rc, n, A, ac, W)                                                   \
     LOOM_C_INLINE R f(A a) {                                                                       \
         R r = {0};                                                                                 \

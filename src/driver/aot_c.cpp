@@ -336,7 +336,10 @@ std::string aot_c_source(const ModuleContents &m) {
        << "#elif defined(LOOM_SIMD_SSE41)\n"
        << c_simd_sse41_text << "\n"
        << "#elif defined(LOOM_SIMD_NEON)\n"
-       << c_simd_neon_text << "\n#endif\n#endif\n\n"
+       << c_simd_neon_text << "\n#endif\n#endif\n"
+       << "#ifndef LOOM_BOOL_VECTOR_TYPE\n"
+       << "#define LOOM_BOOL_VECTOR_TYPE(tag, lanes) LOOM_VECTOR_TYPE(tag, lanes, uint8_t)\n"
+       << "#endif\n\n"
        << "/* ---- The pipeline ---- */\n"
        << code << EntryPoints(m).text(impl);
     return os.str();

@@ -261,8 +261,8 @@ TEST_P(CBackend, StrictFloatIsRoundedAsWritten) {
 TEST_P(CBackend, StridedLoadsPowerOfTwoDivisorsExpSinCos) {
     // The C back end's own forms: loads of stride 2 and 4 as two dense loads and a shuffle
     // (the last lane at the buffer's end: nothing read past it), Euclidean division and modulus
-    // by 2^k as a shift and a mask (negative values), and the generic mapping's inline exp, sin and
-    // cos.
+    // by 2^k as a shift and a mask (negative values), and the generic mapping's inline exp, sin
+    // and cos and its square roots.
     Buffer<int16_t> in = random_buffer<int16_t>({4 * 64 + 1}, 8);
     for (int lanes : {8, 16}) {
         SCOPED_TRACE(lanes);
@@ -299,6 +299,19 @@ TEST_P(CBackend, StridedLoadsPowerOfTwoDivisorsExpSinCos) {
         t.vectorize(x, 8);
         check_unary<float, float>(GetParam(), t, input, w, {64}, 1e-6);
     }
+    // Square roots (on x86 the generic mapping's instruction) of floats and doubles, exactly:
+    // negative values, NaN, infinities and -0.0 included.
+    Func r("vector_sqrt");
+    r(x) = sqrt(input(x));
+    r.vectorize(x, 8);
+    check_unary<float, float>(GetParam(), r, input, v, {64});
+    Buffer<double> vd(64);
+    vd.for_each_element([&](int i) { vd(i) = v(i); });
+    ImageParam input64(Float(64), 1, "input64");
+    Func rd("vector_sqrt64");
+    rd(x) = sqrt(input64(x));
+    rd.vectorize(x, 4);
+    check_unary<double, double>(GetParam(), rd, input64, vd, {64});
 }
 
 TEST_P(CBackend, TuplesStructsAndLets) {

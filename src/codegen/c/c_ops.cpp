@@ -630,8 +630,12 @@ std::string COps::vector_type(Type t) {
     std::map<char, std::string> v = {
         {'N', name}, {'G', tg}, {'C', ct}, {'L', std::to_string(t.lanes())}};
     if (is_power_of_two_lanes(t)) {
+        // Bool lanes have a macro of their own: a mapping may keep them wider than their
+        // uint8_t storage (the comparisons' width).
+        const char *def =
+            t.is_bool() ? "LOOM_BOOL_VECTOR_TYPE($G, $L)" : "LOOM_VECTOR_TYPE($G, $L, $C)";
         defs_.add("type " + tg,
-                  subst("#ifndef LOOM_HAVE_TYPE_$G\nLOOM_VECTOR_TYPE($G, $L, $C)\n#endif\n", v));
+                  subst(std::string("#ifndef LOOM_HAVE_TYPE_$G\n") + def + "\n#endif\n", v));
     } else {
         // Not a SIMD register shape: lanes in a struct, whatever the mapping.
         defs_.add(
@@ -706,14 +710,14 @@ COps::vector_op(const std::string &op, Type rt, const std::vector<Type> &types,
     std::string def =
         "LOOM_C_INLINE " + rtype + " " + fname + "(" + join(params) + ") {\n" + body + "}\n";
     if (native) {
-        // Last: the signed integer vector as wide as the result's lanes (masks, bit patterns).
-        Type et = rt.element_of();
-        macro_args.push_back(vector_type(Int(et.is_bool() ? 8 : et.bits(), rt.lanes())));
+        // Last: the signed integer vector as wide as the result's lanes (masks, bit patterns);
+        // for bool lanes the bool vector itself, whose lanes' width is the mapping's.
+        auto integers_as_wide = [&](Type t) {
+            return t.is_bool() ? vector_type(t) : vector_type(Int(t.bits(), t.lanes()));
+        };
+        macro_args.push_back(integers_as_wide(rt));
         // A conversion also gets the signed integer vector as wide as its argument's lanes.
-        if (op == "cvt") {
-            Type at = types[0].element_of();
-            macro_args.push_back(vector_type(Int(at.is_bool() ? 8 : at.bits(), rt.lanes())));
-        }
+        if (op == "cvt") macro_args.push_back(integers_as_wide(types[0].with_lanes(rt.lanes())));
     }
     std::string macro = "LOOM_OP_" + c_identifier_of(op);
     std::string text = "#if defined(LOOM_HAVE_" + fname + ")\n";

@@ -14,8 +14,9 @@
 /// The type comes from the SIMD mapping header chosen when the C is compiled
 /// (src/codegen/c/simd/README.md): `LOOM_VECTOR_TYPE(tag, N, ctype)` defines it with
 /// `loom_<tag>_load(const ctype *)` and `loom_<tag>_store(ctype *, loom_<tag>)` (unaligned,
-/// dense), unless the header claims the type itself with `LOOM_HAVE_TYPE_<tag>`. Types whose
-/// lane count is not a power of two are structs of lanes, defined here.
+/// dense; bool lanes through `LOOM_BOOL_VECTOR_TYPE(tag, N)`, whose registers may be wider than
+/// their uint8_t storage), unless the header claims the type itself with `LOOM_HAVE_TYPE_<tag>`.
+/// Types whose lane count is not a power of two are structs of lanes, defined here.
 ///
 /// Every other vector operation is a function `loom_<result tag>_<op>[_<argument tags>]` whose
 /// default definition, written here, runs the scalar semantics lane by lane through load and

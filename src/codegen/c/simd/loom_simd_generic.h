@@ -6,8 +6,9 @@
  * below are those whose vector-extension form computes exactly the IR's result (README.md):
  * lanewise + - * (wrapping integers), float division, division and modulus by a positive
  * constant, comparisons (bool lanes as 0 or 1), select, min, max, conversions, broadcasts,
- * shifts by an in-range amount, bitwise operations and the bool operators; and exp, sin and cos
- * of floats inline, by the LLVM back end's algorithms (within 2 ulp, not libm's). The others
+ * shifts by an in-range amount, bitwise operations and the bool operators; exp, sin and cos
+ * of floats inline, by the LLVM back end's algorithms (within 2 ulp, not libm's); square roots
+ * by the instruction on x86. The others
  * keep the generated lane-by-lane defaults, which the compiler vectorizes where it can.
  *
  * Every LOOM_OP_<op> gets (function, R, r_lane, lanes, <A, a_lane for each argument>, W), W
@@ -38,6 +39,32 @@
         return r;                                                                                  \
     }                                                                                              \
     LOOM_C_INLINE void loom_##tag##_store(ctype *p, loom_##tag x) { memcpy(p, &x, sizeof x); }
+
+/* Bool lanes: 0 or 1, uint8_t in memory, but in registers as wide as the comparisons that make
+ * them usually are (lanes x width = 256 bits, from 8 to 32 bits), so that a comparison feeding a
+ * select needs no narrowing and widening in between: GCC 12 does those lane by lane (lens_blur's
+ * C code was 1.3x slower). */
+#define LOOM_SIMD_GENERIC_BOOL_LANE_2 int32_t
+#define LOOM_SIMD_GENERIC_BOOL_LANE_4 int32_t
+#define LOOM_SIMD_GENERIC_BOOL_LANE_8 int32_t
+#define LOOM_SIMD_GENERIC_BOOL_LANE_16 int16_t
+#define LOOM_SIMD_GENERIC_BOOL_LANE_32 int8_t
+#define LOOM_SIMD_GENERIC_BOOL_LANE_64 int8_t
+#define LOOM_SIMD_GENERIC_BOOL_LANE_128 int8_t
+#define LOOM_SIMD_GENERIC_BOOL_LANE_256 int8_t
+#define LOOM_BOOL_VECTOR_TYPE(tag, lanes)                                                          \
+    typedef LOOM_SIMD_GENERIC_BOOL_LANE_##lanes loom_##tag                                         \
+        __attribute__((vector_size(lanes * sizeof(LOOM_SIMD_GENERIC_BOOL_LANE_##lanes))));         \
+    typedef uint8_t loom_##tag##_bytes __attribute__((vector_size(lanes)));                        \
+    LOOM_C_INLINE loom_##tag loom_##tag##_load(const uint8_t *p) {                                 \
+        loom_##tag##_bytes b;                                                                      \
+        memcpy(&b, p, sizeof b);                                                                   \
+        return __builtin_convertvector(b, loom_##tag);                                             \
+    }                                                                                              \
+    LOOM_C_INLINE void loom_##tag##_store(uint8_t *p, loom_##tag x) {                              \
+        loom_##tag##_bytes b = __builtin_convertvector(x, loom_##tag##_bytes);                     \
+        memcpy(p, &b, sizeof b);                                                                   \
+    }
 
 #define LOOM_SIMD_GENERIC_BINARY(f, R, op, A, B)                                                   \
     LOOM_C_INLINE R f(A a, B b) { return a op b; }
@@ -151,6 +178,56 @@
         R res = p * (R)((k1 + 127) << 23) * (R)((k2 + 127) << 23);                                 \
         return (R)LOOM_SIMD_GENERIC_SELECT(W, nan, x, res);                                        \
     }
+/* Square roots: a lane loop of sqrtf keeps a branch per lane for errno (C compilers set it by
+ * default, and GCC ignores no-math-errno in a pragma), which stalls every use of the result (snake:
+ * its C code 1.4x slower). On x86 the instruction instead, through the compilers' builtins
+ * (SQRTPS and SQRTPD round correctly, as sqrtf and sqrt), in chunks of the widest register (GCC
+ * joins narrower results through memory, a store-forwarding stall). */
+#if defined(__SSE2__)
+typedef float loom_simd_generic_f32x4 __attribute__((vector_size(16)));
+typedef double loom_simd_generic_f64x2 __attribute__((vector_size(16)));
+/* r = the builtin on each chunk of type Q of a. */
+#define LOOM_SIMD_GENERIC_BY_CHUNKS(Q, a, r, builtin)                                              \
+    do {                                                                                           \
+        Q q[sizeof(a) / sizeof(Q)];                                                                \
+        int i;                                                                                     \
+        memcpy(q, &(a), sizeof q);                                                                 \
+        for (i = 0; i < (int)(sizeof(a) / sizeof(Q)); i++) q[i] = builtin(q[i]);                   \
+        memcpy(&(r), q, sizeof q);                                                                 \
+    } while (0)
+#if defined(__AVX__)
+typedef float loom_simd_generic_f32x8 __attribute__((vector_size(32)));
+typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
+#define LOOM_SIMD_GENERIC_SQRT_AVX(a, r, Q, builtin)                                               \
+    if (sizeof(a) % 32 == 0) {                                                                     \
+        LOOM_SIMD_GENERIC_BY_CHUNKS(Q, a, r, builtin);                                             \
+        return r;                                                                                  \
+    }
+#else
+#define LOOM_SIMD_GENERIC_SQRT_AVX(a, r, Q, builtin)
+#endif
+/* Vectors narrower than 16 bytes (2 floats) go through one zero-padded register. */
+#define LOOM_SIMD_GENERIC_SQRT(f, R, Q, builtin, Q32, builtin32)                                   \
+    LOOM_C_INLINE R f(R a) {                                                                       \
+        R r;                                                                                       \
+        LOOM_SIMD_GENERIC_SQRT_AVX(a, r, Q32, builtin32)                                           \
+        if (sizeof(a) % 16 == 0) {                                                                 \
+            LOOM_SIMD_GENERIC_BY_CHUNKS(Q, a, r, builtin);                                         \
+        } else {                                                                                   \
+            Q q = {0};                                                                             \
+            memcpy(&q, &a, sizeof(a) < sizeof(q) ? sizeof(a) : sizeof(q));                         \
+            q = builtin(q);                                                                        \
+            memcpy(&r, &q, sizeof(a) < sizeof(q) ? sizeof(a) : sizeof(q));                         \
+        }                                                                                          \
+        return r;                                                                                  \
+    }
+#define LOOM_OP_sqrt_f32(f, R, rc, n, A, ac, W)                                                    \
+    LOOM_SIMD_GENERIC_SQRT(f, R, loom_simd_generic_f32x4, __builtin_ia32_sqrtps,                   \
+                           loom_simd_generic_f32x8, __builtin_ia32_sqrtps256)
+#define LOOM_OP_sqrt_f64(f, R, rc, n, A, ac, W)                                                    \
+    LOOM_SIMD_GENERIC_SQRT(f, R, loom_simd_generic_f64x2, __builtin_ia32_sqrtpd,                   \
+                           loom_simd_generic_f64x4, __builtin_ia32_sqrtpd256)
+#endif
 /* sin and cos of float lanes, inline (one sinf/cosf call per lane otherwise: snake's Dirac
  * delta). The LLVM back end's polynomials: k = round(x 2/pi), r = x - k pi/2, the Cephes minimax
  * polynomials for sin and cos on [-pi/4, pi/4] chosen and negated by the quadrant k mod 4 (plus

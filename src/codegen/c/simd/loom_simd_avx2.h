@@ -51,9 +51,11 @@
 #define LOOM_HAVE_TYPE_v4f32 1
 #define LOOM_HAVE_TYPE_v8f32 1
 #define LOOM_HAVE_TYPE_v16f32 1
-LOOM_VECTOR_TYPE(v4b, 4, uint8_t)
-LOOM_VECTOR_TYPE(v8b, 8, uint8_t)
-LOOM_VECTOR_TYPE(v16b, 16, uint8_t)
+/* Bool lanes as the generic mapping keeps them: v4b and v8b in 32-bit lanes, v16b in 16-bit
+ * lanes (0 or 1), so comparisons of those widths and selects by them need no packing. */
+LOOM_BOOL_VECTOR_TYPE(v4b, 4)
+LOOM_BOOL_VECTOR_TYPE(v8b, 8)
+LOOM_BOOL_VECTOR_TYPE(v16b, 16)
 LOOM_VECTOR_TYPE(v8u8, 8, uint8_t)
 LOOM_VECTOR_TYPE(v8i8, 8, int8_t)
 LOOM_VECTOR_TYPE(v16u8, 16, uint8_t)
@@ -86,12 +88,6 @@ LOOM_C_INLINE __m128i loom_avx2_lo32(const void *p) {
     int32_t t;
     memcpy(&t, p, 4);
     return _mm_cvtsi32_si128(t);
-}
-LOOM_C_INLINE loom_v4b loom_avx2_v4b(__m128i x) {
-    int32_t t = _mm_cvtsi128_si32(x);
-    loom_v4b r;
-    memcpy(&r, &t, 4);
-    return r;
 }
 /* 16 lanes of 32 bits as two AVX registers. */
 LOOM_C_INLINE void loom_avx2_split_i32(loom_v16i32 v, __m256i *lo, __m256i *hi) {
@@ -164,40 +160,35 @@ LOOM_C_INLINE __m256 loom_avx2_u32_to_f32(__m256i x) {
     return _mm256_add_ps(_mm256_mul_ps(hi, _mm256_set1_ps(65536.0f)), lo);
 }
 
-/* Lanes of -1 or 0 to bool lanes (0 or 1), or of their negation; and back. */
+/* Lanes of -1 or 0 to bool lanes (0 or 1), or of their negation; and back to masks. */
 LOOM_C_INLINE loom_v8b loom_avx2_v8b_m32(__m256i m, int negate) {
-    __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
-    w = _mm_packs_epi16(w, w);
-    w = negate ? _mm_andnot_si128(w, _mm_set1_epi8(1)) : _mm_and_si128(w, _mm_set1_epi8(1));
-    return (loom_v8b)loom_avx2_v8u8(w);
+    __m256i one = _mm256_set1_epi32(1);
+    return (loom_v8b)(negate ? _mm256_andnot_si256(m, one) : _mm256_and_si256(m, one));
 }
 LOOM_C_INLINE loom_v4b loom_avx2_v4b_m32(__m128i m, int negate) {
-    __m128i w = _mm_packs_epi32(m, m);
-    w = _mm_packs_epi16(w, w);
-    w = negate ? _mm_andnot_si128(w, _mm_set1_epi8(1)) : _mm_and_si128(w, _mm_set1_epi8(1));
-    return loom_avx2_v4b(w);
+    __m128i one = _mm_set1_epi32(1);
+    return (loom_v4b)(negate ? _mm_andnot_si128(m, one) : _mm_and_si128(m, one));
 }
 LOOM_C_INLINE loom_v8b loom_avx2_v8b_m16(__m128i m, int negate) {
-    __m128i w = _mm_packs_epi16(m, m);
-    w = negate ? _mm_andnot_si128(w, _mm_set1_epi8(1)) : _mm_and_si128(w, _mm_set1_epi8(1));
-    return (loom_v8b)loom_avx2_v8u8(w);
+    return loom_avx2_v8b_m32(_mm256_cvtepi16_epi32(m), negate);
 }
 LOOM_C_INLINE loom_v16b loom_avx2_v16b_m16(__m256i m, int negate) {
-    __m128i w = _mm_packs_epi16(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
-    w = negate ? _mm_andnot_si128(w, _mm_set1_epi8(1)) : _mm_and_si128(w, _mm_set1_epi8(1));
-    return (loom_v16b)w;
+    __m256i one = _mm256_set1_epi16(1);
+    return (loom_v16b)(negate ? _mm256_andnot_si256(m, one) : _mm256_and_si256(m, one));
 }
 LOOM_C_INLINE __m256i loom_avx2_m32_v8b(loom_v8b m) {
-    return _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_cvtepu8_epi32(LOOM_AVX2_LO64(m)));
+    return _mm256_sub_epi32(_mm256_setzero_si256(), (__m256i)m);
 }
 LOOM_C_INLINE __m128i loom_avx2_m32_v4b(loom_v4b m) {
-    return _mm_sub_epi32(_mm_setzero_si128(), _mm_cvtepu8_epi32(loom_avx2_lo32(&m)));
+    return _mm_sub_epi32(_mm_setzero_si128(), (__m128i)m);
 }
 LOOM_C_INLINE __m128i loom_avx2_m16_v8b(loom_v8b m) {
-    return _mm_sub_epi16(_mm_setzero_si128(), _mm_cvtepu8_epi16(LOOM_AVX2_LO64(m)));
+    __m256i w = (__m256i)m;
+    __m128i n = _mm_packs_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+    return _mm_sub_epi16(_mm_setzero_si128(), n);
 }
 LOOM_C_INLINE __m256i loom_avx2_m16_v16b(loom_v16b m) {
-    return _mm256_sub_epi16(_mm256_setzero_si256(), _mm256_cvtepu8_epi16((__m128i)m));
+    return _mm256_sub_epi16(_mm256_setzero_si256(), (__m256i)m);
 }
 
 /* f(a) or f(a, b): expr on a and b as the intrinsic type I, the result cast back to R. */
@@ -890,7 +881,6 @@ LOOM_AVX2_CMP_UINT(v16b, v16u16, _mm256, __m256i, loom_avx2_v16b_m16, epi16, epu
     LOOM_C_INLINE loom_##T loom_##T##_select_##M##_##T##_##T(loom_##M m, loom_##T a, loom_##T b) { \
         return (loom_##T)P##_blendv_epi8((I)b, (I)a, mask(m));                                     \
     }
-#define loom_avx2_m8_v16b(m) ((__m128i)(m))
 #define LOOM_HAVE_loom_v8f32_select_v8b_v8f32_v8f32 1
 #define LOOM_HAVE_loom_v8i32_select_v8b_v8i32_v8i32 1
 #define LOOM_HAVE_loom_v8u32_select_v8b_v8u32_v8u32 1

@@ -772,7 +772,21 @@ std::string COps::gather(Type t, const std::string &ptr, Type index_type, const 
             (mask.empty() ? "" : "    loom_v" + n + "b_store(k, m);\n") + "    for (i = 0; i < " +
             n + "; i++) r[i] = " + (mask.empty() ? "p[x[i]]" : "k[i] ? p[x[i]] : (" + ct + ")0") +
             ";\n" + "    return loom_" + tg + "_load(r);\n}\n";
-        defs_.add(fname, "#if !defined(LOOM_HAVE_" + fname + ")\n" + def + "#endif\n");
+        std::string text = "#if defined(LOOM_HAVE_" + fname + ")\n";
+        if (is_power_of_two_lanes(t)) {
+            // Where the mapping's vectors take subscripts (LOOM_VECTOR_SUBSCRIPT), the lanes go
+            // straight into the result's register: through an array, GCC stores them one by one
+            // and reloads them as a vector, a store-forwarding stall (camera_pipe's tone curve).
+            text += "#elif defined(LOOM_VECTOR_SUBSCRIPT)\nLOOM_C_INLINE " + vt + " " + fname +
+                    "(const " + ct + " *p, " + ivt + " idx" +
+                    (mask.empty() ? "" : ", " + mt + " m") + ") {\n    " + vt +
+                    " r = {0};\n    int i;\n#if defined(__GNUC__)\n#pragma GCC "
+                    "unroll 64\n#endif\n    for (i = 0; i < " +
+                    n + "; i++) r[i] = " +
+                    (mask.empty() ? "p[idx[i]]" : "m[i] ? p[idx[i]] : (" + ct + ")0") +
+                    ";\n    return r;\n}\n";
+        }
+        defs_.add(fname, text + "#else\n" + def + "#endif\n");
     }
     return fname + "(" + ptr + ", " + index + (mask.empty() ? "" : ", " + mask) + ")";
 }

@@ -6,7 +6,7 @@
  * below are those whose vector-extension form computes exactly the IR's result (README.md):
  * lanewise + - * (wrapping integers), float division, division and modulus by a positive
  * constant, comparisons (bool lanes as 0 or 1), select, min, max, conversions, broadcasts,
- * shifts by an in-range amount, bitwise operations and the bool operators; exp, sin and cos
+ * shifts by an in-range amount, bitwise operations, the bool operators and ramps; exp, sin and cos
  * of floats inline, by the LLVM back end's algorithms (within 2 ulp, not libm's); square roots
  * by the instruction on x86. The others
  * keep the generated lane-by-lane defaults, which the compiler vectorizes where it can.
@@ -30,6 +30,9 @@
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
 #define LOOM_SHUFFLEVECTOR(...) __builtin_shufflevector(__VA_ARGS__)
 #endif
+/* The vectors take subscripts (v[i]): the generated gathers fill their result lane by lane in
+ * place. */
+#define LOOM_VECTOR_SUBSCRIPT 1
 
 #define LOOM_VECTOR_TYPE(tag, lanes, ctype)                                                        \
     typedef ctype loom_##tag __attribute__((vector_size(lanes * sizeof(ctype))));                  \
@@ -266,10 +269,25 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
     }
 #define LOOM_OP_sin_f32(f, R, rc, n, A, ac, W) LOOM_SIMD_GENERIC_SIN_COS(f, R, n, W, 0)
 #define LOOM_OP_cos_f32(f, R, rc, n, A, ac, W) LOOM_SIMD_GENERIC_SIN_COS(f, R, n, W, 1)
+/* base + stride * lane, the lane indices a constant vector (one multiply-add instead of a vector
+ * built lane by lane). */
+#define LOOM_OP_ramp(f, R, rc, n, A, ac, B, bc, W)                                                 \
+    LOOM_C_INLINE R f(A base, B stride) {                                                          \
+        rc lanes[n];                                                                               \
+        R r;                                                                                       \
+        int i;                                                                                     \
+        for (i = 0; i < n; i++) lanes[i] = (rc)i;                                                  \
+        memcpy(&r, lanes, sizeof r);                                                               \
+        return r * (rc)stride + (rc)base;                                                          \
+    }
+/* Lane by lane in place: GCC makes one broadcast instruction of it, also for vectors wider than
+ * its registers, which it built in memory from {0} + a (and that turned -0.0 into 0.0). */
 #define LOOM_OP_broadcast(f, R, rc, n, A, ac, W)                                                   \
     LOOM_C_INLINE R f(A a) {                                                                       \
-        R r = {0};                                                                                 \
-        return r + (rc)a;                                                                          \
+        R r;                                                                                       \
+        int i;                                                                                     \
+        for (i = 0; i < n; i++) r[i] = (rc)a;                                                      \
+        return r;                                                                                  \
     }
 
 #endif

@@ -773,10 +773,17 @@ std::string COps::gather(Type t, const std::string &ptr, Type index_type, const 
             n + "; i++) r[i] = " + (mask.empty() ? "p[x[i]]" : "k[i] ? p[x[i]] : (" + ct + ")0") +
             ";\n" + "    return loom_" + tg + "_load(r);\n}\n";
         std::string text = "#if defined(LOOM_HAVE_" + fname + ")\n";
-        if (is_power_of_two_lanes(t)) {
-            // Where the mapping's vectors take subscripts (LOOM_VECTOR_SUBSCRIPT), the lanes go
-            // straight into the result's register: through an array, GCC stores them one by one
-            // and reloads them as a vector, a store-forwarding stall (camera_pipe's tone curve).
+        if (is_power_of_two_lanes(t) && mask.empty()) {
+            // A mapping's gathers for all types at once, as LOOM_OP_<op> for the lanewise ops.
+            text += "#elif defined(LOOM_OP_gather)\nLOOM_OP_gather(" + fname + ", " + vt + ", " +
+                    ct + ", " + n + ", " + ivt + ", " + ic + ")\n";
+        }
+        if (is_power_of_two_lanes(t) && t.bytes() <= 2) {
+            // Lanes of 8 and 16 bits, which no x86 gather instruction loads: where the mapping's
+            // vectors take subscripts (LOOM_VECTOR_SUBSCRIPT), straight into the result's
+            // register; through an array, GCC stores them one by one and reloads them as a
+            // vector, a store-forwarding stall (camera_pipe's tone curve). GCC turns the array
+            // loop of wider lanes into a gather instruction (VGATHERDPS), the other not.
             text += "#elif defined(LOOM_VECTOR_SUBSCRIPT)\nLOOM_C_INLINE " + vt + " " + fname +
                     "(const " + ct + " *p, " + ivt + " idx" +
                     (mask.empty() ? "" : ", " + mt + " m") + ") {\n    " + vt +

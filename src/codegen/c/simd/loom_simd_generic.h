@@ -8,7 +8,7 @@
  * constant, comparisons (bool lanes as 0 or 1), select, min, max, conversions, broadcasts,
  * shifts by an in-range amount, bitwise operations, the bool operators and ramps; exp, sin and cos
  * of floats inline, by the LLVM back end's algorithms (within 2 ulp, not libm's); square roots
- * by the instruction on x86. The others
+ * by the instruction on x86, and gathers of 32-bit lanes by the instruction with AVX2. The others
  * keep the generated lane-by-lane defaults, which the compiler vectorizes where it can.
  *
  * Every LOOM_OP_<op> gets (function, R, r_lane, lanes, <A, a_lane for each argument>, W), W
@@ -230,6 +230,41 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
 #define LOOM_OP_sqrt_f64(f, R, rc, n, A, ac, W)                                                    \
     LOOM_SIMD_GENERIC_SQRT(f, R, loom_simd_generic_f64x2, __builtin_ia32_sqrtpd,                   \
                            loom_simd_generic_f64x4, __builtin_ia32_sqrtpd256)
+#endif
+/* Gathers with AVX2: of 32-bit lanes by 32-bit indices the instruction (VPGATHERDD loads each
+ * lane from p + 4 * index, as the lane loop does), which GCC does not make of the generated lane
+ * loop inside a large function (local_laplacian's remapping table); of 8- and 16-bit lanes each
+ * lane straight into the result (through an array, GCC stores the lanes one by one and reloads
+ * them as a vector: a store-forwarding stall); others by the lane loop. */
+#if defined(__AVX2__)
+#include <immintrin.h>
+#define LOOM_SIMD_GENERIC_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define LOOM_SIMD_GENERIC_GATHER32(V, gather)                                                      \
+    do {                                                                                           \
+        V x, v;                                                                                    \
+        memcpy(&x, &idx, LOOM_SIMD_GENERIC_MIN(sizeof x, sizeof idx));                             \
+        v = gather((const int *)(const void *)p, x, 4);                                            \
+        memcpy(&r, &v, LOOM_SIMD_GENERIC_MIN(sizeof r, sizeof v));                                 \
+    } while (0)
+#define LOOM_OP_gather(f, R, rc, n, I, ic)                                                         \
+    LOOM_C_INLINE R f(const rc *p, I idx) {                                                        \
+        R r = {0};                                                                                 \
+        int i;                                                                                     \
+        if (sizeof(rc) == 4 && sizeof(ic) == 4 && n == 8) {                                        \
+            LOOM_SIMD_GENERIC_GATHER32(__m256i, _mm256_i32gather_epi32);                           \
+        } else if (sizeof(rc) == 4 && sizeof(ic) == 4 && n == 4) {                                 \
+            LOOM_SIMD_GENERIC_GATHER32(__m128i, _mm_i32gather_epi32);                              \
+        } else if (sizeof(rc) <= 2) {                                                              \
+            _Pragma("GCC unroll 64") for (i = 0; i < n; i++) r[i] = p[idx[i]];                     \
+        } else {                                                                                   \
+            ic x[n];                                                                               \
+            rc lanes[n];                                                                           \
+            memcpy(x, &idx, sizeof x);                                                             \
+            for (i = 0; i < n; i++) lanes[i] = p[x[i]];                                            \
+            memcpy(&r, lanes, sizeof r);                                                           \
+        }                                                                                          \
+        return r;                                                                                  \
+    }
 #endif
 /* sin and cos of float lanes, inline (one sinf/cosf call per lane otherwise: snake's Dirac
  * delta). The LLVM back end's polynomials: k = round(x 2/pi), r = x - k pi/2, the Cephes minimax

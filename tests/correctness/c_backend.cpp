@@ -299,6 +299,11 @@ TEST_P(CBackend, StridedLoadsPowerOfTwoDivisorsExpSinCos) {
         t.vectorize(x, 8);
         check_unary<float, float>(GetParam(), t, input, w, {64}, 1e-6);
     }
+    // A broadcast keeps the sign of -0.0 (1 / -0.0 is -inf; 0 + a would make it +inf).
+    Func z("broadcast_negative_zero");
+    z(x) = 1.0f / select(input(x) > 1e30f, input(x), -0.0f);
+    z.vectorize(x, 8);
+    check_unary<float, float>(GetParam(), z, input, v, {64});
     // Square roots (on x86 the generic mapping's instruction) of floats and doubles, exactly:
     // negative values, NaN, infinities and -0.0 included.
     Func r("vector_sqrt");

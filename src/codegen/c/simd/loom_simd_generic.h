@@ -315,14 +315,16 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
         memcpy(&r, lanes, sizeof r);                                                               \
         return r * (rc)stride + (rc)base;                                                          \
     }
-/* Lane by lane in place: GCC makes one broadcast instruction of it, also for vectors wider than
- * its registers, which it built in memory from {0} + a (and that turned -0.0 into 0.0). */
+/* a - 0 in every lane, which GCC and Clang fold to a broadcast and which keeps -0.0 (0 + a does
+ * not); vectors wider than any register lane by lane in place, as GCC builds a - 0 of those in
+ * memory, a store-forwarding stall per use (camera_pipe's 32 x i32), but turns the loop over a
+ * narrower vector into one masked broadcast per lane (conv_layer's 16 x f32). */
 #define LOOM_OP_broadcast(f, R, rc, n, A, ac, W)                                                   \
     LOOM_C_INLINE R f(A a) {                                                                       \
-        R r;                                                                                       \
+        R r = {0};                                                                                 \
         int i;                                                                                     \
+        if (sizeof(R) <= 64) return (rc)a - r;                                                     \
         for (i = 0; i < n; i++) r[i] = (rc)a;                                                      \
         return r;                                                                                  \
     }
-
 #endif

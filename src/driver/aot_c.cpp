@@ -273,8 +273,8 @@ namespace {
 // become a fused multiply-add where the target has one (conv_layer's C output was 1.5x slower
 // without). Before every function of the file, so GCC's per-function options agree and inlining
 // stays possible. Reassociation is left out: results stay as written otherwise. (GCC ignores
-// "no-math-errno" in this pragma: a vector sqrt by lanes keeps its errno branch in the generic
-// mapping; the target mappings use the instruction.)
+// "no-math-errno" in this pragma, so square roots by lanes would keep an errno branch each: the
+// mappings use the instruction instead.)
 std::string float_semantics(bool strict) {
     // Contraction off explicitly when strict: Clang contracts within an expression by default,
     // and GCC everywhere with -std=gnu99.

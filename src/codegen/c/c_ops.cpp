@@ -782,8 +782,8 @@ std::string COps::gather(Type t, const std::string &ptr, Type index_type, const 
             // Lanes of 8 and 16 bits, which no x86 gather instruction loads: where the mapping's
             // vectors take subscripts (LOOM_VECTOR_SUBSCRIPT), straight into the result's
             // register; through an array, GCC stores them one by one and reloads them as a
-            // vector, a store-forwarding stall (camera_pipe's tone curve). GCC turns the array
-            // loop of wider lanes into a gather instruction (VGATHERDPS), the other not.
+            // vector, a store-forwarding stall (camera_pipe's tone curve). Wider lanes keep the
+            // array loop, which GCC can turn into a gather instruction, the subscripts never.
             text += "#elif defined(LOOM_VECTOR_SUBSCRIPT)\nLOOM_C_INLINE " + vt + " " + fname +
                     "(const " + ct + " *p, " + ivt + " idx" +
                     (mask.empty() ? "" : ", " + mt + " m") + ") {\n    " + vt +

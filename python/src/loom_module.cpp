@@ -27,6 +27,7 @@ NB_MODULE(_loom, m) {
     define_argument(m);
     define_realization(m);
     define_pipeline(m);
+    define_pipeline_fusion(m);
     define_callable(m);
     define_module(m);
     define_autoscheduler(m);

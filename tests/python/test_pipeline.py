@@ -59,6 +59,31 @@ def test_pipeline_realize_into_buffers():
     np.testing.assert_array_equal(b, want_minus)
 
 
+def test_fuse_pipelines_runs_both_in_one_loop_nest():
+    # Loom's extension (Vocke's pipeline fusion): a horizontal blur and a vertical difference of
+    # one image, independent pipelines fused at their rows, equal to NumPy references.
+    a = hl.Buffer(IMAGE, "a")
+    x, y, i, j = hl.Var("x"), hl.Var("y"), hl.Var("i"), hl.Var("j")
+    blur = hl.Func("blur")
+    blur[x, y] = (hl.cast(hl.UInt(16), a[x, y]) + a[x + 1, y] + a[x + 2, y]) // 3
+    diff = hl.Func("diff")
+    diff[i, j] = hl.cast(hl.Int(16), a[i, j + 1]) - a[i, j]
+    blur.vectorize(x, 8)
+    both = hl.fuse_pipelines(
+        hl.Pipeline(blur), hl.LoopLevel(blur, y), hl.Pipeline(diff), hl.LoopLevel(diff, j)
+    )
+    assert [f.name() for f in both.outputs()] == [blur.name(), diff.name()]
+    out_blur, out_diff = both.realize([W - 2, H - 1])
+    img = IMAGE.astype(np.int32)
+    want_blur = (img[: H - 1, : W - 2] + img[: H - 1, 1 : W - 1] + img[: H - 1, 2:W]) // 3
+    np.testing.assert_array_equal(np.asarray(out_blur), want_blur)
+    np.testing.assert_array_equal(np.asarray(out_diff), (img[1:, : W - 2] - img[:-1, : W - 2]))
+    with pytest.raises(hl.CompileError):
+        hl.fuse_pipelines(
+            hl.Pipeline(blur), hl.LoopLevel(blur, x), hl.Pipeline(diff), hl.LoopLevel(diff, j)
+        )
+
+
 def test_pipeline_of_one_func_and_tuple_outputs():
     x = hl.Var("x")
     f = hl.Func("pair")

@@ -44,9 +44,9 @@
     LOOM_C_INLINE void loom_##tag##_store(ctype *p, loom_##tag x) { memcpy(p, &x, sizeof x); }
 
 /* Bool lanes: 0 or 1, uint8_t in memory, but in registers as wide as the comparisons that make
- * them usually are (lanes x width = 256 bits, from 8 to 32 bits), so that a comparison feeding a
- * select needs no narrowing and widening in between: GCC 12 does those lane by lane (lens_blur's
- * C code was 1.3x slower). */
+ * them usually are (32-bit lanes up to 8 of them, 16-bit for 16, 8-bit beyond), so that a
+ * comparison feeding a select needs no narrowing and widening in between: GCC 12 does those lane
+ * by lane (lens_blur's C code was 1.3x slower). */
 #define LOOM_SIMD_GENERIC_BOOL_LANE_2 int32_t
 #define LOOM_SIMD_GENERIC_BOOL_LANE_4 int32_t
 #define LOOM_SIMD_GENERIC_BOOL_LANE_8 int32_t

@@ -778,21 +778,6 @@ std::string COps::gather(Type t, const std::string &ptr, Type index_type, const 
             text += "#elif defined(LOOM_OP_gather)\nLOOM_OP_gather(" + fname + ", " + vt + ", " +
                     ct + ", " + n + ", " + ivt + ", " + ic + ")\n";
         }
-        if (is_power_of_two_lanes(t) && t.bytes() <= 2) {
-            // Lanes of 8 and 16 bits, which no x86 gather instruction loads: where the mapping's
-            // vectors take subscripts (LOOM_VECTOR_SUBSCRIPT), straight into the result's
-            // register; through an array, GCC stores them one by one and reloads them as a
-            // vector, a store-forwarding stall (camera_pipe's tone curve). Wider lanes keep the
-            // array loop, which GCC can turn into a gather instruction, the subscripts never.
-            text += "#elif defined(LOOM_VECTOR_SUBSCRIPT)\nLOOM_C_INLINE " + vt + " " + fname +
-                    "(const " + ct + " *p, " + ivt + " idx" +
-                    (mask.empty() ? "" : ", " + mt + " m") + ") {\n    " + vt +
-                    " r = {0};\n    int i;\n#if defined(__GNUC__)\n#pragma GCC "
-                    "unroll 64\n#endif\n    for (i = 0; i < " +
-                    n + "; i++) r[i] = " +
-                    (mask.empty() ? "p[idx[i]]" : "m[i] ? p[idx[i]] : (" + ct + ")0") +
-                    ";\n    return r;\n}\n";
-        }
         defs_.add(fname, text + "#else\n" + def + "#endif\n");
     }
     return fname + "(" + ptr + ", " + index + (mask.empty() ? "" : ", " + mask) + ")";

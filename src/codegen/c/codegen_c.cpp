@@ -1074,25 +1074,18 @@ void CodeGenC::visit(const Fork *) { internal_error << "C: a Fork reached code g
 } // namespace
 
 bool c_needs_strict_float(const LoweredFunc &f, const Target &target) {
-    class FindStrictFloat : public IRVisitor {
-    public:
-        bool found = false;
-
-    protected:
-        using IRVisitor::visit;
-        void visit(const Call *op) override {
-            found = found || op->is_intrinsic(Call::strict_float);
-            IRVisitor::visit(op);
-        }
-    } finder;
-    std::vector<const LoweredFunc *> pending = {&f};
-    while (!pending.empty() && !finder.found) {
-        const LoweredFunc *g = pending.back();
-        pending.pop_back();
-        finder.dispatch(g->body);
-        for (const LoweredFunc &task : g->functions) pending.push_back(&task);
-    }
-    return finder.found || target.has_feature(Target::StrictFloat);
+    if (target.has_feature(Target::StrictFloat)) return true;
+    bool found = false;
+    auto find = [&](const LoweredFunc &g, auto &self) -> void {
+        visit_exprs(g.body, [&](const Expr &e) {
+            const Call *c = e.as<Call>();
+            found = found || (c && c->is_intrinsic(Call::strict_float));
+            return !found;
+        });
+        for (const LoweredFunc &task : g.functions) self(task, self);
+    };
+    find(f, find);
+    return found;
 }
 
 std::string codegen_c(const LoweredFunc &f, const std::string &impl_name, const Target &target,

@@ -8,8 +8,8 @@
  * constant, comparisons (bool lanes as 0 or 1), select, min, max, conversions, broadcasts,
  * shifts by an in-range amount, bitwise operations, the bool operators and ramps; exp, sin and cos
  * of floats inline, by the LLVM back end's algorithms (within 2 ulp, not libm's); square roots
- * by the instruction on x86, and gathers of 32-bit lanes by the instruction with AVX2. The others
- * keep the generated lane-by-lane defaults, which the compiler vectorizes where it can.
+ * by the instruction on x86, and unmasked gathers (of 32-bit lanes by the instruction with AVX2).
+ * The others keep the generated lane-by-lane defaults, which the compiler vectorizes where it can.
  *
  * Every LOOM_OP_<op> gets (function, R, r_lane, lanes, <A, a_lane for each argument>, W), W
  * being the signed integer vector as wide as R's lanes: what a comparison gives (-1 or 0). */
@@ -30,9 +30,6 @@
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
 #define LOOM_SHUFFLEVECTOR(...) __builtin_shufflevector(__VA_ARGS__)
 #endif
-/* The vectors take subscripts (v[i]): the generated gathers fill their result lane by lane in
- * place. */
-#define LOOM_VECTOR_SUBSCRIPT 1
 
 #define LOOM_VECTOR_TYPE(tag, lanes, ctype)                                                        \
     typedef ctype loom_##tag __attribute__((vector_size(lanes * sizeof(ctype))));                  \
@@ -231,11 +228,12 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
     LOOM_SIMD_GENERIC_SQRT(f, R, loom_simd_generic_f64x2, __builtin_ia32_sqrtpd,                   \
                            loom_simd_generic_f64x4, __builtin_ia32_sqrtpd256)
 #endif
-/* Gathers with AVX2: of 32-bit lanes by 32-bit indices the instruction (VPGATHERDD loads each
- * lane from p + 4 * index, as the lane loop does), which GCC does not make of the generated lane
- * loop inside a large function (local_laplacian's remapping table); of 8- and 16-bit lanes each
- * lane straight into the result (through an array, GCC stores the lanes one by one and reloads
- * them as a vector: a store-forwarding stall); others by the lane loop. */
+/* Gathers: with AVX2, of 32-bit lanes by 32-bit indices the instruction (VPGATHERDD loads each
+ * lane from p + 4 * index, as the lane loop does), which GCC does not make of the lane loop inside
+ * a large function (local_laplacian's remapping table); of 8- and 16-bit lanes each lane straight
+ * into the result (through an array, GCC stores the lanes one by one and reloads them as a
+ * vector, a store-forwarding stall: camera_pipe's tone curve); others through an array, which GCC
+ * can turn into a gather instruction. */
 #if defined(__AVX2__)
 #include <immintrin.h>
 #define LOOM_SIMD_GENERIC_MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -246,15 +244,22 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
         v = gather((const int *)(const void *)p, x, 4);                                            \
         memcpy(&r, &v, LOOM_SIMD_GENERIC_MIN(sizeof r, sizeof v));                                 \
     } while (0)
+/* The instruction's cases, each followed by "else". */
+#define LOOM_SIMD_GENERIC_GATHER_AVX2(rc, ic, n)                                                   \
+    if (sizeof(rc) == 4 && sizeof(ic) == 4 && n == 8) {                                            \
+        LOOM_SIMD_GENERIC_GATHER32(__m256i, _mm256_i32gather_epi32);                               \
+    } else if (sizeof(rc) == 4 && sizeof(ic) == 4 && n == 4) {                                     \
+        LOOM_SIMD_GENERIC_GATHER32(__m128i, _mm_i32gather_epi32);                                  \
+    } else
+#else
+#define LOOM_SIMD_GENERIC_GATHER_AVX2(rc, ic, n)
+#endif
 #define LOOM_OP_gather(f, R, rc, n, I, ic)                                                         \
     LOOM_C_INLINE R f(const rc *p, I idx) {                                                        \
         R r = {0};                                                                                 \
         int i;                                                                                     \
-        if (sizeof(rc) == 4 && sizeof(ic) == 4 && n == 8) {                                        \
-            LOOM_SIMD_GENERIC_GATHER32(__m256i, _mm256_i32gather_epi32);                           \
-        } else if (sizeof(rc) == 4 && sizeof(ic) == 4 && n == 4) {                                 \
-            LOOM_SIMD_GENERIC_GATHER32(__m128i, _mm_i32gather_epi32);                              \
-        } else if (sizeof(rc) <= 2) {                                                              \
+        LOOM_SIMD_GENERIC_GATHER_AVX2(rc, ic, n)                                                   \
+        if (sizeof(rc) <= 2) {                                                                     \
             _Pragma("GCC unroll 64") for (i = 0; i < n; i++) r[i] = p[idx[i]];                     \
         } else {                                                                                   \
             ic x[n];                                                                               \
@@ -265,7 +270,6 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
         }                                                                                          \
         return r;                                                                                  \
     }
-#endif
 /* sin and cos of float lanes, inline (one sinf/cosf call per lane otherwise: snake's Dirac
  * delta). The LLVM back end's polynomials: k = round(x 2/pi), r = x - k pi/2, the Cephes minimax
  * polynomials for sin and cos on [-pi/4, pi/4] chosen and negated by the quadrant k mod 4 (plus

@@ -22,7 +22,7 @@
  *  - comparisons (lt le eq ne) of 16- and 32-bit lanes and of floats giving bool lanes,
  *    through signed saturating packs of their masks; selects by bool lanes (PBLENDVB) of
  *    8- to 32-bit lanes and of f64 (and 2 x u64/i64).
- *  - broadcasts to 256-bit vectors and of floats, and i32 ramps, made in registers.
+ *  - broadcasts to 256-bit vectors and i32 ramps, made in registers.
  * Each one computes the generated default's result bit for bit (README.md), e.g. MINPS is
  * a < b ? a : b, as the IR's min, also for NaN and -0.0; ROUNDPS rounds as floorf, ceilf,
  * truncf and nearbyintf. Conversions from float to integers give the x86 scalar conversion's
@@ -341,8 +341,8 @@ LOOM_C_INLINE __m128i loom_sse41_m64_v2b(loom_v2b m) {
     }
 
 /* ---- Broadcasts and ramps ---- */
-/* Made in registers: the generic forms of the 256-bit ones (and the ramps' lane by lane
- * default) build them in memory, and GCC reloads them in halves, a stall each time. */
+/* Made in registers: without AVX, GCC builds 256-bit vectors of the generic forms in memory and
+ * reloads them in halves, a stall each time. */
 #define LOOM_SSE41_BROADCAST(R, t, ct, I, set1, join)                                              \
     LOOM_C_INLINE loom_##R loom_##R##_broadcast_##t(ct a) {                                        \
         I h = set1(a);                                                                             \
@@ -365,11 +365,6 @@ LOOM_SSE41_BROADCAST(v16i16, i16, int16_t, __m128i, loom_sse41_set1_16, loom_sse
 LOOM_SSE41_BROADCAST(v8u32, u32, uint32_t, __m128i, loom_sse41_set1_32, loom_sse41_join)
 LOOM_SSE41_BROADCAST(v8i32, i32, int32_t, __m128i, loom_sse41_set1_32, loom_sse41_join)
 LOOM_SSE41_BROADCAST(v8f32, f32, float, __m128, _mm_set1_ps, loom_sse41_joinps)
-/* Floats in one register too: the generic form, 0 + a, turns -0.0 into 0.0. */
-#define LOOM_HAVE_loom_v4f32_broadcast_f32 1
-#define LOOM_HAVE_loom_v2f64_broadcast_f64 1
-LOOM_C_INLINE loom_v4f32 loom_v4f32_broadcast_f32(float a) { return (loom_v4f32)_mm_set1_ps(a); }
-LOOM_C_INLINE loom_v2f64 loom_v2f64_broadcast_f64(double a) { return (loom_v2f64)_mm_set1_pd(a); }
 /* i32 ramps, base + stride * lane (wrapping, as the default's int32 arithmetic where it is
  * defined): the first 4 lanes by one multiplication, each next 4 adding 4 * stride. */
 LOOM_C_INLINE __m128i loom_sse41_ramp(int32_t base, int32_t stride, __m128i *step) {

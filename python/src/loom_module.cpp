@@ -18,6 +18,7 @@ NB_MODULE(_loom, m) {
     define_image_param(m);
     define_extern(m);
     define_schedule(m);
+    define_scratchpad(m);
     define_func(m);
     define_ir_operator(m);
     define_concise_casts(m);

@@ -4,6 +4,8 @@
 // (compute and storage placement, wrappers, memory, tracing).
 #include "py_pipeline.h"
 
+#include <loom/scratchpad.h>
+
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -265,7 +267,14 @@ void add_func_directives(nb::class_<Func> &func) {
             },
             "Store the dimensions in this order, innermost first: reorder_storage(x, y) or "
             "reorder_storage([x, y]).")
-        .def("store_in", returns_self(&Func::store_in), nb::arg("memory_type"));
+        .def("store_in", returns_self(&Func::store_in), nb::arg("memory_type"))
+        .def(
+            "store_in",
+            [](nb::handle_t<Func> self, const Scratchpad &memory) -> nb::typed<nb::object, Func> {
+                nb::inst_ptr<Func>(self)->store_in(memory);
+                return nb::borrow(self);
+            },
+            nb::arg("scratchpad"), "Store this Func in a declared Scratchpad (Loom's extension).");
 
     // `in` is a Python keyword: Halide's bindings call it in_.
     func.def("in_", nb::overload_cast<F>(&Func::in), nb::arg("f"))

@@ -126,6 +126,7 @@ void define_argument(nb::module_ &m);
 void define_realization(nb::module_ &m);
 void define_pipeline(nb::module_ &m);
 void define_pipeline_fusion(nb::module_ &m);
+void define_scratchpad(nb::module_ &m);
 void define_callable(nb::module_ &m);
 void define_module(nb::module_ &m);
 void define_autoscheduler(nb::module_ &m);

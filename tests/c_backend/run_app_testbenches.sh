@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every app (apps_generate: small size, hand schedule) through the C back end, checked by its
-# testbench: the C output built with gcc (generic mapping) and clang (scalar mapping) on this
-# machine, and on AArch64 under qemu (when gcc-aarch64-linux-gnu and qemu-user are installed, as
+# testbench: the C output built with gcc (generic mapping; and once more under AddressSanitizer
+# and UndefinedBehaviorSanitizer, testbench_lib.sh) and clang (scalar mapping) on this machine,
+# and on AArch64 under qemu (when gcc-aarch64-linux-gnu and qemu-user are installed, as
 # scripts/setup.sh does) the C output with the generic and neon mappings and the LLVM back end's
 # arm-64-linux library (testbench_lib.sh).
 #
@@ -18,6 +19,7 @@ source "$here/testbench_lib.sh"
 while read -r app; do
     gcc "${cflags[@]}" -DLOOM_SIMD_GENERIC -o "$app-gcc" "${app}_tb.c" "$app.c" -lm -lpthread
     check "$app, C back end, gcc, generic" "$app-gcc"
+    check_sanitized "$app"
     if command -v clang >/dev/null; then
         clang "${cflags[@]}" -Wno-unknown-warning-option -DLOOM_SIMD_SCALAR -o "$app-clang" \
             "${app}_tb.c" "$app.c" -lm -lpthread

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Testbenches (compile_to_testbench) for the pipelines testbench_generate writes, run against
 # every build of each pipeline: the C back end's output built with gcc and clang (the generic and
-# scalar mappings, and the sse41 mapping where the CPU has SSE4.1), the LLVM back end's static
+# scalar mappings, and the sse41 mapping where the CPU has SSE4.1; the generic one once more under
+# AddressSanitizer and UndefinedBehaviorSanitizer), the LLVM back end's static
 # library for the host, and on AArch64 under qemu (when gcc-aarch64-linux-gnu and
 # qemu-user are installed, as scripts/setup.sh does): the C output with the generic and neon
 # mappings and the LLVM back end's arm-64-linux library (testbench_lib.sh). A testbench must also
@@ -31,6 +32,7 @@ for p in "${pipelines[@]}"; do
             check "$p, C back end, $cc, $mapping" "$p-$cc-$mapping"
         done
     done
+    check_sanitized "$p"
     gcc "${cflags[@]}" -o "$p-llvm" "${p}_tb.c" "${p}_host.a" -lm -lpthread -ldl
     check "$p, LLVM back end, host" "$p-llvm"
     check_aarch64 "$p"

@@ -24,6 +24,23 @@ check() {
     ran=$((ran + 1))
 }
 
+# check_sanitized <name>: the C output (generic mapping) built by gcc with AddressSanitizer and
+# UndefinedBehaviorSanitizer. The testbench's inputs are arrays of exactly the region the outputs
+# need, so any read outside that region, or outside a buffer the pipeline allocates, stops the
+# run with a report (nothing when gcc lacks the sanitizers' runtimes).
+sanitize=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+if ! echo 'int main(void) { return 0; }' | gcc "${sanitize[@]}" -x c -o /dev/null - 2>/dev/null; then
+    echo "gcc cannot build with -fsanitize=address,undefined: the sanitized runs are skipped"
+    sanitize=()
+fi
+check_sanitized() {
+    local p=$1
+    [[ ${#sanitize[@]} -gt 0 ]] || return 0
+    gcc "${cflags[@]}" -O1 "${sanitize[@]}" -DLOOM_SIMD_GENERIC -o "$p-asan" "${p}_tb.c" "$p.c" \
+        -lm -lpthread
+    check "$p, C back end, gcc, generic, ASan+UBSan" "$p-asan"
+}
+
 # check_aarch64 <name>: under qemu, the C output with the generic and neon mappings and the LLVM
 # back end's arm-64-linux library (nothing without the cross tools).
 check_aarch64() {

@@ -29,7 +29,8 @@ struct CConfig {
     std::string compiler; ///< "gcc", "clang"
     std::string mapping;  ///< "generic", "scalar", "avx2", "sse41"
     std::string flags;    ///< target options the mapping needs ("-mavx2 -mfma", "-msse4.1")
-    std::string name() const { return compiler + "_" + mapping; }
+    std::string suffix;   ///< tells apart configurations of one compiler and mapping
+    std::string name() const { return compiler + "_" + mapping + suffix; }
 };
 
 /// Whether this machine runs code built with -mavx2 -mfma.
@@ -54,16 +55,20 @@ inline bool host_has_sse41() {
 
 /// The configurations available on this machine (gcc is required; clang if installed): the
 /// generic and scalar mappings, the avx2 mapping where the CPU has AVX2 and FMA, and the sse41
-/// mapping where it has SSE4.1 (with gcc only: each configuration adds about a sixth to the
-/// tests' time, and the mapping is intrinsics, which Clang compiles alike).
+/// mapping where it has SSE4.1, and there the generic mapping for the host's own ISA
+/// (-march=native) too (with gcc only: each configuration adds about a sixth to the tests'
+/// time, and those are intrinsics, which Clang compiles alike).
 inline std::vector<CConfig> configs() {
     std::vector<CConfig> r;
     for (const char *cc : {"gcc", "clang"}) {
         std::string probe = std::string("command -v ") + cc + " > /dev/null 2>&1";
         if (std::system(probe.c_str()) != 0) continue;
-        for (const char *m : {"generic", "scalar"}) r.push_back({cc, m, ""});
-        if (host_has_avx2()) r.push_back({cc, "avx2", "-mavx2 -mfma"});
-        if (host_has_sse41() && std::string(cc) == "gcc") r.push_back({cc, "sse41", "-msse4.1"});
+        for (const char *m : {"generic", "scalar"}) r.push_back({cc, m, "", ""});
+        if (host_has_avx2()) r.push_back({cc, "avx2", "-mavx2 -mfma", ""});
+        if (host_has_sse41() && std::string(cc) == "gcc") {
+            r.push_back({cc, "sse41", "-msse4.1", ""});
+            r.push_back({cc, "generic", "-march=native", "_native"});
+        }
     }
     return r;
 }

@@ -435,3 +435,46 @@ def test_copy_to_host_is_a_copy():
     src.compute_root()
     assert isinstance(dst.copy_to_host(), hl.Func)
     np.testing.assert_array_equal(np.asarray(dst.realize([10])), np.arange(10) * 3)
+
+
+# ---- Scratchpads (Loom's extension, <loom/scratchpad.h>) ----------------------------------
+
+
+def line_blur(memory):
+    """Vocke's Figure 5: a 3x3 blur row by row, the input rows copied into `memory` by a copy
+    stage, the horizontal pass stored there too."""
+    x, y = hl.Var("x"), hl.Var("y")
+    inp = hl.ImageParam(hl.UInt(16), 2, "input")
+    rows = inp.in_()
+    blur_x, out = hl.Func("blur_x"), hl.Func("out")
+    blur_x[x, y] = hl.cast(hl.UInt(32), rows[x, y]) + rows[x + 1, y] + rows[x + 2, y]
+    out[x, y] = hl.cast(hl.UInt(16), (blur_x[x, y] + blur_x[x, y + 1] + blur_x[x, y + 2]) // 9)
+    assert rows.compute_at(out, y).store_in(memory) is rows
+    blur_x.compute_at(out, y).store_in(memory)
+    out.set_estimate(x, 0, 64).set_estimate(y, 0, 64)
+    return inp, out
+
+
+def test_scratchpad_line_blur_matches_numpy():
+    vmem = hl.Scratchpad("vmem_py", 4096, 64)
+    assert (vmem.name(), vmem.size(), vmem.alignment()) == ("vmem_py", 4096, 64)
+    assert "vmem_py" in repr(vmem)
+    inp, out = line_blur(vmem)
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 4096, size=(40, 50), dtype=np.uint16)
+    inp.set(hl.Buffer(image))
+    got = np.asarray(out.realize([48, 38]))
+    img = image.astype(np.uint32)
+    h = img[:, :-2] + img[:, 1:-1] + img[:, 2:]
+    want = ((h[:-2] + h[1:-1] + h[2:]) // 9).astype(np.uint16)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_scratchpad_overflow_is_a_compile_error_naming_the_func():
+    # Two rows of 66 u16 and 64 u32 values do not fit in 256 bytes.
+    inp, out = line_blur(hl.Scratchpad("vmem_tiny_py", 256, 64))
+    with pytest.raises(hl.CompileError, match="vmem_tiny_py"):
+        out.compile_jit()
+    # The same name with another size is a CompileError too.
+    with pytest.raises(hl.CompileError):
+        hl.Scratchpad("vmem_tiny_py", 512, 64)

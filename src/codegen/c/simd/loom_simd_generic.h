@@ -9,6 +9,8 @@
  * shifts by an in-range amount, bitwise operations, the bool operators and ramps; exp, sin and cos
  * of floats inline, by the LLVM back end's algorithms (within 2 ulp, not libm's); square roots
  * by the instruction on x86, and unmasked gathers (of 32-bit lanes by the instruction with AVX2).
+ * On x86 some are instructions where GCC 12 makes poor code of the vector extensions: widening
+ * of integers and differences of unsigned ones with SSE4.1, sin and cos's reduction with FMA.
  * The others keep the generated lane-by-lane defaults, which the compiler vectorizes where it can.
  *
  * Every LOOM_OP_<op> gets (function, R, r_lane, lanes, <A, a_lane for each argument>, W), W
@@ -122,22 +124,140 @@
         return (R)(((W)a & k) | ((W)b & ~k));                                                      \
     }
 
+/* x86 instructions on vectors one register wide, or 8 bytes wide in the low half of one (MOVQ:
+ * through memory, a store-forwarding stall), where GCC 12 does not find them itself. */
+#define LOOM_SIMD_GENERIC_MIN(a, b) ((a) < (b) ? (a) : (b))
+#if defined(__SSE4_1__)
+#include <immintrin.h>
+/* q (a register type) = the vector a. */
+#define LOOM_SIMD_GENERIC_X86_IN(q, a)                                                             \
+    if (sizeof(a) == sizeof(q)) {                                                                  \
+        memcpy(&(q), &(a), sizeof(q));                                                             \
+    } else {                                                                                       \
+        __m128i low = _mm_loadl_epi64((const __m128i *)(const void *)&(a));                        \
+        memcpy(&(q), &low, LOOM_SIMD_GENERIC_MIN(sizeof(q), sizeof low));                          \
+    }
+/* r = the instruction `op` of register type Q on a and b. */
+#define LOOM_SIMD_GENERIC_X86_BY(Q, op, r, a, b)                                                   \
+    do {                                                                                           \
+        Q qa, qb;                                                                                  \
+        LOOM_SIMD_GENERIC_X86_IN(qa, a)                                                            \
+        LOOM_SIMD_GENERIC_X86_IN(qb, b)                                                            \
+        qa = op(qa, qb);                                                                           \
+        memcpy(&(r), &qa, LOOM_SIMD_GENERIC_MIN(sizeof(r), sizeof qa));                            \
+    } while (0)
+#if defined(__AVX2__)
+#define LOOM_SIMD_GENERIC_X86_256(r, a, b, name)                                                   \
+    else if (sizeof(a) == 32) LOOM_SIMD_GENERIC_X86_BY(__m256i, _mm256_##name, r, a, b);
+#define LOOM_SIMD_GENERIC_X86_HAS_256 1
+#else
+#define LOOM_SIMD_GENERIC_X86_256(r, a, b, name)
+#define LOOM_SIMD_GENERIC_X86_HAS_256 0
+#endif
+#if defined(__AVX512BW__)
+#define LOOM_SIMD_GENERIC_X86_512(r, a, b, name)                                                   \
+    else if (sizeof(a) == 64) LOOM_SIMD_GENERIC_X86_BY(__m512i, _mm512_##name, r, a, b);
+#define LOOM_SIMD_GENERIC_X86_HAS_512 1
+#else
+#define LOOM_SIMD_GENERIC_X86_512(r, a, b, name)
+#define LOOM_SIMD_GENERIC_X86_HAS_512 0
+#endif
+/* Whether vectors of `bytes` bytes have a register for the instructions below. */
+#define LOOM_SIMD_GENERIC_X86_FITS(bytes)                                                          \
+    ((bytes) == 8 || (bytes) == 16 || ((bytes) == 32 && LOOM_SIMD_GENERIC_X86_HAS_256) ||          \
+     ((bytes) == 64 && LOOM_SIMD_GENERIC_X86_HAS_512))
+/* r = _mm*_<name>(a, b), for vectors that fit. */
+#define LOOM_SIMD_GENERIC_X86_BINARY(r, a, b, name)                                                \
+    if (sizeof(a) <= 16) LOOM_SIMD_GENERIC_X86_BY(__m128i, _mm_##name, r, a, b);                   \
+    LOOM_SIMD_GENERIC_X86_256(r, a, b, name)                                                       \
+    LOOM_SIMD_GENERIC_X86_512(r, a, b, name)
+/* |a - b| of unsigned 8- and 16-bit lanes: saturating differences both ways, or'ed (GCC 12
+ * makes ten instructions of the generic form for 8 x u8: lens_blur's colour differences). */
+#define LOOM_SIMD_GENERIC_ABSD_X86(R, ac, a, b)                                                    \
+    if ((ac)0.5 == 0 && (ac)-1 > 0 && sizeof(ac) <= 2 && LOOM_SIMD_GENERIC_X86_FITS(sizeof(a))) {  \
+        R x, y;                                                                                    \
+        if (sizeof(ac) == 1) {                                                                     \
+            LOOM_SIMD_GENERIC_X86_BINARY(x, a, b, subs_epu8)                                       \
+            LOOM_SIMD_GENERIC_X86_BINARY(y, b, a, subs_epu8)                                       \
+        } else {                                                                                   \
+            LOOM_SIMD_GENERIC_X86_BINARY(x, a, b, subs_epu16)                                      \
+            LOOM_SIMD_GENERIC_X86_BINARY(y, b, a, subs_epu16)                                      \
+        }                                                                                          \
+        return x | y;                                                                              \
+    }
+#else
+#define LOOM_SIMD_GENERIC_ABSD_X86(R, ac, a, b)
+#endif
+
 /* |a - b| as the unsigned type of the operands' width: the difference taken the right way
  * round, in unsigned lanes (wrapping, so exact for signed operands too). */
 #define LOOM_OP_absd(f, R, rc, n, A, ac, B, bc, W)                                                 \
     LOOM_C_INLINE R f(A a, B b) {                                                                  \
-        W k = (W)(a < b);                                                                          \
+        W k;                                                                                       \
+        LOOM_SIMD_GENERIC_ABSD_X86(R, ac, a, b)                                                    \
+        k = (W)(a < b);                                                                            \
         R ua = (R)a, ub = (R)b;                                                                    \
         return (R)(((W)(ub - ua) & k) | ((W)(ua - ub) & ~k));                                      \
     }
 
 /* Numeric conversions are C's conversion per lane; a conversion to bool is a test against 0. */
+/* Integers widened to twice their width, on x86: the instruction (PMOVZX, PMOVSX) for results
+ * one register wide. GCC 12 widens each half of the vector separately and joins them, four
+ * instructions for one (lens_blur's colour differences, u8 to u16). */
+#if defined(__SSE4_1__)
+#define LOOM_SIMD_GENERIC_WIDEN_BY(QA, QR, widen)                                                  \
+    do {                                                                                           \
+        QA qa;                                                                                     \
+        QR qr;                                                                                     \
+        LOOM_SIMD_GENERIC_X86_IN(qa, a)                                                            \
+        qr = widen(qa);                                                                            \
+        memcpy(&r, &qr, LOOM_SIMD_GENERIC_MIN(sizeof r, sizeof qr));                               \
+        return r;                                                                                  \
+    } while (0)
+/* The instructions from lanes of `ac` into registers of QR, given their names' prefix (braced:
+ * it follows an if). */
+#define LOOM_SIMD_GENERIC_WIDEN_IN(ac, QA, QR, prefix)                                             \
+    {                                                                                              \
+        if ((ac)-1 > 0) {                                                                          \
+            if (sizeof(ac) == 1) LOOM_SIMD_GENERIC_WIDEN_BY(QA, QR, prefix##_cvtepu8_epi16);       \
+            if (sizeof(ac) == 2) LOOM_SIMD_GENERIC_WIDEN_BY(QA, QR, prefix##_cvtepu16_epi32);      \
+            if (sizeof(ac) == 4) LOOM_SIMD_GENERIC_WIDEN_BY(QA, QR, prefix##_cvtepu32_epi64);      \
+        } else {                                                                                   \
+            if (sizeof(ac) == 1) LOOM_SIMD_GENERIC_WIDEN_BY(QA, QR, prefix##_cvtepi8_epi16);       \
+            if (sizeof(ac) == 2) LOOM_SIMD_GENERIC_WIDEN_BY(QA, QR, prefix##_cvtepi16_epi32);      \
+            if (sizeof(ac) == 4) LOOM_SIMD_GENERIC_WIDEN_BY(QA, QR, prefix##_cvtepi32_epi64);      \
+        }                                                                                          \
+    }
+#if defined(__AVX2__)
+#define LOOM_SIMD_GENERIC_WIDEN_256(ac, R)                                                         \
+    if (sizeof(R) == 32) LOOM_SIMD_GENERIC_WIDEN_IN(ac, __m128i, __m256i, _mm256)
+#else
+#define LOOM_SIMD_GENERIC_WIDEN_256(ac, R)
+#endif
+#if defined(__AVX512BW__)
+#define LOOM_SIMD_GENERIC_WIDEN_512(ac, R)                                                         \
+    if (sizeof(R) == 64) LOOM_SIMD_GENERIC_WIDEN_IN(ac, __m256i, __m512i, _mm512)
+#else
+#define LOOM_SIMD_GENERIC_WIDEN_512(ac, R)
+#endif
+#define LOOM_SIMD_GENERIC_WIDEN(R, rc, A, ac)                                                      \
+    if ((rc)0.5 == 0 && (ac)0.5 == 0 && sizeof(rc) == 2 * sizeof(ac) &&                            \
+        sizeof(R) == 2 * sizeof(A)) {                                                              \
+        R r;                                                                                       \
+        if (sizeof(R) == 16) LOOM_SIMD_GENERIC_WIDEN_IN(ac, __m128i, __m128i, _mm)                 \
+        LOOM_SIMD_GENERIC_WIDEN_256(ac, R)                                                         \
+        LOOM_SIMD_GENERIC_WIDEN_512(ac, R)                                                         \
+    }
+#else
+#define LOOM_SIMD_GENERIC_WIDEN(R, rc, A, ac)
+#endif
 /* Between floats and narrower integers, conversions go through the integers as wide as the
  * float (exact for every value the conversion defines), which compilers vectorize where GCC 12
  * scalarizes the direct one (u8 to f32 and back). The tests on the lane types are constants, so
  * only one conversion remains. WA: the signed integer vector as wide as the argument's lanes. */
 #define LOOM_OP_cvt(f, R, rc, n, A, ac, W, WA)                                                     \
     LOOM_C_INLINE R f(A a) {                                                                       \
+        LOOM_SIMD_GENERIC_WIDEN(R, rc, A, ac)                                                      \
         if ((rc)0.5 != 0 && (ac)0.5 == 0 && sizeof(ac) < sizeof(rc)) {                             \
             return __builtin_convertvector(__builtin_convertvector(a, W), R);                      \
         }                                                                                          \
@@ -186,14 +306,16 @@
 #if defined(__SSE2__)
 typedef float loom_simd_generic_f32x4 __attribute__((vector_size(16)));
 typedef double loom_simd_generic_f64x2 __attribute__((vector_size(16)));
-/* r = the builtin on each chunk of type Q of a. */
+/* r = the builtin on each chunk of type Q of a (a whole number of them where this runs; at least
+ * one in the array, as ISO C has no empty ones, where it does not). */
+#define LOOM_SIMD_GENERIC_CHUNKS(a, Q) ((sizeof(a) + sizeof(Q) - 1) / sizeof(Q))
 #define LOOM_SIMD_GENERIC_BY_CHUNKS(Q, a, r, builtin)                                              \
     do {                                                                                           \
-        Q q[sizeof(a) / sizeof(Q)];                                                                \
+        Q q[LOOM_SIMD_GENERIC_CHUNKS(a, Q)];                                                       \
         int i;                                                                                     \
-        memcpy(q, &(a), sizeof q);                                                                 \
+        memcpy(q, &(a), LOOM_SIMD_GENERIC_MIN(sizeof q, sizeof(a)));                               \
         for (i = 0; i < (int)(sizeof(a) / sizeof(Q)); i++) q[i] = builtin(q[i]);                   \
-        memcpy(&(r), q, sizeof q);                                                                 \
+        memcpy(&(r), q, LOOM_SIMD_GENERIC_MIN(sizeof q, sizeof(r)));                               \
     } while (0)
 #if defined(__AVX__)
 typedef float loom_simd_generic_f32x8 __attribute__((vector_size(32)));
@@ -236,7 +358,6 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
  * can turn into a gather instruction. */
 #if defined(__AVX2__)
 #include <immintrin.h>
-#define LOOM_SIMD_GENERIC_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define LOOM_SIMD_GENERIC_GATHER32(V, gather)                                                      \
     do {                                                                                           \
         V x, v;                                                                                    \
@@ -273,33 +394,103 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
 /* sin and cos of float lanes, inline (one sinf/cosf call per lane otherwise: snake's Dirac
  * delta). The LLVM back end's polynomials: k = round(x 2/pi), r = x - k pi/2, the Cephes minimax
  * polynomials for sin and cos on [-pi/4, pi/4] chosen and negated by the quadrant k mod 4 (plus
- * one for cos). The reduction is computed in double (pi/2 in two doubles), which needs no fused
- * multiply-add and keeps r within an ulp for |x| up to 1e6; far beyond, k is clamped to 2^30 and
- * the result, inaccurate, stays in [-1, 1]. sin(+-0) = +-0; sin and cos of +-inf or NaN are NaN. */
+ * one for cos); far beyond |x| = 1e6, k is clamped to 2^30 and the result, inaccurate, stays in
+ * [-1, 1]. sin(+-0) = +-0; sin and cos of +-inf or NaN are NaN.
+ *
+ * The reduction r = x - k pi/2 must be exact up to about one rounding. With FMA on x86 it is the
+ * LLVM back end's: pi/2 in three floats, each step one fused multiply-add (the instruction,
+ * whatever the contraction setting), so the results are the JIT's except where x 2/pi lies
+ * halfway between two integers (the JIT rounds k to even there). Elsewhere it is computed in
+ * double (pi/2 in two doubles), which needs no fused multiply-add but converts every lane there
+ * and back: snake's cosines took a third of its C code's time that way. */
+#if defined(__FMA__) && defined(__AVX__)
+#include <immintrin.h>
+/* r = a * b + c with one rounding per float lane, on chunks of the widest register. */
+#define LOOM_SIMD_GENERIC_FMA_BY(Q, fma, r, a, b, c)                                               \
+    do {                                                                                           \
+        Q qa[LOOM_SIMD_GENERIC_CHUNKS(a, Q)], qb[LOOM_SIMD_GENERIC_CHUNKS(a, Q)],                  \
+            qc[LOOM_SIMD_GENERIC_CHUNKS(a, Q)];                                                    \
+        int j;                                                                                     \
+        memcpy(qa, &(a), LOOM_SIMD_GENERIC_MIN(sizeof qa, sizeof(a)));                             \
+        memcpy(qb, &(b), LOOM_SIMD_GENERIC_MIN(sizeof qb, sizeof(a)));                             \
+        memcpy(qc, &(c), LOOM_SIMD_GENERIC_MIN(sizeof qc, sizeof(a)));                             \
+        for (j = 0; j < (int)(sizeof(a) / sizeof(Q)); j++) qa[j] = fma(qa[j], qb[j], qc[j]);       \
+        memcpy(&(r), qa, LOOM_SIMD_GENERIC_MIN(sizeof qa, sizeof(r)));                             \
+    } while (0)
+#if defined(__AVX512F__)
+#define LOOM_SIMD_GENERIC_FMA_512(r, a, b, c)                                                      \
+    if (sizeof(a) % 64 == 0)                                                                       \
+        LOOM_SIMD_GENERIC_FMA_BY(__m512, _mm512_fmadd_ps, r, a, b, c);                             \
+    else
+#else
+#define LOOM_SIMD_GENERIC_FMA_512(r, a, b, c)
+#endif
+/* Vectors narrower than 16 bytes (2 floats) go through one zero-padded register. */
+#define LOOM_SIMD_GENERIC_FMA_F32(r, a, b, c)                                                      \
+    LOOM_SIMD_GENERIC_FMA_512(r, a, b, c)                                                          \
+    if (sizeof(a) % 32 == 0)                                                                       \
+        LOOM_SIMD_GENERIC_FMA_BY(__m256, _mm256_fmadd_ps, r, a, b, c);                             \
+    else if (sizeof(a) % 16 == 0)                                                                  \
+        LOOM_SIMD_GENERIC_FMA_BY(__m128, _mm_fmadd_ps, r, a, b, c);                                \
+    else {                                                                                         \
+        __m128 pa = _mm_setzero_ps(), pb = _mm_setzero_ps(), pc = _mm_setzero_ps();                \
+        memcpy(&pa, &(a), sizeof(a) < 16 ? sizeof(a) : 16);                                        \
+        memcpy(&pb, &(b), sizeof(a) < 16 ? sizeof(a) : 16);                                        \
+        memcpy(&pc, &(c), sizeof(a) < 16 ? sizeof(a) : 16);                                        \
+        pa = _mm_fmadd_ps(pa, pb, pc);                                                             \
+        memcpy(&(r), &pa, sizeof(a) < 16 ? sizeof(a) : 16);                                        \
+    }
+/* k = round(xs 2/pi) (half away from zero, through an integer conversion, as below: adding and
+ * subtracting 2^23 would round to even as the JIT does, but -ffast-math may fold that away), then
+ * clamped to +-2^30, ki = k as an integer (k mod 4 survives the clamp), r = xs - k pi/2. */
+#define LOOM_SIMD_GENERIC_REDUCE_HALF_PI(R, n, W, xs, r, ki)                                       \
+    do {                                                                                           \
+        R t = xs * 0x1.45f306p-1f, k, c1 = z - 0x1.921fb6p+0f, c2 = z + 0x1.777a5cp-25f,           \
+          c3 = z + 0x1.ee59dap-50f;                                                                \
+        t = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t > z + 0x1p30f), z + 0x1p30f, t);                  \
+        t = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z - 0x1p30f), z - 0x1p30f, t);                  \
+        ki = __builtin_convertvector(                                                              \
+            t + (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z), z - 0.5f, z + 0.5f), W);                \
+        k = __builtin_convertvector(ki, R);                                                        \
+        LOOM_SIMD_GENERIC_FMA_F32(r, k, c1, xs);                                                   \
+        LOOM_SIMD_GENERIC_FMA_F32(r, k, c2, r);                                                    \
+        LOOM_SIMD_GENERIC_FMA_F32(r, k, c3, r);                                                    \
+    } while (0)
+#else
+/* k = round(xs 2/pi) (half away from zero, through an integer conversion; clamped to +-2^30
+ * first), r = xs - k pi/2 in double. */
+#define LOOM_SIMD_GENERIC_REDUCE_HALF_PI(R, n, W, xs, r, ki)                                       \
+    do {                                                                                           \
+        typedef double D __attribute__((vector_size(n * sizeof(double))));                         \
+        R t = xs * 0.636619772367581343f;                                                          \
+        D kd, rd;                                                                                  \
+        t = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t > z + 0x1p30f), z + 0x1p30f, t);                  \
+        t = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z - 0x1p30f), z - 0x1p30f, t);                  \
+        ki = __builtin_convertvector(                                                              \
+            t + (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z), z - 0.5f, z + 0.5f), W);                \
+        kd = __builtin_convertvector(ki, D);                                                       \
+        rd = (__builtin_convertvector(xs, D) - kd * 1.5707963267948966) -                          \
+             kd * 6.123233995736766e-17;                                                           \
+        r = __builtin_convertvector(rd, R);                                                        \
+    } while (0)
+#endif
 #define LOOM_SIMD_GENERIC_SIN_COS(f, R, n, W, quadrant)                                            \
     LOOM_C_INLINE R f(R x) {                                                                       \
-        typedef double D __attribute__((vector_size(n * sizeof(double))));                         \
         const R z = {0};                                                                           \
         W finite = (W)(x < z + HUGE_VALF) & (W)(x > z - HUGE_VALF);                                \
         R xs = (R)LOOM_SIMD_GENERIC_SELECT(W, finite, x, z);                                       \
-        R t = xs * 0.636619772367581343f;                                                          \
-        t = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t > z + 0x1p30f), z + 0x1p30f, t);                  \
-        t = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z - 0x1p30f), z - 0x1p30f, t);                  \
-        W ki = __builtin_convertvector(                                                            \
-            t + (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(t < z), z - 0.5f, z + 0.5f), W);                \
-        D kd = __builtin_convertvector(ki, D);                                                     \
-        D rd = (__builtin_convertvector(xs, D) - kd * 1.5707963267948966) -                        \
-               kd * 6.123233995736766e-17;                                                         \
-        R r = __builtin_convertvector(rd, R);                                                      \
+        R r, zz, ps, sin_r, pc, cos_r, res;                                                        \
+        W ki, q;                                                                                   \
+        LOOM_SIMD_GENERIC_REDUCE_HALF_PI(R, n, W, xs, r, ki);                                      \
         r = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(r > z + 2.0f), z + 2.0f, r);                        \
         r = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(r < z - 2.0f), z - 2.0f, r);                        \
-        R zz = r * r;                                                                              \
-        R ps = (zz * -1.9515295891e-4f + 8.3321608736e-3f) * zz - 1.6666654611e-1f;                \
-        R sin_r = ps * zz * r + r;                                                                 \
-        R pc = (zz * 2.443315711809948e-5f - 1.388731625493765e-3f) * zz + 4.166664568298827e-2f;  \
-        R cos_r = pc * (zz * zz) + (zz * -0.5f + 1.0f);                                            \
-        W q = ki + (quadrant);                                                                     \
-        R res = (R)LOOM_SIMD_GENERIC_SELECT(W, -(q & 1), cos_r, sin_r);                            \
+        zz = r * r;                                                                                \
+        ps = (zz * -1.9515295891e-4f + 8.3321608736e-3f) * zz - 1.6666654611e-1f;                  \
+        sin_r = ps * zz * r + r;                                                                   \
+        pc = (zz * 2.443315711809948e-5f - 1.388731625493765e-3f) * zz + 4.166664568298827e-2f;    \
+        cos_r = pc * (zz * zz) + (zz * -0.5f + 1.0f);                                              \
+        q = ki + (quadrant);                                                                       \
+        res = (R)LOOM_SIMD_GENERIC_SELECT(W, -(q & 1), cos_r, sin_r);                              \
         res = (R)((W)res ^ ((W)((q & 2) != 0) & INT32_MIN));                                       \
         res = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(res > z + 1.0f), z + 1.0f, res);                  \
         res = (R)LOOM_SIMD_GENERIC_SELECT(W, (W)(res < z - 1.0f), z - 1.0f, res);                  \

@@ -922,11 +922,22 @@ std::string COps::shuffle(Type rt, const std::vector<Type> &types,
                 builtin = builtin && t == types[0] && pow2(t.lanes());
             }
             if (builtin) {
-                std::string guard = "#ifdef LOOM_SHUFFLEVECTOR\n";
+                std::string guard = "#ifdef LOOM_SHUFFLEVECTOR\n", halves;
                 std::string call = "    return LOOM_SHUFFLEVECTOR(a0, " +
                                    std::string(types.size() == 2 ? "a1" : "a0");
+                // Lanes of one vector twice the result's width: from its halves, as the
+                // result's type. GCC 12 copies the lanes one by one out of a vector wider than
+                // any register (pyramid_blend's 32 x f32 loads of stride 2), but shuffles two
+                // halves that fit in one instruction. (Not for bools, whose lane width the
+                // mapping chooses by lane count.)
+                if (types.size() == 1 && types[0].lanes() == 2 * rt.lanes() && !rt.is_bool()) {
+                    std::string half = vector_type(rt);
+                    halves = "    " + half + " h0, h1;\n    memcpy(&h0, &a0, sizeof h0);\n" +
+                             "    memcpy(&h1, (const char *)&a0 + sizeof h0, sizeof h1);\n";
+                    call = "    return LOOM_SHUFFLEVECTOR(h0, h1";
+                }
                 for (int i : indices) call += ", " + std::to_string(i);
-                body = guard + call + ");\n#else\n" + body + "#endif\n";
+                body = guard + halves + call + ");\n#else\n" + body + "#endif\n";
             }
         } else {
             rtype = ct;

@@ -511,15 +511,19 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
         return r * (rc)stride + (rc)base;                                                          \
     }
 /* a - 0 in every lane, which GCC and Clang fold to a broadcast and which keeps -0.0 (0 + a does
- * not); vectors wider than any register lane by lane in place, as GCC builds a - 0 of those in
- * memory, a store-forwarding stall per use (camera_pipe's 32 x i32), but turns the loop over a
- * narrower vector into one masked broadcast per lane (conv_layer's 16 x f32). */
+ * not). Vectors wider than any register are copies of one 64-byte broadcast: GCC builds a - 0 of
+ * those in memory lane by lane, and the vector loads that follow the lanes' stores stall
+ * (camera_pipe's 32 x i32 colour matrix); for a 16 x f32 vector, a loop over the lanes becomes
+ * one masked broadcast per lane (conv_layer). */
 #define LOOM_OP_broadcast(f, R, rc, n, A, ac, W)                                                   \
     LOOM_C_INLINE R f(A a) {                                                                       \
         R r = {0};                                                                                 \
         int i;                                                                                     \
+        typedef rc loom_simd_generic_zmm __attribute__((vector_size(64)));                         \
+        loom_simd_generic_zmm z = {0}, h;                                                          \
         if (sizeof(R) <= 64) return (rc)a - r;                                                     \
-        for (i = 0; i < n; i++) r[i] = (rc)a;                                                      \
+        h = (rc)a - z;                                                                             \
+        for (i = 0; i < (int)(sizeof(R) / 64); i++) memcpy((char *)&r + 64 * i, &h, 64);           \
         return r;                                                                                  \
     }
 #endif

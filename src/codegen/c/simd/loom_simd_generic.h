@@ -124,6 +124,17 @@
         return (R)(((W)a & k) | ((W)b & ~k));                                                      \
     }
 
+/* |a|: a float's sign bit cleared (-z is -0.0, the sign bit alone), as fabs; a signed integer's
+ * as the unsigned type of its width, in wrapping unsigned lanes (|INT_MIN| included). A lane loop
+ * of fabsf goes through memory (snake). */
+#define LOOM_OP_abs(f, R, rc, n, A, ac, W)                                                         \
+    LOOM_C_INLINE R f(A a) {                                                                       \
+        const A z = {0};                                                                           \
+        W m = (W)(a < z);                                                                          \
+        if ((ac)0.5 != 0) return (R)((W)a & ~(W)(-z));                                             \
+        return (R)((W)a ^ m) - (R)m;                                                               \
+    }
+
 /* x86 instructions on vectors one register wide, or 8 bytes wide in the low half of one (MOVQ:
  * through memory, a store-forwarding stall), where GCC 12 does not find them itself. */
 #define LOOM_SIMD_GENERIC_MIN(a, b) ((a) < (b) ? (a) : (b))

@@ -70,9 +70,23 @@
 
 #define LOOM_SIMD_GENERIC_BINARY(f, R, op, A, B)                                                   \
     LOOM_C_INLINE R f(A a, B b) { return a op b; }
-#define LOOM_OP_add(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, +, A, B)
-#define LOOM_OP_sub(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, -, A, B)
-#define LOOM_OP_mul(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, *, A, B)
+/* + - * of signed integer lanes in unsigned ones: they wrap, as the IR's do, where C's signed
+ * overflow, in vector lanes as in scalars, is undefined (UBSan reports it; GCC may assume it
+ * away). U: the unsigned integer type as wide as rc. */
+#define LOOM_SIMD_GENERIC_UNSIGNED(rc)                                                             \
+    __typeof__(__builtin_choose_expr(                                                              \
+        sizeof(rc) == 1, (uint8_t)0,                                                               \
+        __builtin_choose_expr(sizeof(rc) == 2, (uint16_t)0,                                        \
+                              __builtin_choose_expr(sizeof(rc) == 4, (uint32_t)0, (uint64_t)0))))
+#define LOOM_SIMD_GENERIC_WRAPPING(f, R, rc, op, A, B)                                             \
+    LOOM_C_INLINE R f(A a, B b) {                                                                  \
+        typedef LOOM_SIMD_GENERIC_UNSIGNED(rc) U __attribute__((vector_size(sizeof(R))));          \
+        if ((rc)0.5 != 0 || (rc)-1 > 0) return a op b;                                             \
+        return (R)((U)a op(U) b);                                                                  \
+    }
+#define LOOM_OP_add(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_WRAPPING(f, R, rc, +, A, B)
+#define LOOM_OP_sub(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_WRAPPING(f, R, rc, -, A, B)
+#define LOOM_OP_mul(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_WRAPPING(f, R, rc, *, A, B)
 #define LOOM_OP_div(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, /, A, B)
 #define LOOM_OP_bitwise_and(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, &, A, B)
 #define LOOM_OP_bitwise_or(f, R, rc, n, A, ac, B, bc, W) LOOM_SIMD_GENERIC_BINARY(f, R, |, A, B)

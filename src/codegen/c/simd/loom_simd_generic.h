@@ -459,11 +459,11 @@ typedef double loom_simd_generic_f64x4 __attribute__((vector_size(32)));
         LOOM_SIMD_GENERIC_FMA_BY(__m128, _mm_fmadd_ps, r, a, b, c);                                \
     else {                                                                                         \
         __m128 pa = _mm_setzero_ps(), pb = _mm_setzero_ps(), pc = _mm_setzero_ps();                \
-        memcpy(&pa, &(a), sizeof(a) < 16 ? sizeof(a) : 16);                                        \
-        memcpy(&pb, &(b), sizeof(a) < 16 ? sizeof(a) : 16);                                        \
-        memcpy(&pc, &(c), sizeof(a) < 16 ? sizeof(a) : 16);                                        \
+        memcpy(&pa, &(a), LOOM_SIMD_GENERIC_MIN(sizeof(a), 16));                                   \
+        memcpy(&pb, &(b), LOOM_SIMD_GENERIC_MIN(sizeof(a), 16));                                   \
+        memcpy(&pc, &(c), LOOM_SIMD_GENERIC_MIN(sizeof(a), 16));                                   \
         pa = _mm_fmadd_ps(pa, pb, pc);                                                             \
-        memcpy(&(r), &pa, sizeof(a) < 16 ? sizeof(a) : 16);                                        \
+        memcpy(&(r), &pa, LOOM_SIMD_GENERIC_MIN(sizeof(a), 16));                                   \
     }
 /* k = round(xs 2/pi) (half away from zero, through an integer conversion, as below: adding and
  * subtracting 2^23 would round to even as the JIT does, but -ffast-math may fold that away), then

@@ -91,7 +91,8 @@ def main():
     args = [str(v) for v in (n, c, h, w, a.runs)]
     env = dict(os.environ, LOOM_NUM_THREADS=str(a.threads), HL_NUM_THREADS=str(a.threads))
     load_before = open("/proc/loadavg").read().split()[:3]
-    loom = run_side(os.path.join(a.build, "bench", "nn_ops_loom"), env, args, ["default", "hand"])
+    loom = run_side(os.path.join(a.build, "bench", "nn_ops_loom"), env, args,
+                    ["default", "hand", "Li2018"])
     henv = dict(env, LD_LIBRARY_PATH=halide_lib + ":" + env.get("LD_LIBRARY_PATH", ""))
     halide = run_side(halide_exe, henv, args, ["default", "hand", "Li2018"])
     t_fwd, t_bwd, t_total, t_version = torch_times(n, c, h, w, a.runs, a.threads)
@@ -127,6 +128,7 @@ def main():
     lines.append("| PyTorch eager | %.1f | %.1f | %.1f | 1.00 |" % (t_fwd, t_bwd, t_total))
     row("Loom, unscheduled", loom["default"])
     row("Loom, hand schedule", loom["hand"])
+    row("Loom, Li2018 autoscheduler", loom["Li2018"])
     row("Halide 21, unscheduled", halide["default"])
     row("Halide 21, hand schedule", halide["hand"])
     row("Halide 21, Li2018 autoscheduler", halide["Li2018"])

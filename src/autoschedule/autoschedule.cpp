@@ -1,5 +1,6 @@
 #include "autoschedule/autoschedule.h"
 
+#include "autoschedule/li2018/li2018.h"
 #include "autoschedule/loom/loom_scheduler.h"
 #include "autoschedule/mullapudi2016/mullapudi2016.h"
 #include "autoschedule/polymage/polymage.h"
@@ -29,6 +30,21 @@ double parse_number(const std::string &scheduler, const std::string &key, const 
         << (zero_allowed ? "non-negative " : "positive ") << (integer ? "integer" : "number")
         << ", not \"" << value << "\".\n";
     return v;
+}
+
+/// "a,b" as {a, b} (empty items dropped).
+std::set<std::string> parse_names(const std::string &value) {
+    std::set<std::string> names;
+    std::string item;
+    for (char c : value + ",") {
+        if (c == ',') {
+            if (!item.empty()) names.insert(item);
+            item.clear();
+        } else if (c != ' ') {
+            item += c;
+        }
+    }
+    return names;
 }
 
 /// "256x32" as {256, 32}, or a CompileError.
@@ -82,7 +98,7 @@ std::string header_for(const std::string &name, const Target &target,
 } // namespace
 
 std::vector<std::string> builtin_autoscheduler_names() {
-    return {"Loom", "Mullapudi2016", "PolyMage", "Adams2019", "Anderson2021"};
+    return {"Loom", "Mullapudi2016", "PolyMage", "Li2018", "Adams2019", "Anderson2021"};
 }
 
 bool is_builtin_autoscheduler(const std::string &name) {
@@ -107,7 +123,12 @@ std::string run_builtin_autoscheduler(const std::string &name, const std::vector
     double autotune_s = 0;
     // The keys each scheduler takes, with their defaults (printed in the source's header).
     std::map<std::string, std::string> used;
-    if (name != "PolyMage") {
+    Li2018Params li2018;
+    if (name == "Li2018") {
+        used = {{"parallelism", std::to_string(li2018.parallelism)},
+                {"compute_root", ""},
+                {"inline", ""}};
+    } else if (name != "PolyMage") {
         used = {{"parallelism", std::to_string(cost.parallelism)},
                 {"last_level_cache_size", std::to_string(cost.last_level_cache_size)},
                 {"balance", std::to_string((int)cost.balance)}};
@@ -116,12 +137,13 @@ std::string run_builtin_autoscheduler(const std::string &name, const std::vector
                 {"tile_sizes", "256x32"},
                 {"overlap_threshold", "0.4"}};
     }
-    if (name != "Mullapudi2016") used["autotune_s"] = "0";
+    if (name != "Mullapudi2016" && name != "Li2018") used["autotune_s"] = "0";
     for (const auto &kv : extra) {
         const std::string &key = kv.first;
         if (used.count(key)) {
             if (key == "parallelism") {
                 cost.parallelism = (int)parse_number(name, key, kv.second, true);
+                li2018.parallelism = cost.parallelism;
             } else if (key == "last_level_cache_size") {
                 cost.last_level_cache_size = (int64_t)parse_number(name, key, kv.second, true);
             } else if (key == "balance") {
@@ -130,6 +152,10 @@ std::string run_builtin_autoscheduler(const std::string &name, const std::vector
                 autotune_s = parse_number(name, key, kv.second, false, true);
             } else if (key == "tile_sizes") {
                 polymage.tile_sizes = parse_sizes(name, key, kv.second);
+            } else if (key == "compute_root") {
+                li2018.compute_root = parse_names(kv.second);
+            } else if (key == "inline") {
+                li2018.inline_funcs = parse_names(kv.second);
             } else if (key == "overlap_threshold") {
                 polymage.overlap_threshold = parse_number(name, key, kv.second, false, true);
             }
@@ -149,6 +175,7 @@ std::string run_builtin_autoscheduler(const std::string &name, const std::vector
     }
     const std::string header = header_for(name, target, used);
     if (name == "Mullapudi2016") return autoschedule_mullapudi2016(outputs, target, cost, header);
+    if (name == "Li2018") return autoschedule_li2018(outputs, target, li2018, header);
     if (name == "PolyMage") {
         polymage.cost = cost;
         polymage.autotune_s = autotune_s;

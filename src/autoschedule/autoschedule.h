@@ -9,6 +9,7 @@
 ///   "Mullapudi2016"  the 2016 paper (mullapudi2016/).
 ///   "PolyMage"       PolyMage's grouping by overlap threshold, autotuned when given time
 ///                    (polymage/).
+///   "Li2018"         the gradient scheduler of Li et al. 2018 (li2018/).
 ///   "Loom"           Loom's own: the best of both models, measured when given time (loom/).
 ///   "Adams2019", "Anderson2021"  Halide's learned-model schedulers: run "Loom" with a notice.
 /// The tuning modes time candidate schedules through a ScheduleTimer the driver provides:

@@ -383,13 +383,7 @@ void Function::define_update(const std::vector<Expr> &args, const std::vector<Ex
     d.rdom = rdom;
     d.predicate = weaken_self_calls(predicate, contents.get());
     if (rdom.defined()) d.schedule.rvars = rdom.domain();
-    d.schedule.dims = default_dims(d.args, rdom);
-    for (Dim &dim : d.schedule.dims) {
-        // (With scatter, iterations write several places: they stay ordered.)
-        if (dim.kind == Dim::Kind::ImpureRVar && lanes == 1 && rvar_is_pure(dim.var, d, fn)) {
-            dim.kind = Dim::Kind::PureRVar;
-        }
-    }
+    d.schedule.dims = default_update_dims(d, fn);
     contents->updates.push_back(std::move(d));
     touch();
 }
@@ -405,6 +399,22 @@ Expr Function::make_call(const std::vector<Expr> &args, int index) const {
     int lanes = 1;
     for (const Expr &a : args) lanes = std::max(lanes, a.type().lanes());
     return Call::make(types[index].with_lanes(lanes), name(), args, Call::Halide, contents, index);
+}
+
+std::vector<Dim> default_update_dims(const Definition &d, const std::string &func) {
+    std::vector<Dim> dims = default_dims(d.args, d.rdom);
+    // With scatter (vector arguments or values), iterations write several places: they stay
+    // ordered.
+    bool scatter = false;
+    for (const std::vector<Expr> *list : {&d.args, &d.values}) {
+        for (const Expr &e : *list) scatter |= e.type().lanes() > 1;
+    }
+    for (Dim &dim : dims) {
+        if (dim.kind == Dim::Kind::ImpureRVar && !scatter && rvar_is_pure(dim.var, d, func)) {
+            dim.kind = Dim::Kind::PureRVar;
+        }
+    }
+    return dims;
 }
 
 std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDomain &rdom) {
@@ -513,8 +523,12 @@ int find_loop(const Function &f, const Definition &def, const std::string &name)
     for (size_t i = 0; i < dims.size(); i++) {
         if (dims[i].var == name) return (int)i;
     }
+    // A short name never names an original loop: "x" is not the RVar "r.x". An RVar that an
+    // intermediate of rfactor inherited from a split ("r.x.r_o") is named "r_o", as in Halide.
     std::set<std::string> originals(f.args().begin(), f.args().end());
-    for (const ReductionVariable &rv : def.schedule.rvars) originals.insert(rv.var);
+    for (const ReductionVariable &rv : def.schedule.rvars) {
+        if (rv.var.find('.') == rv.var.rfind('.')) originals.insert(rv.var);
+    }
     for (size_t i = 0; i < dims.size(); i++) {
         const std::string &v = dims[i].var;
         if (!originals.count(v) && v.size() > name.size() &&

@@ -270,6 +270,9 @@ public:
 /// `args` (bare Variables that are neither RVars nor Params) in argument order, then
 /// "__outermost". Used for new definitions and by lowering.
 std::vector<Dim> default_dims(const std::vector<Expr> &args, const ReductionDomain &rdom);
+/// default_dims of update definition `d` of Func `func`, with each RVar whose iterations never
+/// touch the same element marked PureRVar (free to reorder or run in parallel).
+std::vector<Dim> default_update_dims(const Definition &d, const std::string &func);
 
 /// The index in `def`'s schedule dims of the loop a schedule names `name`: the loop of that exact
 /// name, else a split product whose last component is `name` (Halide's short names: "xi" names

@@ -110,6 +110,25 @@ TEST(SpatialTransformerApp, CpuScheduleMatchesReferenceInDouble) {
     check_double(p, Case(19, 10, 4, 3, 50), 1e-10);
 }
 
+TEST(SpatialTransformerApp, Li2018AutoscheduleMatchesReferenceInDouble) {
+    // Large enough for the scheduler's tiles (16 x 16) and parallel reductions (theta's
+    // gradient sums each image's pixels): both passes scheduled by "Li2018".
+    const int w = 96, h = 64, c = 3, n = 2;
+    SpatialTransformerPipeline p(Float(64));
+    p.input.set_estimates({{0, w}, {0, h}, {0, c}, {0, n}});
+    p.d_output.set_estimates({{0, w}, {0, h}, {0, c}, {0, n}});
+    p.theta.set_estimates({{0, 3}, {0, 2}, {0, n}});
+    p.output.set_estimates({{0, w}, {0, h}, {0, c}, {0, n}});
+    p.d_input.set_estimates({{0, w}, {0, h}, {0, c}, {0, n}});
+    p.d_theta.set_estimates({{0, 3}, {0, 2}, {0, n}});
+    Pipeline(p.output).apply_autoscheduler(get_host_target(), {"Li2018"});
+    const std::string source = Pipeline({p.d_input, p.d_theta})
+                                   .apply_autoscheduler(get_host_target(), {"Li2018"})
+                                   .schedule_source;
+    EXPECT_NE(source.find(".rfactor({"), std::string::npos) << source;
+    check_double(p, Case(w, h, c, n, 60), 1e-10);
+}
+
 TEST(SpatialTransformerApp, GradientMatchesFiniteDifferences) {
     // loss = sum of output * d_output, whose gradient the backward pass computes.
     SpatialTransformerPipeline p(Float(64));

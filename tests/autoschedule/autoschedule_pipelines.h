@@ -19,12 +19,13 @@ namespace autoschedule_pipelines {
 using namespace Halide;
 
 /// One algorithm: its outputs, a function binding random inputs for an output of w x h (seeded:
-/// two copies bound alike read the same values), and the autoscheduler parameters the round
-/// trip schedules it with.
+/// two copies bound alike read the same values), and the autoscheduler and parameters the
+/// round trip schedules it with.
 struct Case {
     std::vector<Func> outputs;
     std::function<void(int w, int h)> bind;
     std::map<std::string, std::string> params;
+    std::string scheduler = "Mullapudi2016";
 };
 
 template <typename T>
@@ -146,6 +147,30 @@ inline Case pyramid() {
     return {{out}, [=](int w, int h) mutable { in.set(random_image<float>(w, h, 6, 256)); }, {}};
 }
 
+/// The gradient of loss = (sum of a 3x3 box blur of repeat_edge(in))^2 with respect to in, from
+/// propagate_adjoints (Halide's names for the adjoint Funcs, so the source applies under both
+/// libraries), scheduled by "Li2018": the sum becomes an rfactor'd parallel reduction.
+inline Case gradient_blur() {
+    ImageParam in(Float(32), 2, "in");
+    in.set_estimates({{0, 1024}, {0, 768}});
+    Func c = BoundaryConditions::repeat_edge(in);
+    Func bx("grad_blur_x"), by("grad_blur_y"), total("total"), loss("loss");
+    Var x("x"), y("y");
+    bx(x, y) = (c(x - 1, y) + c(x, y) + c(x + 1, y)) / 3;
+    by(x, y) = (bx(x, y - 1) + bx(x, y) + bx(x, y + 1)) / 3;
+    RDom r(0, in.width(), 0, in.height(), "r");
+    total() = 0.0f;
+    total() += by(r.x, r.y) / 1024;
+    loss() = total() * total();
+    Derivative d = propagate_adjoints(loss);
+    Func d_in = d(in.name());
+    d_in.set_estimates({{0, 1024}, {0, 768}});
+    return {{d_in},
+            [=](int w, int h) mutable { in.set(random_image<float>(w, h, 7, 16)); },
+            {},
+            "Li2018"};
+}
+
 /// The cases by name, in the order the files are written.
 inline std::vector<std::pair<std::string, std::function<Case()>>> all_cases() {
     return {{"blur", blur},
@@ -154,7 +179,8 @@ inline std::vector<std::pair<std::string, std::function<Case()>>> all_cases() {
             {"histogram_equalize", histogram_equalize},
             {"pyramid", pyramid},
             {"matmul_relu", matmul_relu},
-            {"conv_scaled", conv_scaled}};
+            {"conv_scaled", conv_scaled},
+            {"gradient_blur", gradient_blur}};
 }
 
 } // namespace autoschedule_pipelines

@@ -36,6 +36,8 @@ void apply_written_schedule(const std::string &name, Pipeline pipeline) {
 #include "matmul_relu.schedule.inc"
     } else if (name == "conv_scaled") {
 #include "conv_scaled.schedule.inc"
+    } else if (name == "gradient_blur") {
+#include "gradient_blur.schedule.inc"
     } else {
         FAIL() << "no schedule for " << name;
     }
@@ -96,6 +98,7 @@ TEST(AutoscheduleRoundTrip, matmul) { check_case<float>("matmul", 67, 67); }
 TEST(AutoscheduleRoundTrip, pyramid) { check_case<float>("pyramid", 250, 190); }
 TEST(AutoscheduleRoundTrip, matmul_relu) { check_case<float>("matmul_relu", 75, 61); }
 TEST(AutoscheduleRoundTrip, conv_scaled) { check_case<float>("conv_scaled", 203, 117); }
+TEST(AutoscheduleRoundTrip, gradient_blur) { check_case<float>("gradient_blur", 203, 117); }
 
 TEST(AutoscheduleRoundTrip, histogram_equalize) {
     // Against naive C++: the unscheduled pipeline recomputes the histogram for every pixel.

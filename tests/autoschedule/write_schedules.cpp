@@ -1,5 +1,6 @@
 // Build step of the schedule-source round trip: autoschedules one pipeline of
-// autoschedule_pipelines.h with Loom's Mullapudi2016 and writes, into the given directory,
+// autoschedule_pipelines.h with Loom's scheduler for it (Mullapudi2016, or Li2018 for a gradient)
+// and writes, into the given directory,
 // <name>.schedule.inc (the schedule source) and <name>.loops (the loop nest the autoscheduler
 // made, to compare with the one the pasted source makes). One pipeline per process, so its Funcs
 // get the names a program defining only it gives them.
@@ -23,7 +24,7 @@ int main(int argc, char **argv) {
         Case c = named.second();
         Pipeline pipeline(c.outputs);
         AutoSchedulerResults r =
-            pipeline.apply_autoscheduler(Target("host"), {"Mullapudi2016", c.params});
+            pipeline.apply_autoscheduler(Target("host"), {c.scheduler, c.params});
         std::ofstream(dir + "/" + name + ".schedule.inc") << r.schedule_source;
         std::vector<loom::internal::Function> fs;
         for (const Func &f : c.outputs) fs.push_back(f.function());

@@ -28,6 +28,8 @@ const std::vector<AutoschedulerParams> &all_params() {
         {"PolyMage"},
         {"PolyMage", {{"tile_sizes", "16x8"}, {"overlap_threshold", "2"}}},
         {"PolyMage", {{"tile_sizes", "64"}, {"overlap_threshold", "0"}, {"parallelism", "2"}}},
+        {"Li2018"},
+        {"Li2018", {{"parallelism", "2"}}},
         {"Loom"},
         {"Loom", {{"balance", "4"}, {"parallelism", "2"}, {"last_level_cache_size", "65536"}}},
     };

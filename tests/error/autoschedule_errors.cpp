@@ -140,3 +140,33 @@ TEST(AutoscheduleErrors, PluginThatDoesNotExist) {
     expect_error([] { load_plugin("no_such_loom_plugin"); },
                  {"load_plugin can't open \"libno_such_loom_plugin.so\""});
 }
+
+TEST(AutoscheduleErrors, Li2018ParametersAndOverrides) {
+    Blur b;
+    b.blur.set_estimates({{0, 100}, {0, 100}});
+    b.in.set_estimates({{-1, 102}, {0, 100}});
+    expect_error(
+        [&] {
+            Pipeline(b.blur).apply_autoscheduler(Target("host"), {"Li2018", {{"balance", "2"}}});
+        },
+        {"Autoscheduler Li2018 has no parameter \"balance\"",
+         "its parameters are compute_root, inline, parallelism."});
+    expect_error(
+        [&] {
+            Pipeline(b.blur).apply_autoscheduler(Target("host"),
+                                                 {"Li2018", {{"inline", b.blur.name()}}});
+        },
+        {"can't inline \"blur\" (parameter inline): it is an output of the pipeline"});
+    expect_error(
+        [&] {
+            Pipeline(b.blur).apply_autoscheduler(Target("host"),
+                                                 {"Li2018", {{"compute_root", "blurr"}}});
+        },
+        {"the Func \"blurr\" named in parameter compute_root is not computed by this pipeline"});
+    expect_error(
+        [&] {
+            Pipeline(b.blur).apply_autoscheduler(Target("host"),
+                                                 {"Li2018", {{"parallelism", "0"}}});
+        },
+        {"Autoscheduler Li2018 parameter parallelism must be a positive integer"});
+}

@@ -143,3 +143,27 @@ def test_lookups_by_image_param_name_and_call(hl):
     assert not d["nothing"].defined()
     with pytest.raises(TypeError, match="indexed by"):
         d[3.5]
+
+
+def test_li2018_autoscheduler_schedules_the_gradient():
+    """The "Li2018" gradient autoscheduler (docs/autodiff.md): the loss becomes a parallel
+    reduction (rfactor), the gradient a tiled root; both equal the unscheduled pipeline's."""
+    import loom as hl
+    a, target = RNG.standard_normal((150, 170)), RNG.standard_normal((150, 170))
+    loss, b, _ = blur_loss(hl, a, target)
+    d_a = hl.propagate_adjoints(loss)[b]
+    want_loss, want_grad = loss.realize([])[()], np.asarray(d_a.realize([170, 150])).copy()
+
+    loss, b, _ = blur_loss(hl, a, target)
+    d_a = hl.propagate_adjoints(loss)[b]
+    loss.set_estimates([])
+    d_a.set_estimates([hl.Range(0, 170), hl.Range(0, 150)])
+    params = hl.AutoschedulerParams("Li2018", {"parallelism": 4})
+    result = hl.Pipeline([loss, d_a]).apply_autoscheduler(hl.get_host_target(), params)
+    assert ".rfactor({" in result.schedule_source
+    np.testing.assert_allclose(loss.realize([])[()], want_loss, rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(d_a.realize([170, 150])), want_grad, rtol=1e-12,
+                               atol=1e-15)
+    with pytest.raises(hl.CompileError, match="has no parameter"):
+        hl.Pipeline([loss, d_a]).apply_autoscheduler(
+            hl.get_host_target(), hl.AutoschedulerParams("Li2018", {"beam_size": 2}))

@@ -47,22 +47,33 @@ ScheduleWriter::ScheduleWriter(const std::map<std::string, Function> &env,
                                const std::vector<std::string> &order)
     : env_(env) {
     for (size_t i = 0; i < order.size(); i++) func_index_[order[i]] = i;
-    for (const auto &kv : env_) {
-        for (int s = 0; s < num_stages(kv.second); s++) {
-            const Definition &def = stage_definition(kv.second, s);
-            if (s > 0 && def.rdom.defined()) {
-                for (size_t i = 0; i < def.rdom.domain().size(); i++) {
-                    rvar_origins_.emplace(def.rdom.domain()[i].var,
-                                          RVarOrigin{kv.first, s - 1, (int)i});
-                }
-            }
-            std::vector<std::string> &loops = loops_[stage_key(kv.first, s)];
-            for (const Dim &d : def.schedule.dims) {
-                if (d.var == "__outermost") continue;
-                loops.push_back(d.var);
-                if (d.is_rvar()) rvars_[stage_key(kv.first, s)].insert(d.var);
-            }
+    for (const auto &kv : env_) add_func(kv.second);
+}
+
+void ScheduleWriter::add_func(const Function &f) {
+    // A Func made by rfactor has RVars of the Func it came from: they keep those origins.
+    for (int s = 1; s < num_stages(f) && !created_.count(f.name()); s++) {
+        const Definition &def = stage_definition(f, s);
+        if (!def.rdom.defined()) continue;
+        for (size_t i = 0; i < def.rdom.domain().size(); i++) {
+            rvar_origins_.emplace(def.rdom.domain()[i].var, RVarOrigin{f.name(), s - 1, (int)i});
         }
+    }
+    for (int s = 0; s < num_stages(f); s++) record_loops(f, s);
+}
+
+void ScheduleWriter::record_loops(const Function &f, int s) {
+    const std::string key = stage_key(f.name(), s);
+    std::vector<std::string> &loops = loops_[key];
+    loops.clear();
+    rvars_[key].clear();
+    for (const Dim &d : stage_definition(f, s).schedule.dims) {
+        if (d.var == "__outermost") continue;
+        // A loop made by a split or fuse is "<old>.<new>", which the writer calls <new>.
+        const bool original = rvar_origins_.count(d.var) ||
+                              std::find(f.args().begin(), f.args().end(), d.var) != f.args().end();
+        loops.push_back(original ? d.var : d.var.substr(d.var.rfind('.') + 1));
+        if (d.is_rvar()) rvars_[key].insert(loops.back());
     }
 }
 
@@ -94,6 +105,11 @@ void ScheduleWriter::use_var(const std::string &name, bool rvar) {
 void ScheduleWriter::reset(const std::string &name) {
     Function f = env_.at(name);
     FuncSchedule &fs = f.schedule();
+    // A pure Func placed before (autodiff computes some adjoints at the root) must be inlined
+    // by the source too, unless a directive places it again.
+    if (f.updates().empty() && !f.has_extern_definition() && !fs.compute_level.is_inlined()) {
+        placed_before_.insert(name);
+    }
     fs.compute_level = LoopLevelSpec::inlined();
     fs.store_level = LoopLevelSpec::inlined();
     fs.hoist_storage_level = LoopLevelSpec::inlined();
@@ -102,16 +118,10 @@ void ScheduleWriter::reset(const std::string &name) {
     for (int s = 0; s < num_stages(f); s++) {
         Definition &def = s == 0 ? f.definition() : f.updates()[s - 1];
         def.schedule.splits.clear();
-        def.schedule.dims = default_dims(def.args, def.rdom);
+        def.schedule.dims =
+            s == 0 ? default_dims(def.args, def.rdom) : default_update_dims(def, name);
         def.schedule.touched = false;
-        std::vector<std::string> &loops = loops_[stage_key(name, s)];
-        loops.clear();
-        rvars_[stage_key(name, s)].clear();
-        for (const Dim &d : def.schedule.dims) {
-            if (d.var == "__outermost") continue;
-            loops.push_back(d.var);
-            if (d.is_rvar()) rvars_[stage_key(name, s)].insert(d.var);
-        }
+        record_loops(f, s);
     }
     f.touch();
 }
@@ -190,8 +200,60 @@ void ScheduleWriter::unroll(const std::string &f, int stage, const std::string &
     directives_.push_back({f, stage, ".unroll(" + ident("var:" + var) + ")"});
 }
 
+void ScheduleWriter::fuse(const std::string &f, int stage, const std::string &inner,
+                          const std::string &outer, const std::string &fused) {
+    const bool rv = is_rvar(f, stage, inner);
+    Stage(env_.at(f), stage)
+        .fuse(var_or_rvar(inner, rv), var_or_rvar(outer, rv), var_or_rvar(fused, rv));
+    std::vector<std::string> &loops = loops_[stage_key(f, stage)];
+    loops.erase(std::find(loops.begin(), loops.end(), outer));
+    auto it = std::find(loops.begin(), loops.end(), inner);
+    internal_assert(it != loops.end()) << "ScheduleWriter::fuse: no loop " << inner;
+    *it = fused;
+    if (rv) rvars_[stage_key(f, stage)].insert(fused);
+    for (const std::string &v : {inner, outer, fused}) use_var(v, rv);
+    directives_.push_back({f, stage,
+                           ".fuse(" + ident("var:" + inner) + ", " + ident("var:" + outer) + ", " +
+                               ident("var:" + fused) + ")"});
+}
+
+void ScheduleWriter::atomic(const std::string &f, int stage) {
+    Stage(env_.at(f), stage).atomic();
+    directives_.push_back({f, stage, ".atomic()"});
+}
+
+std::string
+ScheduleWriter::rfactor(const std::string &f, int stage,
+                        const std::vector<std::pair<std::string, std::string>> &preserved) {
+    std::vector<std::pair<RVar, Var>> pairs;
+    std::string list;
+    for (const auto &p : preserved) {
+        internal_assert(is_rvar(f, stage, p.first))
+            << "ScheduleWriter::rfactor: " << p.first << " is not an RVar loop of " << f;
+        pairs.emplace_back(RVar(p.first), Var(p.second));
+        use_var(p.first, true);
+        use_var(p.second, false);
+        list += std::string(list.empty() ? "" : ", ") + "{" + ident("var:" + p.first) + ", " +
+                ident("var:" + p.second) + "}";
+    }
+    const Func intm = Stage(env_.at(f), stage).rfactor(pairs);
+    const std::string name = intm.name();
+    env_[name] = intm.function();
+    created_.insert(name);
+    add_func(intm.function());
+    std::string stage_text = ident("func:" + f);
+    if (stage > 0) stage_text += ".update(" + std::to_string(stage - 1) + ")";
+    directives_.push_back(
+        {"", 0,
+         "    Func " + ident("func:" + name) + " = " + stage_text + ".rfactor({" + list + "});\n"});
+    // The merge that replaces the update loops over the preserved RVars only.
+    record_loops(env_.at(f), stage);
+    return name;
+}
+
 void ScheduleWriter::compute_root(const std::string &f) {
     Func(env_.at(f)).compute_root();
+    placed_before_.erase(f);
     directives_.push_back({f, 0, ".compute_root()"});
 }
 
@@ -200,6 +262,7 @@ void ScheduleWriter::compute_at(const std::string &f, const std::string &at,
     const int last = num_stages(env_.at(at)) - 1;
     const bool rv = is_rvar(at, last, var);
     Func(env_.at(f)).compute_at(LoopLevel(Func(env_.at(at)), var_or_rvar(var, rv)));
+    placed_before_.erase(f);
     use_var(var, rv);
     if (std::find(funcs_used_.begin(), funcs_used_.end(), at) == funcs_used_.end()) {
         funcs_used_.push_back(at);
@@ -215,10 +278,13 @@ std::string ScheduleWriter::source(const std::string &header) const {
     // RVars it uses).
     std::set<std::string> named(funcs_used_.begin(), funcs_used_.end());
     for (const Directive &d : directives_) named.insert(d.func);
+    named.insert(placed_before_.begin(), placed_before_.end());
+    named.erase("");
     for (const auto &kv : vars_used_) {
         auto o = rvar_origins_.find(kv.first);
         if (kv.second && o != rvar_origins_.end()) named.insert(o->second.func);
     }
+    for (const std::string &f : created_) named.erase(f);
     std::vector<std::pair<size_t, std::string>> handles;
     for (const std::string &f : named) handles.push_back({func_index_.at(f), f});
     std::sort(handles.begin(), handles.end());
@@ -246,8 +312,15 @@ std::string ScheduleWriter::source(const std::string &header) const {
             os << "    RVar " << id << "(\"" << kv.first << "\");\n";
         }
     }
+    for (const std::string &f : placed_before_) {
+        os << "    " << ident("func:" + f) << ".compute_inline();\n";
+    }
     for (size_t i = 0; i < directives_.size(); i++) {
         const Directive &d = directives_[i];
+        if (d.func.empty()) {
+            os << d.text;
+            continue;
+        }
         const bool starts =
             i == 0 || directives_[i - 1].func != d.func || directives_[i - 1].stage != d.stage;
         if (starts) {

@@ -7,8 +7,10 @@
 /// Funcs by name through Pipeline::get_func (whose index order differs between Loom and Halide,
 /// which wraps inputs and boundary conditions in more Funcs), takes the RVars of a definition
 /// from Func::rvars (Loom names them "r.x", Halide "r$x") and declares every other Var by name;
-/// consecutive directives on one stage form one chain. Example (two Funcs, the consumer tiled,
-/// the producer computed per tile):
+/// consecutive directives on one stage form one chain; an rfactor is a statement declaring the
+/// intermediate's handle; a pure Func placed before the reset and not placed again is inlined
+/// explicitly (autodiff computes some adjoints at the root). Example (two Funcs, the consumer
+/// tiled, the producer computed per tile):
 ///   {
 ///       auto func_named = [&](const std::string &name) { ...pipeline.get_func(i)... };
 ///       Func blur_x = func_named("blur_x");
@@ -51,6 +53,17 @@ public:
     void vectorize(const std::string &f, int stage, const std::string &var);
     void parallel(const std::string &f, int stage, const std::string &var);
     void unroll(const std::string &f, int stage, const std::string &var);
+    /// Fuses `inner` and `outer` into `fused`, which takes inner's place (Stage::fuse).
+    void fuse(const std::string &f, int stage, const std::string &inner, const std::string &outer,
+              const std::string &fused);
+    /// Makes the update's stores atomic (Stage::atomic), so its RVar loops may run in parallel.
+    void atomic(const std::string &f, int stage);
+    /// Stage::rfactor on update `stage` of f: each (RVar, Var) pair names an RVar loop kept in
+    /// f's merge and the intermediate's pure Var it becomes. Returns the intermediate Func's
+    /// name; it is scheduled through this writer like any Func (the source declares its handle
+    /// from the rfactor call).
+    std::string rfactor(const std::string &f, int stage,
+                        const std::vector<std::pair<std::string, std::string>> &preserved);
 
     // Func directives.
     void compute_root(const std::string &f);
@@ -66,11 +79,15 @@ public:
 
 private:
     struct Directive {
-        std::string func;
+        std::string func; ///< "" for a statement of its own (`text` is then the whole line)
         int stage;
         std::string text; ///< ".split(x, x_o, x_i, 64)" with identifiers resolved at print time
     };
     std::string stage_key(const std::string &f, int stage) const;
+    /// Records the loops of every stage of f and where its RVars come from.
+    void add_func(const Function &f);
+    /// Sets loops_ and rvars_ of stage s of f from its definition's loops.
+    void record_loops(const Function &f, int s);
     /// Names used as identifiers in the source, mapped to unique C++ identifiers.
     std::string ident(const std::string &name) const;
     void use_var(const std::string &name, bool rvar);
@@ -90,6 +107,10 @@ private:
     /// Every Var / RVar the source mentions.
     std::map<std::string, bool> vars_used_;
     std::vector<std::string> funcs_used_;
+    /// Funcs made by rfactor: their handles come from the rfactor statement.
+    std::set<std::string> created_;
+    /// Pure Funcs that had a placement before reset and have none now: the source inlines them.
+    std::set<std::string> placed_before_;
     mutable std::map<std::string, std::string> idents_;
     mutable std::set<std::string> taken_idents_;
 };

@@ -1,0 +1,298 @@
+#include "autoschedule/li2018/li2018.h"
+
+#include "analysis/associativity.h"
+#include "autoschedule/common/pipeline_model.h"
+#include "autoschedule/common/schedule_writer.h"
+#include "support/error.h"
+#include "support/util.h"
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+namespace loom {
+namespace internal {
+
+namespace {
+
+/// The paper's tile: 16 x 16 points on CPUs.
+constexpr int64_t kTile = 16;
+/// Every split guards its last iteration: the schedule must hold at sizes other than the
+/// estimates, where a shifted or rounded-up tile (or group of tiles) would leave the Func.
+constexpr TailStrategy kTail = TailStrategy::GuardWithIf;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// A loop name usable in C++ source and free of the '.' that separates split products.
+std::string plain(const std::string &name) {
+    std::string s = c_identifier(name);
+    std::replace(s.begin(), s.end(), '.', '_');
+    return s;
+}
+
+class Li2018 {
+public:
+    Li2018(const std::vector<Function> &outputs, const Target &target, const Li2018Params &params)
+        : model_(outputs, target), params_(params), w_(model_.graph.env, model_.graph.order),
+          debug_(get_env("LOOM_DEBUG_AUTOSCHEDULE") == "1") {}
+
+    std::string run(const std::string &header) {
+        check_overrides();
+        for (const std::string &f : model_.graph.order) w_.reset(f);
+        for (const std::string &f : model_.graph.order) {
+            if (!checkpointed(f)) continue;
+            w_.compute_root(f);
+            if (func(f).has_extern_definition()) continue;
+            for (int s = 0; s < (int)model_.stages.at(f).size(); s++) schedule_stage(f, s);
+        }
+        return w_.source(header);
+    }
+
+private:
+    const Function &func(const std::string &f) const { return model_.graph.func(f); }
+
+    /// The Funcs whose definitions call f (f itself excluded).
+    std::set<std::string> consumers(const std::string &f) const {
+        std::set<std::string> out;
+        for (const auto &kv : model_.graph.callees) {
+            if (kv.first == f) continue;
+            if (std::find(kv.second.begin(), kv.second.end(), f) != kv.second.end())
+                out.insert(kv.first);
+        }
+        return out;
+    }
+
+    /// Why f cannot be inlined, or "" when it can.
+    std::string inline_obstacle(const std::string &f) const {
+        const Function &fn = func(f);
+        if (model_.is_output(f)) return "it is an output of the pipeline";
+        if (fn.has_extern_definition()) return "it is an extern Func";
+        if (!fn.updates().empty()) return "it has update definitions";
+        for (const std::string &c : consumers(f)) {
+            if (func(c).has_extern_definition()) return "the extern Func " + c + " reads it";
+        }
+        return "";
+    }
+
+    /// Step 1: roots for reductions, scatters, Funcs read by several others, outputs and
+    /// extern Funcs; the user's lists override.
+    bool checkpointed(const std::string &f) const {
+        if (params_.compute_root.count(f)) return true;
+        if (params_.inline_funcs.count(f)) return false;
+        return !inline_obstacle(f).empty() || consumers(f).size() > 1;
+    }
+
+    void check_overrides() const {
+        for (const auto *list : {&params_.compute_root, &params_.inline_funcs}) {
+            for (const std::string &f : *list) {
+                user_assert(model_.graph.env.count(f))
+                    << "Autoscheduler Li2018: the Func \"" << f << "\" named in parameter "
+                    << (list == &params_.inline_funcs ? "inline" : "compute_root")
+                    << " is not computed by this pipeline.\n";
+            }
+        }
+        for (const std::string &f : params_.inline_funcs) {
+            const std::string why = inline_obstacle(f);
+            user_assert(why.empty())
+                << "Autoscheduler Li2018: can't inline \"" << f << "\" (parameter inline): " << why
+                << ". Remove it from the list.\n";
+            user_assert(!params_.compute_root.count(f))
+                << "Autoscheduler Li2018: \"" << f
+                << "\" is in both the compute_root and the inline lists; keep it in one.\n";
+        }
+    }
+
+    /// The estimated extent of each pure loop of stage s of f.
+    std::vector<std::pair<std::string, int64_t>> pure_extents(const std::string &f, int s) const {
+        const StageModel &sm = model_.stages.at(f)[s];
+        const ConcreteBox &region = model_.region.at(f);
+        std::vector<std::pair<std::string, int64_t>> out;
+        for (size_t i = 0; i < sm.pure_vars.size(); i++) {
+            out.emplace_back(sm.pure_vars[i], region[sm.pure_dims[i]].extent());
+        }
+        return out;
+    }
+
+    void schedule_stage(const std::string &f, int s) {
+        // The tiles, and the parallel tasks they make with the stage's other pure loops.
+        std::vector<std::pair<std::string, int64_t>> large;
+        int64_t tiles = 1;
+        for (const auto &[var, extent] : pure_extents(f, s)) {
+            if (extent >= kTile && large.size() < 2) {
+                large.emplace_back(var, extent);
+                tiles *= ceil_div(extent, kTile);
+            } else {
+                tiles *= std::max<int64_t>(extent, 1);
+            }
+        }
+        if (large.size() == 1) tiles = ceil_div(tiles, kTile);
+        const bool enough_tiles = !large.empty() && tiles >= params_.parallelism;
+        if (s > 0 && !enough_tiles && parallel_reduction(f, s)) return;
+        if (!large.empty()) {
+            tile(f, s, large);
+        } else if (s > 0) {
+            parallel_rvar(f, s);
+        }
+    }
+
+    /// Step 2: 16 x 16 tiles, vectorized inside, in parallel.
+    void tile(const std::string &f, int s,
+              const std::vector<std::pair<std::string, int64_t>> &large) {
+        std::map<std::string, int64_t> extent;
+        for (const auto &[var, e] : pure_extents(f, s)) extent[var] = e;
+        const std::string a = large[0].first;
+        const std::string a_i = plain(a) + "_i", a_o = plain(a) + "_o";
+        w_.split(f, s, a, a_o, a_i, kTile, kTail);
+        extent[a_o] = ceil_div(extent[a], kTile);
+        std::string b_i;
+        if (large.size() == 2) {
+            const std::string b = large[1].first;
+            b_i = plain(b) + "_i";
+            const std::string b_o = plain(b) + "_o";
+            w_.split(f, s, b, b_o, b_i, kTile, kTail);
+            extent[b_o] = ceil_div(extent[b], kTile);
+        } else if (extent[a_o] >= 2 * kTile) {
+            // A 1-D domain: its outer part split again, so a tile is 16 x 16 points.
+            b_i = plain(a) + "_oi";
+            const std::string a_oo = plain(a) + "_oo";
+            w_.split(f, s, a_o, a_oo, b_i, kTile, kTail);
+            extent[a_oo] = ceil_div(extent[a_o], kTile);
+        }
+        // The vector loop innermost (inside an update's RVars: a reduction sweeps a row of
+        // accumulators), then the RVars, the tile's other loop, and the loops over tiles.
+        std::vector<std::string> order = {a_i}, outer;
+        for (const std::string &l : w_.loops(f, s)) {
+            if (w_.is_rvar(f, s, l)) order.push_back(l);
+        }
+        if (!b_i.empty()) order.push_back(b_i);
+        for (const std::string &l : w_.loops(f, s)) {
+            if (!w_.is_rvar(f, s, l) && l != a_i && l != b_i) {
+                order.push_back(l);
+                outer.push_back(l);
+            }
+        }
+        if (order != w_.loops(f, s)) w_.reorder(f, s, order);
+        w_.vectorize(f, s, a_i);
+        if (outer.empty()) return;
+        // The loops over tiles (and the stage's other pure loops) fused into one parallel loop
+        // of about 8 x parallelism tasks.
+        std::string tiles = outer[0];
+        int64_t count = extent[outer[0]];
+        for (size_t i = 1; i < outer.size(); i++) {
+            const std::string fused = "tile" + std::to_string(i);
+            w_.fuse(f, s, tiles, outer[i], fused);
+            tiles = fused;
+            count *= extent[outer[i]];
+        }
+        const int64_t tasks = 8 * (int64_t)params_.parallelism;
+        if (count > 2 * tasks) {
+            w_.split(f, s, tiles, "task", "tile_in_task", ceil_div(count, tasks), kTail);
+            tiles = "task";
+        }
+        w_.parallel(f, s, tiles);
+    }
+
+    /// Step 3: a large associative reduction into few points made parallel with rfactor.
+    /// Returns false (scheduling nothing) when the update is not one.
+    bool parallel_reduction(const std::string &f, int s) {
+        const Function &fn = func(f);
+        const Definition &def = stage_definition(fn, s);
+        if (!def.rdom.defined()) return false;
+        bool scatter = false;
+        for (size_t i = 0; i < def.args.size(); i++) {
+            const Variable *v = def.args[i].as<Variable>();
+            scatter |= !v || v->name != fn.args()[i];
+        }
+        if (!prove_associativity(f, def.args, def.values).associative) return false;
+        const StageModel &sm = model_.stages.at(f)[s];
+        int64_t points = 1;
+        std::vector<size_t> large;
+        for (size_t i = 0; i < sm.rvars.size(); i++) {
+            points *= sm.rvar_spans[i].extent();
+            if (sm.rvar_spans[i].extent() >= kTile) large.push_back(i);
+        }
+        if (points < kTile * kTile * params_.parallelism || large.empty()) return false;
+        // The intermediate holds a copy of f's points per lane and strip: worth it only while
+        // that is less than the points the reduction visits.
+        const int64_t copies =
+            kTile * (large.size() >= 2 ? ceil_div(sm.rvar_spans[large[1]].extent(), kTile)
+                                       : 8 * (int64_t)params_.parallelism);
+        const ConcreteBox &region = model_.region.at(f);
+        if (box_points(region) * copies > sm.points(region)) return false;
+        // The intermediate's two new dimensions: names no Var of f has.
+        std::string lane = "lane", strip = "strip";
+        for (const std::string &a : fn.args()) {
+            if (a == lane) lane += "_";
+            if (a == strip) strip += "_";
+        }
+        const std::string r1 = sm.rvars[large[0]];
+        const std::string r1_i = plain(r1) + "_i", r1_o = plain(r1) + "_o";
+        // With one large RVar, its outer part is split into about 8 x parallelism strips.
+        const int64_t outer = ceil_div(sm.rvar_spans[large[0]].extent(), kTile);
+        const int64_t per_strip =
+            std::max<int64_t>(kTile, ceil_div(outer, 8 * (int64_t)params_.parallelism));
+        if (large.size() == 1 && outer < 2 * per_strip) return false;
+        w_.split(f, s, r1, r1_o, r1_i, kTile, kTail);
+        std::string strips;
+        if (large.size() >= 2) {
+            const std::string r2 = sm.rvars[large[1]];
+            strips = plain(r2) + "_o";
+            w_.split(f, s, r2, strips, plain(r2) + "_i", kTile, kTail);
+        } else {
+            strips = plain(r1) + "_oo";
+            w_.split(f, s, r1_o, strips, plain(r1) + "_oi", per_strip, kTail);
+        }
+        const std::string intm = w_.rfactor(f, s, {{r1_i, lane}, {strips, strip}});
+        w_.compute_root(intm);
+        // The intermediate: lanes innermost as one vector (column-wise partial sums), strips
+        // outermost in parallel.
+        std::vector<std::string> order = {lane};
+        for (const std::string &l : w_.loops(intm, 1)) {
+            if (l != lane && l != strip) order.push_back(l);
+        }
+        order.push_back(strip);
+        if (order != w_.loops(intm, 1)) w_.reorder(intm, 1, order);
+        // (A scatter's lanes store at data-dependent places: they stay scalar.)
+        if (!scatter) w_.vectorize(intm, 1, lane);
+        w_.parallel(intm, 1, strip);
+        if (debug_) std::cerr << "Li2018: " << f << " update " << s - 1 << " rfactor'd\n";
+        return true;
+    }
+
+    /// Step 4: a scatter or scan in parallel over its largest RVar whose iterations write
+    /// distinct elements, moved outermost; serial when none.
+    void parallel_rvar(const std::string &f, int s) {
+        const StageModel &sm = model_.stages.at(f)[s];
+        std::map<std::string, int64_t> extent;
+        for (size_t i = 0; i < sm.rvars.size(); i++)
+            extent[sm.rvars[i]] = sm.rvar_spans[i].extent();
+        std::string best;
+        for (const Dim &d : stage_definition(func(f), s).schedule.dims) {
+            if (d.kind != Dim::Kind::PureRVar || !extent.count(d.var)) continue;
+            if (extent[d.var] >= 2 && (best.empty() || extent[d.var] > extent[best])) best = d.var;
+        }
+        if (best.empty()) return;
+        std::vector<std::string> order;
+        for (const std::string &l : w_.loops(f, s)) {
+            if (l != best) order.push_back(l);
+        }
+        order.push_back(best);
+        if (order != w_.loops(f, s)) w_.reorder(f, s, order);
+        w_.parallel(f, s, best);
+    }
+
+    PipelineModel model_;
+    Li2018Params params_;
+    ScheduleWriter w_;
+    bool debug_;
+};
+
+} // namespace
+
+std::string autoschedule_li2018(const std::vector<Function> &outputs, const Target &target,
+                                const Li2018Params &params, const std::string &header) {
+    return Li2018(outputs, target, params).run(header);
+}
+
+} // namespace internal
+} // namespace loom

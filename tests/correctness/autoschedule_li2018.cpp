@@ -1,0 +1,277 @@
+// The "Li2018" autoscheduler (src/autoschedule/li2018) on gradient pipelines: each scheduled
+// pipeline computes what the unscheduled one computes (and, for the stencil loss, what naive C++
+// loops compute), and the schedule takes the paper's decisions: roots for reductions, scatters
+// and Funcs read twice, 16 x 16 parallel tiles, rfactor for a large reduction into few points
+// (a scalar loss, a convolution weight's gradient), scatters parallel over an RVar that writes
+// distinct elements. The forward pipelines of tests/autoschedule are checked under Li2018 in
+// tests/correctness/autoschedule.cpp.
+#include <loom/loom.h>
+
+#include "common/finite_difference.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <string>
+
+using namespace loom;
+using namespace loom_test;
+
+namespace {
+
+Var x("x"), y("y"), c("c");
+
+/// Outputs of one build of a pipeline (a fresh set of Funcs per call), and the Funcs a test
+/// looks up in the schedule source by their name in the algorithm (a process names the second
+/// Func "bx" "bx$2").
+struct Built {
+    std::vector<Func> outputs;
+    std::map<std::string, Func> funcs;
+};
+
+/// The identifier the schedule source gives Func f.
+std::string ident(const Func &f) {
+    std::string s = f.name();
+    for (char &ch : s) {
+        if (!std::isalnum((unsigned char)ch)) ch = '_';
+    }
+    return s;
+}
+
+/// Applies Li2018 to one build, realizes both builds over `sizes` (one entry per output) and
+/// returns the scheduled build's schedule source (and the build, in `scheduled_out`). `tolerance`
+/// is relative to the largest magnitude of each output (reductions are summed in another order).
+std::string check_against_unscheduled(const std::function<Built()> &build,
+                                      const std::vector<std::vector<int>> &sizes, double tolerance,
+                                      const std::map<std::string, std::string> &extra = {},
+                                      Built *scheduled_out = nullptr) {
+    Built scheduled = build(), reference = build();
+    if (scheduled_out) *scheduled_out = scheduled;
+    AutoSchedulerResults r =
+        Pipeline(scheduled.outputs).apply_autoscheduler(Target("host"), {"Li2018", extra});
+    for (size_t i = 0; i < scheduled.outputs.size(); i++) {
+        Buffer<double> got = scheduled.outputs[i].realize(sizes[i]);
+        Buffer<double> want = reference.outputs[i].realize(sizes[i]);
+        double scale = 0, worst = 0;
+        want.for_each_value([&](double v) { scale = std::max(scale, std::fabs(v)); });
+        for (int k = 0; k < (int)want.number_of_elements(); k++) {
+            worst = std::max(worst, std::fabs(got.data()[k] - want.data()[k]));
+        }
+        EXPECT_LE(worst, tolerance * std::max(scale, 1e-30))
+            << scheduled.outputs[i].name() << " (largest magnitude " << scale << ")\n"
+            << r.schedule_source;
+    }
+    return r.schedule_source;
+}
+
+/// The text of the schedule chain that starts with `head` (e.g. "d_in\n" or "loss.update(0)"),
+/// up to its ';'; empty when there is none.
+std::string chain(const std::string &source, const std::string &head) {
+    const size_t at = source.find("    " + head);
+    if (at == std::string::npos) return "";
+    return source.substr(at, source.find(';', at) - at);
+}
+
+constexpr int W = 203, H = 141;
+
+/// A separable [1 2 1]/4 blur of repeat_edge(in), and loss() = sum(blur * weight) over W x H.
+struct StencilLoss {
+    Buffer<double> in = random_buffer<double>({W, H}, 11);
+    Buffer<double> weight = random_buffer<double>({W, H}, 12);
+
+    Built build() const {
+        Func e = BoundaryConditions::repeat_edge(in);
+        Func bx("bx"), by("by"), loss("loss");
+        bx(x, y) = (e(x - 1, y) + 2.0 * e(x, y) + e(x + 1, y)) / 4.0;
+        by(x, y) = (bx(x, y - 1) + 2.0 * bx(x, y) + bx(x, y + 1)) / 4.0;
+        RDom r(0, W, 0, H, "r");
+        loss() = Expr(0.0);
+        loss() += by(r.x, r.y) * weight(r.x, r.y);
+        Derivative d = propagate_adjoints(loss);
+        Func d_in = d(in);
+        loss.set_estimates({});
+        d_in.set_estimates({{0, W}, {0, H}});
+        return {{loss, d_in}, {{"bx", bx}, {"by", by}, {"loss", loss}, {"d_in", d_in}}};
+    }
+};
+
+} // namespace
+
+TEST(AutoscheduleLi2018, StencilLossMatchesNaiveLoops) {
+    StencilLoss p;
+    Built b = p.build();
+    Pipeline(b.outputs).apply_autoscheduler(Target("host"), {"Li2018"});
+    Buffer<double> loss = b.outputs[0].realize(std::vector<int>{});
+    Buffer<double> d_in = b.outputs[1].realize({W, H});
+
+    // Naive loops: the forward sum, and each point's weight scattered through the two blurs'
+    // taps into the clamped input pixel it reads.
+    auto clampi = [](int v, int hi) { return std::min(std::max(v, 0), hi - 1); };
+    const double taps[3] = {0.25, 0.5, 0.25};
+    double want_loss = 0;
+    std::vector<double> want_d(W * H, 0.0);
+    for (int yy = 0; yy < H; yy++) {
+        for (int xx = 0; xx < W; xx++) {
+            double blurred = 0;
+            for (int ty = -1; ty <= 1; ty++) {
+                for (int tx = -1; tx <= 1; tx++) {
+                    const int sx = clampi(xx + tx, W), sy = clampi(yy + ty, H);
+                    const double k = taps[tx + 1] * taps[ty + 1];
+                    blurred += k * p.in(sx, sy);
+                    want_d[sy * W + sx] += k * p.weight(xx, yy);
+                }
+            }
+            want_loss += blurred * p.weight(xx, yy);
+        }
+    }
+    EXPECT_NEAR(loss(), want_loss, 1e-9 * std::fabs(want_loss));
+    int bad = 0;
+    for (int yy = 0; yy < H; yy++) {
+        for (int xx = 0; xx < W; xx++) {
+            if (std::fabs(d_in(xx, yy) - want_d[yy * W + xx]) > 1e-12 && bad++ < 5) {
+                ADD_FAILURE() << "d_in(" << xx << ", " << yy << ") = " << d_in(xx, yy)
+                              << ", naive loops " << want_d[yy * W + xx];
+            }
+        }
+    }
+}
+
+TEST(AutoscheduleLi2018, StencilLossSchedule) {
+    StencilLoss p;
+    Built b;
+    std::string src =
+        check_against_unscheduled([&] { return p.build(); }, {{}, {W, H}}, 1e-12, {}, &b);
+    // The loss is a scalar: its reduction over W x H becomes a parallel rfactor.
+    const std::string loss = ident(b.funcs["loss"]);
+    EXPECT_NE(chain(src, loss + ".update(0)").find(".split("), std::string::npos) << src;
+    EXPECT_NE(src.find("= " + loss + ".update(0).rfactor({"), std::string::npos) << src;
+    const std::string intm = chain(src, loss + "_intm.update(0)");
+    EXPECT_NE(intm.find(".parallel(strip)"), std::string::npos) << src;
+    EXPECT_NE(intm.find(".vectorize(lane)"), std::string::npos) << src;
+    // The input's gradient is an output: tiled 16 x 16 (its Vars are the Buffer's, _0 and _1
+    // in the source), vectorized, parallel.
+    const std::string d = chain(src, ident(b.funcs["d_in"]) + "\n");
+    EXPECT_NE(d.find(".compute_root()"), std::string::npos) << src;
+    const size_t first = d.find("_i, 16, ");
+    ASSERT_NE(first, std::string::npos) << src;
+    EXPECT_NE(d.find("_i, 16, ", first + 1), std::string::npos) << src;
+    EXPECT_NE(d.find(".vectorize("), std::string::npos) << src;
+    EXPECT_NE(d.find(".parallel("), std::string::npos) << src;
+    // bx and by are read by one Func each: inlined (not scheduled at all).
+    EXPECT_EQ(src.find("    " + ident(b.funcs["bx"]) + "\n"), std::string::npos) << src;
+    EXPECT_EQ(src.find("    " + ident(b.funcs["by"]) + "\n"), std::string::npos) << src;
+}
+
+TEST(AutoscheduleLi2018, ConvolutionWeightGradientIsAParallelReduction) {
+    // out(x, y, co) = sum over (kx, ky, ci) of w(kx, ky, ci, co) * in(x + kx - 1, y + ky - 1, ci),
+    // the input zero outside; loss = sum(out * out) / 2. d_w has 3 x 3 x 4 x 3 points, each a
+    // sum over the image: rfactor'd. d_in is an image: tiled. (A small image: the unscheduled
+    // reference recomputes the input's gathered adjoint over the whole image per point.)
+    const int W = 48, H = 40, Ci = 4, Co = 3;
+    Buffer<double> in = random_buffer<double>({W, H, Ci}, 21);
+    Buffer<double> w = random_buffer<double>({3, 3, Ci, Co}, 22);
+    auto build = [&] {
+        Func e = BoundaryConditions::constant_exterior(in, Expr(0.0));
+        RDom k(0, 3, 0, 3, 0, Ci, "k");
+        Func conv("conv"), loss("loss");
+        conv(x, y, c) = Expr(0.0);
+        conv(x, y, c) += w(k.x, k.y, k.z, c) * e(x + k.x - 1, y + k.y - 1, k.z);
+        RDom r(0, W, 0, H, 0, Co, "r");
+        loss() = Expr(0.0);
+        loss() += conv(r.x, r.y, r.z) * conv(r.x, r.y, r.z) / 2.0;
+        Derivative d = propagate_adjoints(loss);
+        Func d_w = d(w), d_in = d(in);
+        loss.set_estimates({});
+        d_w.set_estimates({{0, 3}, {0, 3}, {0, Ci}, {0, Co}});
+        d_in.set_estimates({{0, W}, {0, H}, {0, Ci}});
+        return Built{{loss, d_w, d_in}, {{"loss", loss}, {"conv", conv}}};
+    };
+    Built b;
+    std::string src = check_against_unscheduled(build, {{}, {3, 3, Ci, Co}, {W, H, Ci}}, 1e-12,
+                                                {{"parallelism", "4"}}, &b);
+    EXPECT_NE(src.find("= " + ident(b.funcs["loss"]) + ".update(0).rfactor({"), std::string::npos)
+        << src;
+    // conv has an update: a root, tiled.
+    EXPECT_NE(chain(src, ident(b.funcs["conv"]) + "\n").find(".parallel("), std::string::npos)
+        << src;
+    // The weight gradient's sums over the image are rfactor'd too.
+    size_t rfactors = 0;
+    for (size_t at = src.find(".rfactor("); at != std::string::npos;
+         at = src.find(".rfactor(", at + 1)) {
+        rfactors++;
+    }
+    EXPECT_GE(rfactors, 2u) << src;
+}
+
+TEST(AutoscheduleLi2018, ScatterRunsInParallelOverItsChannelRVar) {
+    // A warp by a data-dependent flow: the input's gradient is a scatter over the output's
+    // points, whose channel RVar writes distinct planes: parallel over it, results exact.
+    const int C = 5;
+    Buffer<double> in = random_buffer<double>({W, H, C}, 31);
+    Buffer<double> flow = random_buffer<double>({W, H}, 32, -3.0, 3.0);
+    auto build = [&] {
+        Func warped("warped"), loss("loss");
+        Expr sx = clamp(x + cast<int>(floor(flow(x, y))), 0, W - 1);
+        Expr sy = clamp(y - cast<int>(floor(flow(x, y))), 0, H - 1);
+        warped(x, y, c) = in(sx, sy, c) * (1.0 + c);
+        RDom r(0, W, 0, H, 0, C, "r");
+        loss() = Expr(0.0);
+        loss() += warped(r.x, r.y, r.z) * warped(r.x, r.y, r.z);
+        Derivative d = propagate_adjoints(loss);
+        Func d_in = d(in);
+        loss.set_estimates({});
+        d_in.set_estimates({{0, W}, {0, H}, {0, C}});
+        return Built{{loss, d_in}, {{"d_in", d_in}}};
+    };
+    Built b;
+    std::string src = check_against_unscheduled(build, {{}, {W, H, C}}, 1e-12, {}, &b);
+    // Some update of the input's gradient is parallel over an RVar (the scatter's channel).
+    const Func d_in = b.funcs["d_in"];
+    ASSERT_GT(d_in.num_update_definitions(), 0);
+    bool parallel_scatter = false;
+    for (int u = 0; u < d_in.num_update_definitions(); u++) {
+        const std::string text = chain(src, ident(d_in) + ".update(" + std::to_string(u) + ")");
+        parallel_scatter |= text.find(".parallel(") != std::string::npos;
+    }
+    EXPECT_TRUE(parallel_scatter) << src;
+}
+
+TEST(AutoscheduleLi2018, ScanStaysSerialAndCorrect) {
+    // A recursive filter (a scan over an RVar) and its reversed-scan gradient.
+    const int N = 3000;
+    Buffer<double> in = random_buffer<double>({N}, 41);
+    auto build = [&] {
+        Func f("f"), loss("loss");
+        RDom s(1, N - 1, "s");
+        f(x) = in(x);
+        f(s) = f(s - 1) * 0.9 + in(s);
+        RDom r(0, N, "r");
+        loss() = Expr(0.0);
+        loss() += f(r) * f(r);
+        Derivative d = propagate_adjoints(loss);
+        Func d_in = d(in);
+        loss.set_estimates({});
+        d_in.set_estimates({{0, N}});
+        return Built{{loss, d_in}};
+    };
+    check_against_unscheduled(build, {{}, {N}}, 1e-12);
+}
+
+TEST(AutoscheduleLi2018, UserOverridesInlineAndComputeRoot) {
+    StencilLoss p;
+    // The names the next build gives bx and by.
+    Built probe = p.build();
+    const std::string last = probe.funcs["bx"].name();
+    const int next = (last == "bx" ? 0 : std::stoi(last.substr(3))) + 1;
+    const std::string bx = "bx$" + std::to_string(next), by = "by$" + std::to_string(next);
+    Built b;
+    std::string src =
+        check_against_unscheduled([&] { return p.build(); }, {{}, {W, H}}, 1e-12,
+                                  {{"compute_root", bx}, {"inline", by}, {"parallelism", "4"}}, &b);
+    ASSERT_EQ(b.funcs["bx"].name(), bx);
+    EXPECT_NE(chain(src, ident(b.funcs["bx"]) + "\n").find(".compute_root()"), std::string::npos)
+        << src;
+    EXPECT_NE(src.find("parallelism=4"), std::string::npos) << src;
+}

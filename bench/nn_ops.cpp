@@ -1,21 +1,28 @@
-// Times the spatial transformer app's forward and backward passes (apps/spatial_transformer),
-// JIT-compiled, for bench/nn_ops.py, which builds this source against Loom and Halide 21 and
-// races both against PyTorch. Prints one line per schedule: "<schedule> <forward ms> <backward
-// ms> <total ms>", medians of the runs (the pipelines' thread count: LOOM_NUM_THREADS /
-// HL_NUM_THREADS). Schedules: default (none), hand (schedule_cpu), and an autoscheduler's name
-// (Halide's plugins must be on the library path).
+// Times the forward and backward passes of an NN operator app, JIT-compiled, for
+// bench/nn_ops.py, which builds this source against Loom and Halide 21 and races both against
+// PyTorch. Prints one line per schedule: "<schedule> <forward ms> <backward ms> <total ms>",
+// medians of the runs (the pipelines' thread count: LOOM_NUM_THREADS / HL_NUM_THREADS).
+// Operators:
+//   spatial_transformer (apps/spatial_transformer): N x C x H x W images, theta per image.
+//   conv_layer (apps/conv_layer, with its define_backward): N images of H x W pixels, C channels
+//   in and out.
+// Schedules: default (none), hand (the app's schedule_cpu; the conv layer has none for its
+// backward pass, which Li2018 schedules), and an autoscheduler's name for both passes (Halide's
+// plugins must be on the library path).
 //
-// Usage: nn_ops <n> <c> <h> <w> <runs> <schedule>...
+// Usage: nn_ops <operator> <n> <c> <h> <w> <runs> <schedule>...
 #include "Halide.h"
 
 #include "common/autoschedule.h"
 #include "common/timing.h"
+#include "conv_layer/conv_layer.h"
 #include "spatial_transformer/spatial_transformer.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,15 +42,22 @@ void fill(Halide::Buffer<float> &b, unsigned seed, float lo) {
     }
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-    if (argc < 7) {
-        std::fprintf(stderr, "usage: nn_ops <n> <c> <h> <w> <runs> <schedule>...\n");
-        return 2;
+/// Times `runs` forward and backward runs after a warm-up and prints the schedule's line.
+void time_passes(const std::string &schedule, int runs, const std::function<void()> &forward,
+                 const std::function<void()> &backward) {
+    std::vector<double> fwd, bwd, total;
+    for (int r = 0; r < runs + 1; r++) {
+        double f = once_ms(forward);
+        double b = once_ms(backward);
+        if (r == 0) continue; // warm-up
+        fwd.push_back(f);
+        bwd.push_back(b);
+        total.push_back(f + b);
     }
-    const int n = std::atoi(argv[1]), c = std::atoi(argv[2]), h = std::atoi(argv[3]),
-              w = std::atoi(argv[4]), runs = std::atoi(argv[5]);
+    std::printf("%s %.2f %.2f %.2f\n", schedule.c_str(), median(fwd), median(bwd), median(total));
+}
+
+void spatial_transformer(int n, int c, int h, int w, int runs, const std::string &schedule) {
     Halide::Buffer<float> in(w, h, c, n), theta(3, 2, n), d_out(w, h, c, n);
     fill(in, 1, 0.0f);
     fill(d_out, 2, -0.5f);
@@ -52,44 +66,103 @@ int main(int argc, char **argv) {
         const float t[6] = {0.95f, -0.2f, 0.05f * b, 0.2f, 0.9f, -0.03f * b};
         for (int i = 0; i < 6; i++) theta(i % 3, i / 3, b) = t[i];
     }
-    for (int a = 6; a < argc; a++) {
+    SpatialTransformerPipeline p;
+    p.input.set(in);
+    p.theta.set(theta);
+    p.d_output.set(d_out);
+    Halide::Buffer<float> out(w, h, c, n), d_in(w, h, c, n), d_theta(3, 2, n);
+    Halide::Pipeline forward(p.output), backward({p.d_input, p.d_theta});
+    Halide::Target target = Halide::get_jit_target_from_environment();
+    if (schedule == "hand") {
+        p.schedule_cpu(8);
+    } else if (schedule != "default") {
+        // Estimates of this run's sizes; the autoscheduler schedules each pass.
+        app_autoschedule::bind(p.input, in);
+        app_autoschedule::bind(p.theta, theta);
+        app_autoschedule::bind(p.d_output, d_out);
+        p.output.set_estimates(app_autoschedule::region_of(out));
+        p.d_input.set_estimates(app_autoschedule::region_of(d_in));
+        p.d_theta.set_estimates(app_autoschedule::region_of(d_theta));
+        app_autoschedule::load_scheduler(schedule);
+        Halide::AutoschedulerParams params(schedule);
+        forward.apply_autoscheduler(target, params);
+        backward.apply_autoscheduler(target, params);
+    }
+    forward.compile_jit(target);
+    backward.compile_jit(target);
+    time_passes(
+        schedule, runs, [&] { forward.realize(out); },
+        [&] {
+            backward.realize({d_in, d_theta});
+        });
+}
+
+void conv_layer(int n, int c, int h, int w, int runs, const std::string &schedule) {
+    Halide::Buffer<float> in(c, w, h, n), filter(c, c, 3, 3), bias(c), d_out(c, w, h, n);
+    fill(in, 3, -0.5f);
+    fill(filter, 4, -0.5f);
+    for (size_t i = 0; i < filter.number_of_elements(); i++) filter.data()[i] *= 0.1f;
+    fill(bias, 5, -0.5f);
+    fill(d_out, 6, -0.5f);
+    // Two instances, as the passes share the layer's Funcs: "hand" schedules the forward pass
+    // by hand and the backward one by Li2018.
+    ConvLayerPipeline p, q;
+    q.define_backward();
+    for (ConvLayerPipeline *l : {&p, &q}) {
+        l->input.set(in);
+        l->filter.set(filter);
+        l->bias.set(bias);
+    }
+    q.d_output.set(d_out);
+    Halide::Buffer<float> out(c, w, h, n), d_in(c, w, h, n), d_filter(c, c, 3, 3), d_bias(c);
+    Halide::Pipeline forward(p.output), backward({q.d_input, q.d_filter, q.d_bias});
+    Halide::Target target = Halide::get_jit_target_from_environment();
+    if (schedule == "hand") p.schedule_cpu(c, c, w);
+    if (schedule != "default") {
+        for (ConvLayerPipeline *l : {&p, &q}) {
+            app_autoschedule::bind(l->input, in);
+            app_autoschedule::bind(l->filter, filter);
+            app_autoschedule::bind(l->bias, bias);
+        }
+        app_autoschedule::bind(q.d_output, d_out);
+        p.output.set_estimates(app_autoschedule::region_of(out));
+        q.d_input.set_estimates(app_autoschedule::region_of(d_in));
+        q.d_filter.set_estimates(app_autoschedule::region_of(d_filter));
+        q.d_bias.set_estimates(app_autoschedule::region_of(d_bias));
+        const std::string scheduler = schedule == "hand" ? "Li2018" : schedule;
+        app_autoschedule::load_scheduler(scheduler);
+        Halide::AutoschedulerParams params(scheduler);
+        backward.apply_autoscheduler(target, params);
+        if (schedule != "hand") forward.apply_autoscheduler(target, params);
+    }
+    forward.compile_jit(target);
+    backward.compile_jit(target);
+    time_passes(
+        schedule, runs, [&] { forward.realize(out); },
+        [&] {
+            backward.realize({d_in, d_filter, d_bias});
+        });
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    const std::string op = argc > 1 ? argv[1] : "";
+    if (argc < 8 || (op != "spatial_transformer" && op != "conv_layer")) {
+        std::fprintf(stderr, "usage: nn_ops spatial_transformer|conv_layer <n> <c> <h> <w> <runs> "
+                             "<schedule>...\n");
+        return 2;
+    }
+    const int n = std::atoi(argv[2]), c = std::atoi(argv[3]), h = std::atoi(argv[4]),
+              w = std::atoi(argv[5]), runs = std::atoi(argv[6]);
+    for (int a = 7; a < argc; a++) {
         const std::string schedule = argv[a];
         try {
-            SpatialTransformerPipeline p;
-            p.input.set(in);
-            p.theta.set(theta);
-            p.d_output.set(d_out);
-            Halide::Buffer<float> out(w, h, c, n), d_in(w, h, c, n), d_theta(3, 2, n);
-            Halide::Pipeline forward(p.output), backward({p.d_input, p.d_theta});
-            Halide::Target target = Halide::get_jit_target_from_environment();
-            if (schedule == "hand") {
-                p.schedule_cpu(8);
-            } else if (schedule != "default") {
-                // Estimates of this run's sizes; the autoscheduler schedules each pass.
-                app_autoschedule::bind(p.input, in);
-                app_autoschedule::bind(p.theta, theta);
-                app_autoschedule::bind(p.d_output, d_out);
-                p.output.set_estimates(app_autoschedule::region_of(out));
-                p.d_input.set_estimates(app_autoschedule::region_of(d_in));
-                p.d_theta.set_estimates(app_autoschedule::region_of(d_theta));
-                app_autoschedule::load_scheduler(schedule);
-                Halide::AutoschedulerParams params(schedule);
-                forward.apply_autoscheduler(target, params);
-                backward.apply_autoscheduler(target, params);
+            if (op == "spatial_transformer") {
+                spatial_transformer(n, c, h, w, runs, schedule);
+            } else {
+                conv_layer(n, c, h, w, runs, schedule);
             }
-            forward.compile_jit(target);
-            backward.compile_jit(target);
-            std::vector<double> fwd, bwd, total;
-            for (int r = 0; r < runs + 1; r++) {
-                double f = once_ms([&] { forward.realize(out); });
-                double b = once_ms([&] { backward.realize({d_in, d_theta}); });
-                if (r == 0) continue; // warm-up
-                fwd.push_back(f);
-                bwd.push_back(b);
-                total.push_back(f + b);
-            }
-            std::printf("%s %.2f %.2f %.2f\n", schedule.c_str(), median(fwd), median(bwd),
-                        median(total));
         } catch (const std::exception &e) {
             // Halide 21's autodiff or an autoscheduler may refuse the pipeline: say so, go on.
             std::string what = e.what();

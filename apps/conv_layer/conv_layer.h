@@ -100,6 +100,27 @@ struct ConvLayerPipeline {
                 input.dim(0).extent(), input.dim(1).extent(), input.dim(2).extent(), "conv_layer"),
           output(layer.relu) {}
 
+    /// The backward pass's input: the adjoint of the output (co, x, y, n), e.g. d loss / d out.
+    Halide::ImageParam d_output{Halide::Float(32), 4, "d_output"};
+    /// The backward pass (define_backward): the gradients with respect to the input, the filter
+    /// and the bias, of the shapes of those.
+    Halide::Func d_input, d_filter, d_bias;
+
+    /// Defines d_input, d_filter and d_bias by propagate_adjoints from the output over its
+    /// whole shape (the filter's output channels by the input's pixels and batch), given
+    /// d_output. The ReLU passes the adjoint where the sum is positive; the zero padding drops
+    /// what falls outside the image.
+    void define_backward() {
+        const Halide::Region bounds = {{0, filter.dim(0).extent()},
+                                       {0, input.dim(1).extent()},
+                                       {0, input.dim(2).extent()},
+                                       {0, input.dim(3).extent()}};
+        Halide::Derivative d = Halide::propagate_adjoints(output, Halide::Func(d_output), bounds);
+        d_input = d(input.name());
+        d_filter = d(filter.name());
+        d_bias = d(bias.name());
+    }
+
     /// No schedule: the padding inlined, the sums computed per output element.
     void schedule_default() {}
 

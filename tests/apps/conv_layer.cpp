@@ -116,3 +116,64 @@ TEST(ConvLayerApp, CpuScheduleLoopNest) {
                                          "vectorized c.ci."};
     ASSERT_TRUE(appears_in_order(nest, in_order));
 }
+
+namespace {
+
+/// The backward pass (define_backward) on a ci x w x h x n batch with co output channels,
+/// unscheduled or scheduled by the Li2018 autoscheduler (estimates at these sizes), against the
+/// naive backward reference: |got - expected| <= 1e-4 * max(1, |expected|) (float sums in
+/// another order than the reference's double ones).
+void check_backward(bool li2018, int ci, int co, int w, int h, int n) {
+    ConvLayerPipeline p;
+    p.define_backward();
+    Buffer<float> in(ci, w, h, n), filter(co, ci, 3, 3), bias(co), d_out(co, w, h, n);
+    fill_uniform(in.data(), (long)in.number_of_elements(), 41);
+    fill_uniform(filter.data(), (long)filter.number_of_elements(), 42, he_uniform_scale(9 * ci));
+    fill_uniform(bias.data(), co, 43, 0.5f);
+    fill_uniform(d_out.data(), (long)d_out.number_of_elements(), 44);
+    p.input.set(in);
+    p.filter.set(filter);
+    p.bias.set(bias);
+    p.d_output.set(d_out);
+    Pipeline backward({p.d_input, p.d_filter, p.d_bias});
+    if (li2018) {
+        p.input.set_estimates({{0, ci}, {0, w}, {0, h}, {0, n}});
+        p.filter.set_estimates({{0, co}, {0, ci}, {0, 3}, {0, 3}});
+        p.bias.set_estimates({{0, co}});
+        p.d_output.set_estimates({{0, co}, {0, w}, {0, h}, {0, n}});
+        p.d_input.set_estimates({{0, ci}, {0, w}, {0, h}, {0, n}});
+        p.d_filter.set_estimates({{0, co}, {0, ci}, {0, 3}, {0, 3}});
+        p.d_bias.set_estimates({{0, co}});
+        backward.apply_autoscheduler(get_host_target(), {"Li2018"});
+    }
+    Buffer<float> d_in(ci, w, h, n), d_filter(co, ci, 3, 3), d_bias(co);
+    backward.realize({d_in, d_filter, d_bias});
+    std::vector<float> e_in(d_in.number_of_elements()), e_filter(d_filter.number_of_elements()),
+        e_bias(co);
+    conv_relu_backward_reference(in.data(), filter.data(), bias.data(), d_out.data(), e_in.data(),
+                                 e_filter.data(), e_bias.data(), ci, co, w, h, n);
+    auto check = [](const Buffer<float> &got, const std::vector<float> &expected,
+                    const char *what) {
+        double worst = 0, largest = 0;
+        for (size_t i = 0; i < expected.size(); i++) {
+            worst = std::max(worst, std::fabs((double)got.data()[i] - expected[i]) /
+                                        std::max(1.0, std::fabs((double)expected[i])));
+            largest = std::max(largest, std::fabs((double)expected[i]));
+        }
+        EXPECT_LE(worst, 1e-4) << what;
+        EXPECT_GT(largest, 0.1) << what << " is (nearly) zero: the check would be vacuous";
+    };
+    check(d_in, e_in, "d_input");
+    check(d_filter, e_filter, "d_filter");
+    check(d_bias, e_bias, "d_bias");
+}
+
+} // namespace
+
+TEST(ConvLayerApp, UnscheduledBackwardMatchesReference) { check_backward(false, 5, 6, 9, 7, 2); }
+
+TEST(ConvLayerApp, Li2018BackwardMatchesReference) {
+    // Large enough for 16 x 16 tiles and for the filter's and bias's sums over the pixels to
+    // become parallel reductions.
+    check_backward(true, 8, 16, 48, 40, 2);
+}

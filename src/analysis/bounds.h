@@ -81,6 +81,11 @@ std::map<std::string, Box> boxes_touched_of(const Stmt &s, const std::set<std::s
 /// The region of `name` read by s (an empty Box when s does not read it).
 Box box_required(const Stmt &s, const std::string &name, const Scope &scope = Scope(),
                  const FuncValueBounds *func_bounds = nullptr);
+/// box_required with the branches of every Select unioned without narrowing by its condition:
+/// the region s may load of `name`, both sides of a Select being evaluated (a Func's storage
+/// must cover it, as Halide's realizations do, even where only the narrowed region is computed).
+Box box_loaded(const Stmt &s, const std::string &name, const Scope &scope = Scope(),
+               const FuncValueBounds *func_bounds = nullptr);
 /// The region of `name` written by s (an empty Box when s does not write it).
 Box box_provided(const Stmt &s, const std::string &name, const Scope &scope = Scope(),
                  const FuncValueBounds *func_bounds = nullptr);

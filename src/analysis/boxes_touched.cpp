@@ -149,9 +149,10 @@ class BoxesTouched : public IRVisitor {
 public:
     BoxesTouched(const Scope &s, const FuncValueBounds *func_bounds, bool calls, bool provides,
                  const std::set<std::string> *only, std::set<std::string> relevant_lets,
-                 const std::unordered_set<const IRNode *> *relevant_stmts)
+                 const std::unordered_set<const IRNode *> *relevant_stmts, bool narrow_selects)
         : scope(s), func_bounds(func_bounds), consider_calls(calls), consider_provides(provides),
-          only(only), relevant_lets(std::move(relevant_lets)), relevant_stmts(relevant_stmts) {}
+          narrow_selects(narrow_selects), only(only), relevant_lets(std::move(relevant_lets)),
+          relevant_stmts(relevant_stmts) {}
 
 private:
     Scope scope;
@@ -161,6 +162,10 @@ private:
     /// them and give max(max) + max(min) - min(min) instead of max(max).
     std::map<std::string, Expr> let_values;
     bool consider_calls, consider_provides;
+    /// Whether a Select's condition narrows its branches' boxes. Both sides of a Select are
+    /// evaluated (a vector select loads every lane), so what may be loaded is the union
+    /// without narrowing; what must be computed is the narrowed one.
+    bool narrow_selects;
     /// When set, the names whose boxes are wanted (skips the work for the others).
     const std::set<std::string> *only;
     /// The Let names worth bounding (LetsReachingBoxes); the others are bound to everything.
@@ -405,7 +410,11 @@ private:
     }
 
     void visit(const Select *op) override {
-        visit_branches(op->condition, op->true_value, op->false_value);
+        if (narrow_selects) {
+            visit_branches(op->condition, op->true_value, op->false_value);
+        } else {
+            IRVisitor::visit(op);
+        }
     }
 
     void walk(const IfThenElse *op) { visit_branches(op->condition, op->then_case, op->else_case); }
@@ -414,9 +423,9 @@ private:
 /// The boxes of n (of the names in `only` when set: a walk of the statements accessing them,
 /// bounding only the lets and loops their coordinates depend on).
 template <typename Node>
-std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope,
-                                    const FuncValueBounds *func_bounds, bool calls, bool provides,
-                                    const std::set<std::string> *only = nullptr) {
+std::map<std::string, Box>
+boxes_of(const Node &n, const Scope &scope, const FuncValueBounds *func_bounds, bool calls,
+         bool provides, const std::set<std::string> *only = nullptr, bool narrow_selects = true) {
     LetsReachingBoxes lets(only);
     lets.dispatch(n);
     lets.close();
@@ -426,7 +435,7 @@ std::map<std::string, Box> boxes_of(const Node &n, const Scope &scope,
         accessing->dispatch(n);
     }
     BoxesTouched v(scope, func_bounds, calls, provides, only, std::move(lets.names),
-                   accessing ? &accessing->accessing : nullptr);
+                   accessing ? &accessing->accessing : nullptr, narrow_selects);
     v.dispatch(n);
     return v.finish();
 }
@@ -468,6 +477,12 @@ Box box_required(const Stmt &s, const std::string &name, const Scope &scope,
                  const FuncValueBounds *func_bounds) {
     std::set<std::string> only{name};
     return box_of(boxes_of(s, scope, func_bounds, true, false, &only), name);
+}
+
+Box box_loaded(const Stmt &s, const std::string &name, const Scope &scope,
+               const FuncValueBounds *func_bounds) {
+    std::set<std::string> only{name};
+    return box_of(boxes_of(s, scope, func_bounds, true, false, &only, false), name);
 }
 
 Box box_provided(const Stmt &s, const std::string &name, const Scope &scope,

@@ -201,6 +201,17 @@ protected:
         const int dims = f.dimensions();
         Box region = box_required(consume->body, f.name(), {}, &func_bounds);
         check_bounded(region, consume->body, f.name(), "Func", func_bounds);
+        // Both sides of a Select are evaluated (a vector select loads every lane), so the
+        // storage must also cover what the consumers may load where a Select's condition
+        // narrowed what they need, as Halide's realizations do. Only the dimensions where that
+        // is provably more (the union's unsimplified bounds would cost precision wherever the
+        // storage is bounded again) and bounded (not a data-dependent index a condition guards).
+        Box loaded = box_loaded(consume->body, f.name(), {}, &func_bounds);
+        for (size_t d = 0; d < loaded.size() && d < region.size(); d++) {
+            if (can_prove(loaded[d].min >= region[d].min && loaded[d].max <= region[d].max)) {
+                loaded[d] = Interval();
+            }
+        }
         if (is_output) {
             // An output covers its whole buffer, plus whatever other outputs read of it.
             const std::string buf = output_buffer_name(f, 0);
@@ -264,8 +275,13 @@ protected:
                 }
             }
         }
-        // Storage: every point read (region) or written (each stage's provides).
+        // Storage: every point read (region) or written (each stage's provides), and what
+        // Selects may load beyond what the consumers must read (see `loaded` above).
         cb.touched = region;
+        for (int d = 0; d < (int)loaded.size(); d++) {
+            if (loaded[d].is_bounded())
+                cb.touched[d] = Interval::make_union(cb.touched[d], loaded[d]);
+        }
         for (int k = 0; k < n; k++) {
             Box provided = box_provided(nests[k], f.name(), {}, &func_bounds);
             check_bounded(provided, nests[k], f.name(), "Func", func_bounds);

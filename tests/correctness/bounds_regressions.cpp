@@ -13,6 +13,7 @@
 #include "analysis/bounds.h"
 #include "common/lowered_text.h"
 #include "ir/ir.h"
+#include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "simplify/simplify.h"
@@ -467,4 +468,31 @@ TEST(BoundsRegressions, GuardWithIfSplitOfAnUpdateBoundedByAnInputExtent) {
         Buffer<int> out = h.realize({75});
         for (int x = 0; x < 75; x++) ASSERT_EQ(out(x), expected[x]) << "plain, at " << x;
     }
+}
+
+TEST(BoundsRegressions, VectorSelectLoadsStayInsideTheStorage) {
+    // Bounds inference narrows what a Select's branch must compute by its condition (g is
+    // computed for x * 200000 with x < 5 only), but both sides of a Select are evaluated and a
+    // vector select loads every lane: g's storage covers what the discarded lanes load (up to
+    // 15 * 200000), as Halide's realizations do. Before, the lanes read megabytes past g's
+    // allocation (a SIGSEGV in the Li2018-scheduled gradient of the conv layer).
+    Var x("x");
+    Func g("g"), f("f");
+    g(x) = cast<float>(x);
+    f(x) = select(x < 5, g(x * 200000), 0.0f);
+    g.compute_root();
+    f.vectorize(x, 16);
+    Buffer<float> out = f.realize({64});
+    for (int i = 0; i < 64; i++) ASSERT_EQ(out(i), i < 5 ? (float)(i * 200000) : 0.0f) << i;
+    // The values computed are still only the narrowed ones: box_loaded is wider than
+    // box_required for a Select-guarded read.
+    const Expr read = Select::make(ivar("i") < 5, fcall("h", ivar("i") * 10), Expr(0));
+    Scope scope;
+    scope["i"] = Interval(Expr(0), Expr(63));
+    const Stmt s = Evaluate::make(read);
+    const Box required = box_required(s, "h", scope), loaded = box_loaded(s, "h", scope);
+    ASSERT_EQ(required.size(), 1u);
+    ASSERT_EQ(loaded.size(), 1u);
+    EXPECT_TRUE(is_const(simplify(required[0].max), 40)) << required[0].max;
+    EXPECT_TRUE(is_const(simplify(loaded[0].max), 630)) << loaded[0].max;
 }

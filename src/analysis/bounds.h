@@ -86,6 +86,10 @@ Box box_required(const Stmt &s, const std::string &name, const Scope &scope = Sc
 /// must cover it, as Halide's realizations do, even where only the narrowed region is computed).
 Box box_loaded(const Stmt &s, const std::string &name, const Scope &scope = Scope(),
                const FuncValueBounds *func_bounds = nullptr);
+/// box_loaded of each of `names` (keyed as boxes_touched_of).
+std::map<std::string, Box> boxes_loaded_of(const Stmt &s, const std::set<std::string> &names,
+                                           const Scope &scope = Scope(),
+                                           const FuncValueBounds *func_bounds = nullptr);
 /// The region of `name` written by s (an empty Box when s does not write it).
 Box box_provided(const Stmt &s, const std::string &name, const Scope &scope = Scope(),
                  const FuncValueBounds *func_bounds = nullptr);

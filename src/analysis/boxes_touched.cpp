@@ -485,6 +485,11 @@ Box box_loaded(const Stmt &s, const std::string &name, const Scope &scope,
     return box_of(boxes_of(s, scope, func_bounds, true, false, &only, false), name);
 }
 
+std::map<std::string, Box> boxes_loaded_of(const Stmt &s, const std::set<std::string> &names,
+                                           const Scope &scope, const FuncValueBounds *func_bounds) {
+    return boxes_of(s, scope, func_bounds, true, false, &names, false);
+}
+
 Box box_provided(const Stmt &s, const std::string &name, const Scope &scope,
                  const FuncValueBounds *func_bounds) {
     std::set<std::string> only{name};

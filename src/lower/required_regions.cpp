@@ -1,7 +1,10 @@
 #include "lower/required_regions.h"
 
+#include <loom/ir_operator.h>
+
 #include "ir/ir_visitor.h"
 #include "lower/output_buffers.h"
+#include "simplify/simplify.h"
 #include "support/error.h"
 
 #include <set>
@@ -86,9 +89,21 @@ std::map<std::string, Box> buffer_regions_required(const Stmt &s,
     std::set<std::string> names(inputs.begin(), inputs.end());
     for (const Function &f : outputs) names.insert(f.name());
     std::map<std::string, Box> touched = boxes_touched_of(s, names, {}, &func_bounds);
+    // An input must also hold what Selects may load where their conditions narrowed what is
+    // needed (both sides are evaluated; a vector select loads every lane), as Halide 21
+    // requires: where provably more and bounded (not a data-dependent index a condition guards).
+    std::set<std::string> input_names(inputs.begin(), inputs.end());
+    std::map<std::string, Box> loaded = boxes_loaded_of(s, input_names, {}, &func_bounds);
     for (const std::string &in : inputs) {
         Box b = touched.count(in) ? touched[in] : Box();
         check_bounded(b, s, in, "Input buffer", func_bounds);
+        const Box &l = loaded.count(in) ? loaded[in] : Box();
+        for (size_t d = 0; d < l.size() && d < b.size(); d++) {
+            if (!l[d].is_bounded() || can_prove(l[d].min >= b[d].min && l[d].max <= b[d].max)) {
+                continue;
+            }
+            b[d] = Interval::make_union(b[d], l[d]);
+        }
         result[in] = b;
     }
     for (const Function &f : outputs) {

@@ -18,8 +18,10 @@ namespace loom {
 namespace internal {
 
 /// The region of each buffer argument the pipeline `s` (after bounds_inference) touches, in
-/// terms of the arguments: for inputs (Call::Image names) what is read, for output Funcs what
-/// is written or read. Unbounded regions are a CompileError naming the buffer and its caller.
+/// terms of the arguments: for inputs (Call::Image names) what is read, including what the
+/// discarded side of a Select loads where that is bounded (both sides are evaluated), for
+/// output Funcs what is written or read. Unbounded regions are a CompileError naming the buffer
+/// and its caller.
 std::map<std::string, Box> buffer_regions_required(const Stmt &s,
                                                    const std::vector<std::string> &inputs,
                                                    const std::vector<Function> &outputs,

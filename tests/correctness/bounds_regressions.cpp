@@ -496,3 +496,31 @@ TEST(BoundsRegressions, VectorSelectLoadsStayInsideTheStorage) {
     EXPECT_TRUE(is_const(simplify(required[0].max), 40)) << required[0].max;
     EXPECT_TRUE(is_const(simplify(loaded[0].max), 630)) << loaded[0].max;
 }
+
+TEST(BoundsRegressions, VectorSelectLoadsOfAnInputAreRequired) {
+    // The same for an input buffer: its required region covers what the vector select's
+    // discarded lanes load (up to 63 * 100000), so a buffer holding only what the condition
+    // lets through is refused before any read, with Halide 21's message, instead of read past.
+    Var x("x");
+    ImageParam im(Float(32), 1, "im");
+    Func f("f");
+    f(x) = select(x < 5, im(x * 100000), 0.0f);
+    f.vectorize(x, 16);
+    Buffer<float> small(400001);
+    small.fill(1.0f);
+    im.set(small);
+    try {
+        f.realize({64});
+        ADD_FAILURE() << "realize read im beyond the buffer";
+    } catch (const std::exception &e) {
+        EXPECT_NE(std::string(e.what()).find(
+                      "Input buffer im is accessed at 6300000, which is beyond the max (400000)"),
+                  std::string::npos)
+            << e.what();
+    }
+    Buffer<float> whole(6300001);
+    for (int i = 0; i < 6300001; i++) whole(i) = (float)i;
+    im.set(whole);
+    Buffer<float> out = f.realize({64});
+    for (int i = 0; i < 64; i++) ASSERT_EQ(out(i), i < 5 ? (float)(i * 100000) : 0.0f) << i;
+}

@@ -275,3 +275,25 @@ TEST(AutoscheduleLi2018, UserOverridesInlineAndComputeRoot) {
         << src;
     EXPECT_NE(src.find("parallelism=4"), std::string::npos) << src;
 }
+
+TEST(AutoscheduleLi2018, ArgminStaysSerialAndCorrect) {
+    // argmin over a large domain into one point: associative, but it keeps the first minimum
+    // in loop order, so it is not rfactor'd into lanes (which would change which one it keeps).
+    const int N = 20000;
+    Buffer<double> in = random_buffer<double>({N}, 51);
+    for (int i = 0; i < N; i += 1000) in(i) = -5.0; // ties: the first one must win
+    auto build = [&] {
+        RDom r(0, N, "r");
+        Func best("best");
+        best() = argmin(r, in(r));
+        Func index("index");
+        index() = cast<double>(best()[0]);
+        index.set_estimates({});
+        return Built{{index}, {}};
+    };
+    std::string src = check_against_unscheduled(build, {{}}, 0);
+    EXPECT_EQ(src.find(".rfactor("), std::string::npos) << src;
+    Built b = build();
+    Buffer<double> first = b.outputs[0].realize(std::vector<int>{});
+    EXPECT_EQ(first(), 0.0);
+}

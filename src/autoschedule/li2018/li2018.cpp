@@ -203,7 +203,15 @@ private:
             const Variable *v = def.args[i].as<Variable>();
             scatter |= !v || v->name != fn.args()[i];
         }
-        if (!prove_associativity(f, def.args, def.values).associative) return false;
+        const AssociativeOp op = prove_associativity(f, def.args, def.values);
+        if (!op.associative) return false;
+        // argmin/argmax keep the first extreme in loop order: rfactor may preserve only the
+        // outermost RVars, and the lanes here are the innermost.
+        for (AssociativeOpKind k : op.kinds) {
+            if (k == AssociativeOpKind::ArgMinIndex || k == AssociativeOpKind::ArgMaxIndex) {
+                return false;
+            }
+        }
         const StageModel &sm = model_.stages.at(f)[s];
         int64_t points = 1;
         std::vector<size_t> large;

@@ -25,6 +25,24 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def time_passes(forward, zero_grads, d_out, runs):
+    """Medians (ms) of forward, backward (given the output's adjoint d_out) and their sum over
+    `runs` runs after a warm-up."""
+    fwd, bwd = [], []
+    for r in range(runs + 1):
+        t0 = time.perf_counter()
+        out = forward()
+        t1 = time.perf_counter()
+        zero_grads()
+        out.backward(d_out)
+        t2 = time.perf_counter()
+        if r:
+            fwd.append((t1 - t0) * 1e3)
+            bwd.append((t2 - t1) * 1e3)
+    totals = [a + b for a, b in zip(fwd, bwd)]
+    return statistics.median(fwd), statistics.median(bwd), statistics.median(totals)
+
+
 def torch_times(n, c, h, w, runs, threads):
     import torch
     import torch.nn.functional as F
@@ -34,20 +52,15 @@ def torch_times(n, c, h, w, runs, threads):
     theta = torch.tensor([[[0.95, -0.2, 0.05 * b], [0.2, 0.9, -0.03 * b]] for b in range(n)],
                          requires_grad=True)
     d_out = torch.rand(n, c, h, w, generator=gen) - 0.5
-    fwd, bwd = [], []
-    for r in range(runs + 1):
-        t0 = time.perf_counter()
+
+    def forward():
         grid = F.affine_grid(theta, (n, c, h, w), align_corners=False)
-        out = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
-        t1 = time.perf_counter()
+        return F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+
+    def zero_grads():
         x.grad = theta.grad = None
-        out.backward(d_out)
-        t2 = time.perf_counter()
-        if r:
-            fwd.append((t1 - t0) * 1e3)
-            bwd.append((t2 - t1) * 1e3)
-    totals = [a + b for a, b in zip(fwd, bwd)]
-    return statistics.median(fwd), statistics.median(bwd), statistics.median(totals), torch.__version__
+
+    return time_passes(forward, zero_grads, d_out, runs) + (torch.__version__,)
 
 
 def torch_conv_times(n, c, h, w, runs, threads):
@@ -59,19 +72,11 @@ def torch_conv_times(n, c, h, w, runs, threads):
     weight = ((torch.rand(c, c, 3, 3, generator=gen) - 0.5) * 0.1).requires_grad_()
     bias = (torch.rand(c, generator=gen) - 0.5).requires_grad_()
     d_out = torch.rand(n, c, h, w, generator=gen) - 0.5
-    fwd, bwd = [], []
-    for r in range(runs + 1):
-        t0 = time.perf_counter()
-        out = F.relu(F.conv2d(x, weight, bias, padding=1))
-        t1 = time.perf_counter()
+    def zero_grads():
         x.grad = weight.grad = bias.grad = None
-        out.backward(d_out)
-        t2 = time.perf_counter()
-        if r:
-            fwd.append((t1 - t0) * 1e3)
-            bwd.append((t2 - t1) * 1e3)
-    totals = [a + b for a, b in zip(fwd, bwd)]
-    return statistics.median(fwd), statistics.median(bwd), statistics.median(totals)
+
+    return time_passes(lambda: F.relu(F.conv2d(x, weight, bias, padding=1)), zero_grads, d_out,
+                       runs)
 
 
 def build_halide_side(build):

@@ -5,6 +5,7 @@
 #include "autoschedule/mullapudi2016/mullapudi2016.h"
 #include "autoschedule/polymage/polymage.h"
 #include "support/error.h"
+#include "support/util.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -32,17 +33,12 @@ double parse_number(const std::string &scheduler, const std::string &key, const 
     return v;
 }
 
-/// "a,b" as {a, b} (empty items dropped).
+/// "a, b" as {a, b} (spaces and empty items dropped).
 std::set<std::string> parse_names(const std::string &value) {
     std::set<std::string> names;
-    std::string item;
-    for (char c : value + ",") {
-        if (c == ',') {
-            if (!item.empty()) names.insert(item);
-            item.clear();
-        } else if (c != ' ') {
-            item += c;
-        }
+    for (std::string item : split_string(value, ",")) {
+        item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+        if (!item.empty()) names.insert(item);
     }
     return names;
 }

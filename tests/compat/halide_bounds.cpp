@@ -1,10 +1,13 @@
 // Bounds inference cases real programs hit (built against Loom and, as
 // compat_halide_bounds_halide, against Halide 21): an index divided by a Param of either sign
 // needs the region between the quotients of its ends, known only at run time; an index read
-// from a Func is bounded by the values the Func computes.
+// from a Func is bounded by the values the Func computes; an input read under a vectorized select
+// must hold what every lane loads.
 #include "Halide.h"
 
 #include <gtest/gtest.h>
+
+#include <string>
 
 using namespace Halide;
 
@@ -78,4 +81,46 @@ TEST(HalideBounds, IndicesReadFromBoundedFuncs) {
         refused = true;
     }
     EXPECT_TRUE(refused);
+}
+
+TEST(HalideBounds, VectorSelectLoadsOfAnInputAreRequired) {
+    // Both sides of a Select are evaluated, and a vector select loads every lane: an input's
+    // required region covers what the discarded lanes load (up to 63 * 100000), so a buffer
+    // holding only what the condition lets through is refused before any read (Loom read past
+    // it before; tests/correctness/bounds_regressions.cpp has the same for a Func's storage).
+    Var x("x");
+    ImageParam im(Float(32), 1, "im");
+    Func f("f");
+    f(x) = select(x < 5, im(x * 100000), 0.0f);
+    f.vectorize(x, 16);
+    Buffer<float> small(400001);
+    small.fill(1.0f);
+    im.set(small);
+    try {
+        f.realize({64});
+        ADD_FAILURE() << "realize read im beyond the buffer";
+    } catch (const Halide::RuntimeError &e) {
+        EXPECT_NE(std::string(e.what()).find(
+                      "Input buffer im is accessed at 6300000, which is beyond the max (400000)"),
+                  std::string::npos)
+            << e.what();
+    }
+    Buffer<float> whole(6300001);
+    for (int i = 0; i < 6300001; i++) whole(i) = (float)i;
+    im.set(whole);
+    Buffer<float> out = f.realize({64});
+    for (int i = 0; i < 64; i++) ASSERT_EQ(out(i), i < 5 ? (float)(i * 100000) : 0.0f) << i;
+}
+
+TEST(HalideBounds, VectorSelectLoadsOfARootFuncStayInsideItsStorage) {
+    // The same for a Func computed at the root: it is computed where the condition lets the
+    // select read it, and stored wherever the lanes load (Loom read megabytes past it before).
+    Var x("x");
+    Func g("g"), f("f");
+    g(x) = cast<float>(x);
+    f(x) = select(x < 5, g(x * 200000), 0.0f);
+    g.compute_root();
+    f.vectorize(x, 16);
+    Buffer<float> out = f.realize({64});
+    for (int i = 0; i < 64; i++) ASSERT_EQ(out(i), i < 5 ? (float)(i * 200000) : 0.0f) << i;
 }

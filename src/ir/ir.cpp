@@ -1,5 +1,6 @@
 #include "ir/ir.h"
 
+#include "ir/ir_mutator.h"
 #include "support/error.h"
 
 #include <algorithm>
@@ -569,12 +570,32 @@ Expr make_bool(bool v, int lanes) { return make_const(Bool(lanes), (int64_t)v); 
 Expr const_true(int lanes) { return make_bool(true, lanes); }
 Expr const_false(int lanes) { return make_bool(false, lanes); }
 
+namespace {
+
+/// `cond` with the Variables named like the RVars of `domain` unbound from any domain.
+Expr unbind_rvars(const Expr &cond, const std::vector<ReductionVariable> &domain) {
+    return mutate_exprs_post(cond, [&](const Expr &e) -> Expr {
+        const Variable *v = e.as<Variable>();
+        if (!v || !v->reduction_domain.defined()) return Expr();
+        for (const ReductionVariable &rv : domain) {
+            if (rv.var == v->name) return Variable::make(v->type, v->name);
+        }
+        return Expr();
+    });
+}
+
+} // namespace
+
 void ReductionDomain::where(const Expr &cond) {
     user_assert(!contents->frozen)
         << "RDom::where called after the RDom was used in a definition. Add all where() "
            "conditions before using the RDom.\n";
-    contents->predicate =
-        contents->predicate.defined() ? And::make(contents->predicate, cond) : cond;
+    Expr c = unbind_rvars(cond, contents->domain);
+    contents->predicate = contents->predicate.defined() ? And::make(contents->predicate, c) : c;
+}
+
+void ReductionDomain::set_predicate(const Expr &p) {
+    contents->predicate = unbind_rvars(p, contents->domain);
 }
 
 } // namespace internal

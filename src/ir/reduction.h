@@ -21,7 +21,9 @@ struct ReductionVariable {
 
 struct ReductionDomainContents : RefCounted {
     std::vector<ReductionVariable> domain;
-    /// Conjunction of the `where` conditions (undefined when none).
+    /// Conjunction of the `where` conditions (undefined when none). Its RVars are plain
+    /// Variables (no reduction_domain): the domain holds the predicate, so they must not hold
+    /// the domain back (a reference cycle, never freed). Definitions recognise them by name.
     Expr predicate;
     /// Set once the domain is used in a definition; `where` is then an error.
     bool frozen = false;
@@ -38,9 +40,10 @@ public:
     bool same_as(const ReductionDomain &o) const { return contents.same_as(o.contents); }
     const std::vector<ReductionVariable> &domain() const { return contents->domain; }
     Expr predicate() const { return contents->predicate; }
-    /// Adds `cond` to the predicate (a conjunction).
+    /// Adds `cond` to the predicate (a conjunction). Both unbind the domain's own RVars in the
+    /// condition (see ReductionDomainContents::predicate).
     void where(const Expr &cond);
-    void set_predicate(const Expr &p) { contents->predicate = p; }
+    void set_predicate(const Expr &p);
     void freeze() { contents->frozen = true; }
     bool frozen() const { return contents->frozen; }
 

@@ -5,7 +5,7 @@
 #include <loom/ir_operator.h>
 
 #include "ir/ir.h"
-#include "ir/ir_mutator.h"
+#include "ir/ir_visitor.h"
 #include "support/error.h"
 #include "support/util.h"
 
@@ -159,18 +159,14 @@ void RDom::where(Expr predicate) {
     user_assert(predicate.type().is_bool())
         << "RDom::where needs a boolean condition, but was given one of type " << predicate.type()
         << ".\n";
-    // The domain holds its predicate, so the predicate's RVars must not hold the domain (a
-    // reference cycle, never freed). As in Halide, they become plain Variables of the same
-    // names; definitions recognise them by name (Definition::predicate).
-    Expr stripped = internal::mutate_exprs_post(predicate, [&](const Expr &e) -> Expr {
+    internal::visit_exprs(predicate, [&](const Expr &e) {
         const internal::Variable *v = e.as<internal::Variable>();
-        if (!v || !v->reduction_domain.defined()) return Expr();
-        user_assert(v->reduction_domain.same_as(d))
+        user_assert(!v || !v->reduction_domain.defined() || v->reduction_domain.same_as(d))
             << "The predicate of an RDom may only use its own RVars; " << v->name
             << " belongs to another RDom.\n";
-        return internal::Variable::make(v->type, v->name);
+        return true;
     });
-    d.where(stripped);
+    d.where(predicate);
 }
 
 std::ostream &operator<<(std::ostream &os, const RVar &v) {

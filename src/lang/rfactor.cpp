@@ -196,7 +196,7 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     if (!kept_rvars.empty()) {
         intm_rdom = ReductionDomain(kept_rvars);
         Expr pred = substitute(to_v, flat.predicate);
-        if (!is_const_true(pred)) intm_rdom.set_predicate(bind_rvars(pred, intm_rdom));
+        if (!is_const_true(pred)) intm_rdom.set_predicate(pred);
     } else {
         user_assert(is_const_true(flat.predicate))
             << where << "every RVar is preserved, so the RDom's where() condition would have "

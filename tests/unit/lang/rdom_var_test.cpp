@@ -7,6 +7,7 @@
 #include "ir/ir.h"
 #include "ir/ir_equality.h"
 #include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
 #include "lang/function.h"
 
 #include "common/expect_error.h"
@@ -189,6 +190,31 @@ TEST(RDom, WhereAccumulatesAndFreezes) {
     ASSERT_NE(pv, nullptr);
     EXPECT_EQ(pv->name, "plain.x");
     EXPECT_FALSE(pv->reduction_domain.defined());
+}
+
+TEST(RDom, RfactorIntermediatePredicateHoldsNoDomain) {
+    // rfactor gives its intermediate a new RDom carrying the where() condition; its RVars must
+    // not hold that domain either (the cycle leaked every rfactor'd predicated reduction).
+    RDom r(0, 8, 0, 8, "rfw");
+    r.where(r.x < r.y);
+    Func f("rfw_f");
+    Var u("u");
+    f() = 0;
+    f() += r.x + r.y;
+    Func intm = f.update(0).rfactor(r.y, u);
+    ASSERT_EQ(intm.function().updates().size(), 1u);
+    const ReductionDomain &d = intm.function().updates()[0].rdom;
+    ASSERT_TRUE(d.defined());
+    ASSERT_TRUE(d.predicate().defined());
+    int rvars_seen = 0;
+    visit_exprs(d.predicate(), [&](const Expr &e) {
+        if (const Variable *v = e.as<Variable>()) {
+            EXPECT_FALSE(v->reduction_domain.defined()) << v->name;
+            rvars_seen += v->name == "rfw.x";
+        }
+        return true;
+    });
+    EXPECT_EQ(rvars_seen, 1);
 }
 
 TEST(RDom, PrintsLikeHalide) {

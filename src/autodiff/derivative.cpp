@@ -55,6 +55,16 @@ namespace {
 
 using FuncKey = Derivative::FuncKey;
 
+/// The adjoint of one element of a definition (a Tuple-valued Func has one per element; Funcs,
+/// input buffers and Params have element 0 only).
+struct AdjKey {
+    FuncKey func;
+    int element = 0;
+    bool operator<(const AdjKey &o) const {
+        return func != o.func ? func < o.func : element < o.element;
+    }
+};
+
 /// The adjoint of one definition while its contributions are collected.
 struct Accumulator {
     std::string name; ///< of the adjoint Func
@@ -100,6 +110,11 @@ bool args_equal(const std::vector<Expr> &a, const std::vector<Expr> &b) {
 
 Expr call(const Func &f, const std::vector<Expr> &args) { return Expr(f(args)); }
 
+/// Element `index` of a call to f (f itself when it has one value).
+Expr call(const Func &f, const std::vector<Expr> &args, int index) {
+    return f.outputs() > 1 ? Expr(f(args)[index]) : call(f, args);
+}
+
 std::vector<Expr> var_exprs(const std::vector<std::string> &names) {
     std::vector<Expr> v;
     for (const std::string &n : names) v.push_back(Variable::make(Int(32), n));
@@ -141,7 +156,7 @@ public:
         }
         regions[out.name()] = box;
         compute_regions();
-        Accumulator &a = accumulator({out.name(), last(out)});
+        Accumulator &a = accumulator({{out.name(), last(out)}});
         a.terms.gathers.push_back(cast(a.type, call(adjoint, var_exprs(a.vars))));
     }
 
@@ -151,29 +166,67 @@ public:
             if (!differentiable(f) || inline_through(f)) continue;
             for (int k = last(f); k >= -1; k--) {
                 note_inputs(stage_definition(f, k + 1));
-                Func adj = finish({name, k});
-                // An adjoint read by the gathers of several calls is computed once, at the root,
-                // rather than inlined into each (the paper's scheduler checkpoints such Funcs).
-                if (calls_in(stage_definition(f, k + 1)) > 1) adj.compute_root();
+                // One adjoint per float element (undefined for the others, which carry none).
+                std::vector<Func> adjs(f.outputs());
+                for (int i = 0; i < f.outputs(); i++) {
+                    if (!f.output_types()[i].is_float()) continue;
+                    adjs[i] = finish({{name, k}, i});
+                    // An adjoint read by the gathers of several calls is computed once, at the
+                    // root, rather than inlined into each (the paper's scheduler checkpoints
+                    // such Funcs).
+                    if (calls_in(stage_definition(f, k + 1)) > 1) adjs[i].compute_root();
+                }
                 if (k < 0) {
-                    propagate_pure(f, adj);
+                    propagate_pure(f, adjs);
                 } else {
-                    propagate_update(f, k, adj);
+                    propagate_update(f, k, adjs);
                 }
             }
         }
         // Inputs and Params: their adjoints are complete once every Func has been visited.
         for (auto &kv : accumulators) {
-            if (!result.count(kv.first)) finish(kv.first);
+            if (!finished.count(kv.first)) finish(kv.first);
         }
-        return result;
+        return assemble();
     }
 
 private:
     static int last(const Function &f) { return (int)f.updates().size() - 1; }
 
     static bool differentiable(const Function &f) {
-        return f.outputs() == 1 && f.output_types()[0].is_float() && !f.has_extern_definition();
+        if (f.has_extern_definition()) return false;
+        for (const Type &t : f.output_types()) {
+            if (t.is_float()) return true;
+        }
+        return false;
+    }
+
+    /// The Derivative's Funcs from the adjoints made: a Tuple-valued Func's adjoint is the
+    /// Tuple of its elements' (zero for the elements that are not floats), as in Halide.
+    std::map<FuncKey, Func> assemble() const {
+        std::map<FuncKey, Func> result;
+        for (const auto &kv : finished) {
+            auto f = env.find(kv.first.func.first);
+            if (f == env.end() || f->second.outputs() == 1) {
+                result[kv.first.func] = kv.second;
+                continue;
+            }
+            if (result.count(kv.first.func)) continue;
+            const Function &g = f->second;
+            const FuncKey &key = kv.first.func;
+            std::vector<Var> vars;
+            for (const std::string &v : g.args()) vars.emplace_back(v);
+            std::vector<Expr> values;
+            for (int i = 0; i < g.outputs(); i++) {
+                auto e = finished.find({key, i});
+                values.push_back(e == finished.end() ? make_zero(g.output_types()[i])
+                                                     : call(e->second, var_exprs(g.args())));
+            }
+            Func t(key.first + "_" + std::to_string(key.second + 1) + "_d_def__");
+            t(vars) = Tuple(values);
+            result[key] = t;
+        }
+        return result;
     }
 
     /// The region of each Func the pipeline computes, from the output's bounds down (bounds
@@ -213,23 +266,25 @@ private:
     }
 
     /// The adjoint accumulator of `key`, made on first use (Funcs, inputs and Params).
-    Accumulator &accumulator(const FuncKey &key, const Call *input = nullptr,
+    Accumulator &accumulator(const AdjKey &key, const Call *input = nullptr,
                              const Parameter *param = nullptr) {
         auto it = accumulators.find(key);
         if (it != accumulators.end()) return it->second;
         Accumulator a;
-        a.name = key.first + "_" + std::to_string(key.second + 1) + "_d_def__";
-        auto f = env.find(key.first);
+        a.name = key.func.first + "_" + std::to_string(key.func.second + 1) + "_d_def__";
+        auto f = env.find(key.func.first);
         if (f != env.end()) {
             a.vars = f->second.args();
-            a.type = f->second.output_types()[0];
+            a.type = f->second.output_types()[key.element];
+            // A Tuple's element adjoints are Funcs of their own; the Tuple of them is made last.
+            if (f->second.outputs() > 1) a.name += std::to_string(key.element);
         } else if (input) {
             for (size_t i = 0; i < input->args.size(); i++) {
                 a.vars.push_back("x" + std::to_string(i));
             }
             a.type = input->type;
         } else {
-            internal_assert(param) << "accumulator: unknown " << key.first << "\n";
+            internal_assert(param) << "accumulator: unknown " << key.func.first << "\n";
             a.type = param->type();
         }
         return accumulators.emplace(key, a).first->second;
@@ -260,9 +315,9 @@ private:
                 const Call *c = e.as<Call>();
                 const Variable *p = e.as<Variable>();
                 if (c && c->call_type == Call::Image && c->type.is_float()) {
-                    accumulator({c->name, -1}, c);
+                    accumulator({{c->name, -1}}, c);
                 } else if (p && p->param.defined() && !p->param.is_buffer() && p->type.is_float()) {
-                    accumulator({p->param.name(), -1}, nullptr, &p->param);
+                    accumulator({{p->param.name(), -1}}, nullptr, &p->param);
                 }
                 return true;
             });
@@ -270,7 +325,7 @@ private:
     }
 
     /// Makes the adjoint Func of `key` from its collected terms.
-    Func finish(const FuncKey &key) {
+    Func finish(const AdjKey &key) {
         Accumulator &a = accumulators.count(key) ? accumulators.at(key) : accumulator(key);
         Func f(a.name);
         Expr pure;
@@ -285,7 +340,7 @@ private:
         // A scatter is a serial loop over its consumer's domain: computing it once, at the root,
         // is what makes it affordable (the paper's scheduler does the same).
         if (!a.terms.scatters.empty()) f.compute_root();
-        result[key] = f;
+        finished[key] = f;
         return f;
     }
 
@@ -328,7 +383,7 @@ private:
         Expr value = simplify(w);
         if (is_const_zero(value)) return;
         std::string callee = c->name;
-        FuncKey key{callee, -1};
+        AdjKey key{{callee, -1}};
         if (c->call_type == Call::Halide) {
             Function g(c->func);
             if (inline_through(g)) {
@@ -337,7 +392,7 @@ private:
                 // clamps in its definition bound the reads of what it calls.
                 std::map<std::string, Expr> at;
                 for (int i = 0; i < g.dimensions(); i++) at[g.args()[i]] = c->args[i];
-                Expr body = substitute(at, g.definition().values[0]);
+                Expr body = substitute(at, g.definition().values[c->value_index]);
                 ExprAdjoints ad = reverse_accumulate(body, value, g.name());
                 for (const CallAdjoint &a : ad.calls) send(dom, a.call, a.adjoint);
                 send_params(dom, ad.params, [](const Expr &w) { return w; });
@@ -348,11 +403,7 @@ private:
                 << callee << "\", which has no derivative. Differentiate the pipeline up to \""
                 << callee << "\" (a Func reading it is an input of the differentiated part), or "
                 << "define \"" << callee << "\" with Loom operations.\n";
-            user_assert(g.outputs() == 1)
-                << "propagate_adjoints: the Func \"" << dom.func << "\" reads the Tuple-valued "
-                << "Func \"" << callee << "\"; Tuple-valued Funcs are not supported yet: define "
-                << "one Func per element.\n";
-            key.second = last(g);
+            key = {{callee, last(g)}, c->value_index};
         }
         Accumulator &a = accumulator(key, c);
         add_call_adjoint(dom, c->args, cast(a.type, value), a.vars, callee, a.name, &a.terms);
@@ -364,17 +415,20 @@ private:
             if (!p.param.type().is_float()) continue;
             Expr w = simplify(weight(p.adjoint));
             if (is_const_zero(w)) continue;
-            Accumulator &a = accumulator({p.param.name(), -1}, nullptr, &p.param);
+            Accumulator &a = accumulator({{p.param.name(), -1}}, nullptr, &p.param);
             add_call_adjoint(dom, {}, cast(a.type, w), {}, p.param.name(), a.name, &a.terms);
         }
     }
 
-    void propagate_pure(const Function &f, const Func &adj) {
+    void propagate_pure(const Function &f, const std::vector<Func> &adjs) {
         const Definition &def = f.definition();
         IterationDomain dom = domain_of(f, def);
-        ExprAdjoints ad = reverse_accumulate(def.values[0], call(adj, def.args), f.name());
-        for (const CallAdjoint &c : ad.calls) send(dom, c.call, c.adjoint);
-        send_params(dom, ad.params, [](const Expr &w) { return w; });
+        for (size_t i = 0; i < adjs.size(); i++) {
+            if (!adjs[i].defined()) continue;
+            ExprAdjoints ad = reverse_accumulate(def.values[i], call(adjs[i], def.args), f.name());
+            for (const CallAdjoint &c : ad.calls) send(dom, c.call, c.adjoint);
+            send_params(dom, ad.params, [](const Expr &w) { return w; });
+        }
     }
 
     /// f after its definitions up to update k (-1: the pure definition alone), as a Func.
@@ -386,41 +440,49 @@ private:
         Func s(f.name() + "_" + std::to_string(k + 1) + "_snapshot");
         std::vector<Var> vars;
         for (const std::string &v : f.args()) vars.emplace_back(v);
-        s(vars) = f.definition().values[0];
+        s(vars) = Tuple(f.definition().values);
         for (int j = 0; j <= k; j++) {
             const Definition &d = f.updates()[j];
-            s(d.args) = replace_calls(d.values[0], f.name(),
-                                      [&](const Call *c) { return call(s, c->args); });
+            std::vector<Expr> values;
+            for (const Expr &v : d.values) {
+                values.push_back(replace_calls(
+                    v, f.name(), [&](const Call *c) { return call(s, c->args, c->value_index); }));
+            }
+            s(d.args) = Tuple(values);
         }
         s.compute_root();
         snapshots[key] = s;
         return s;
     }
 
-    /// Adds to the adjoint of definition k - 1 of f the adjoint of definition k at the points
+    /// Adds to the adjoints of definition k - 1 of f the adjoints of definition k at the points
     /// definition k does not write (`dom` iterates over what it writes, at `lhs`).
     void pass_unwritten(const Function &f, int k, const IterationDomain &dom,
-                        const std::vector<Expr> &lhs, const Func &adj) {
-        Accumulator &prev = accumulator({f.name(), k - 1});
+                        const std::vector<Expr> &lhs, const std::vector<Func> &adjs) {
+        // The number of writes to each point (a float: it is summed like an adjoint).
+        const Type t = Float(32);
+        const std::vector<Expr> vars = var_exprs(f.args());
         AdjointTerms written;
         std::string name = f.name() + "_" + std::to_string(k + 1) + "_written";
-        add_call_adjoint(dom, lhs, make_one(prev.type), prev.vars, f.name(), name, &written);
+        add_call_adjoint(dom, lhs, make_one(t), f.args(), f.name(), name, &written);
         Expr mask;
         for (const Expr &g : written.gathers) mask = mask.defined() ? mask + g : g;
         if (!written.scatters.empty()) {
             Func m(name);
-            std::vector<Var> vars;
-            for (const std::string &v : prev.vars) vars.emplace_back(v);
-            m(vars) = mask.defined() ? mask : make_zero(prev.type);
+            std::vector<Var> mvars;
+            for (const std::string &v : f.args()) mvars.emplace_back(v);
+            m(mvars) = mask.defined() ? mask : make_zero(t);
             for (const AdjointTerms::Scatter &s : written.scatters) m(s.args) = s.value;
             m.compute_root();
-            mask = call(m, var_exprs(prev.vars));
+            mask = call(m, vars);
         }
-        Expr here = call(adj, var_exprs(prev.vars));
-        if (mask.defined()) {
-            here = select(mask > make_zero(prev.type), make_zero(prev.type), here);
+        for (size_t i = 0; i < adjs.size(); i++) {
+            if (!adjs[i].defined()) continue;
+            Accumulator &prev = accumulator({{f.name(), k - 1}, (int)i});
+            Expr here = call(adjs[i], vars);
+            if (mask.defined()) here = select(mask > make_zero(t), make_zero(prev.type), here);
+            prev.terms.gathers.push_back(here);
         }
-        prev.terms.gathers.push_back(here);
     }
 
     /// Where each RVar sits in `lhs` when every point is written at most once: each RVar alone
@@ -454,12 +516,12 @@ private:
         return true;
     }
 
-    void propagate_update(const Function &f, int k, const Func &adj) {
+    void propagate_update(const Function &f, int k, const std::vector<Func> &adjs) {
         const Definition &def = f.updates()[k];
         const std::string &name = f.name();
         IterationDomain dom = domain_of(f, def);
         const std::vector<Expr> &lhs = def.args;
-        const Expr &value = def.values[0];
+        const bool tuple = f.outputs() > 1;
         for (const Expr &a : lhs) {
             user_assert(calls_to(a, name).empty())
                 << "propagate_adjoints: an update of the Func \"" << name
@@ -467,7 +529,10 @@ private:
                 << "\" itself; this is not supported yet.\n";
         }
         // Reads of f itself must be at the pure Vars the update writes along them.
-        std::vector<const Call *> self = calls_to(value, name);
+        std::vector<const Call *> self;
+        for (const Expr &v : def.values) {
+            for (const Call *c : calls_to(v, name)) self.push_back(c);
+        }
         bool pointwise = true;
         for (const Call *c : self) {
             for (size_t i = 0; i < lhs.size(); i++) {
@@ -481,15 +546,24 @@ private:
         }
         std::vector<RVarPlacement> placements;
         bool once = !def.rdom.defined() || injective(def, &placements);
-        Expr adj_here = call(adj, lhs);
-        ExprAdjoints partials = reverse_accumulate(value, make_one(value.type()), name);
+        // The partial derivatives of each float element's value (none for the others).
+        std::vector<ExprAdjoints> partials(def.values.size());
+        for (size_t i = 0; i < def.values.size(); i++) {
+            if (adjs[i].defined()) {
+                partials[i] =
+                    reverse_accumulate(def.values[i], make_one(def.values[i].type()), name);
+            }
+        }
 
         if (!pointwise) {
             user_assert(once) << "propagate_adjoints: an update of the Func \"" << name
                               << "\" reads other points of \"" << name
                               << "\" and may write a point more than once; only scans that "
                                  "write each point once (f(r) = f(r - 1) ...) are supported.\n";
-            propagate_scan(f, k, adj, dom, placements, partials);
+            user_assert(!tuple) << "propagate_adjoints: an update of the Tuple-valued Func \""
+                                << name << "\" reads other points of it (a scan); scans of "
+                                << "Tuples are not supported yet: scan one Func per element.\n";
+            propagate_scan(f, k, adjs[0], dom, placements, partials[0]);
             return;
         }
         if (once) {
@@ -497,42 +571,58 @@ private:
             // was before the update.
             Func before = snapshot(f, k - 1);
             auto on_before = [&](const Expr &e) {
-                return replace_calls(e, name, [&](const Call *c) { return call(before, c->args); });
+                return replace_calls(
+                    e, name, [&](const Call *c) { return call(before, c->args, c->value_index); });
             };
-            for (const CallAdjoint &c : partials.calls) {
-                Expr w = adj_here * on_before(c.adjoint);
-                if (c.call->name == name) {
-                    Accumulator &prev = accumulator({name, k - 1});
-                    add_call_adjoint(dom, c.call->args, cast(prev.type, simplify(w)), prev.vars,
-                                     name, prev.name, &prev.terms);
-                } else {
-                    send(dom, c.call, w);
+            for (size_t i = 0; i < adjs.size(); i++) {
+                if (!adjs[i].defined()) continue;
+                Expr adj_here = call(adjs[i], lhs);
+                for (const CallAdjoint &c : partials[i].calls) {
+                    Expr w = adj_here * on_before(c.adjoint);
+                    if (c.call->name == name) {
+                        Accumulator &prev = accumulator({{name, k - 1}, c.call->value_index});
+                        add_call_adjoint(dom, c.call->args, cast(prev.type, simplify(w)), prev.vars,
+                                         name, prev.name, &prev.terms);
+                    } else {
+                        send(dom, c.call, w);
+                    }
                 }
+                send_params(dom, partials[i].params,
+                            [&](const Expr &p) { return adj_here * on_before(p); });
             }
-            send_params(dom, partials.params,
-                        [&](const Expr &p) { return adj_here * on_before(p); });
-            pass_unwritten(f, k, dom, lhs, adj);
+            pass_unwritten(f, k, dom, lhs, adjs);
             return;
         }
-        // Several writes to a point: an additive update passes the adjoint through.
+        // Several writes to a point: an update adding to each element (or leaving it as it
+        // was) passes the element's adjoint through.
         bool additive = !self.empty();
-        for (const CallAdjoint &c : partials.calls) {
-            if (c.call->name == name) {
-                additive = additive && is_const_one(simplify(c.adjoint));
-            } else {
-                additive = additive && calls_to(c.adjoint, name).empty();
+        for (size_t i = 0; i < adjs.size(); i++) {
+            bool adds_to_self = false;
+            for (const CallAdjoint &c : partials[i].calls) {
+                if (c.call->name == name) {
+                    bool same = c.call->value_index == (int)i && is_const_one(simplify(c.adjoint));
+                    additive = additive && same;
+                    adds_to_self = adds_to_self || same;
+                } else {
+                    additive = additive && calls_to(c.adjoint, name).empty();
+                }
             }
-        }
-        for (const ParamAdjoint &p : partials.params) {
-            additive = additive && calls_to(p.adjoint, name).empty();
+            for (const ParamAdjoint &p : partials[i].params) {
+                additive = additive && calls_to(p.adjoint, name).empty();
+            }
+            additive = additive && (!adjs[i].defined() || adds_to_self);
         }
         if (additive) {
-            for (const CallAdjoint &c : partials.calls) {
-                if (c.call->name != name) send(dom, c.call, adj_here * c.adjoint);
+            for (size_t i = 0; i < adjs.size(); i++) {
+                if (!adjs[i].defined()) continue;
+                Expr adj_here = call(adjs[i], lhs);
+                for (const CallAdjoint &c : partials[i].calls) {
+                    if (c.call->name != name) send(dom, c.call, adj_here * c.adjoint);
+                }
+                send_params(dom, partials[i].params, [&](const Expr &p) { return adj_here * p; });
+                Accumulator &prev = accumulator({{name, k - 1}, (int)i});
+                prev.terms.gathers.push_back(call(adjs[i], var_exprs(prev.vars)));
             }
-            send_params(dom, partials.params, [&](const Expr &p) { return adj_here * p; });
-            Accumulator &prev = accumulator({name, k - 1});
-            prev.terms.gathers.push_back(call(adj, var_exprs(prev.vars)));
             return;
         }
         for (const Expr &a : lhs) {
@@ -544,7 +634,11 @@ private:
         user_assert(!self.empty()) << "propagate_adjoints: an update of the Func \"" << name
                                    << "\" overwrites points several times over its RDom (the last"
                                       " write wins); this is not supported yet.\n";
-        propagate_history(f, k, adj, dom, partials);
+        user_assert(!tuple) << "propagate_adjoints: an update of the Tuple-valued Func \"" << name
+                            << "\" combines its elements over an RDom other than by adding to "
+                               "each (an argmin, say); this is not supported yet (Halide 21 "
+                               "refuses it too).\n";
+        propagate_history(f, k, adjs[0], dom, partials[0]);
     }
 
     static std::set<std::string> rvar_names(const Definition &def) {
@@ -639,10 +733,10 @@ private:
                                            [](const IterationDomain::Dim &d) { return d.is_rvar; }),
                             pure_dom.dims.end());
         pure_dom.predicate = Expr();
-        Accumulator &prev = accumulator({name, k - 1});
+        Accumulator &prev = accumulator({{name, k - 1}});
         add_call_adjoint(pure_dom, def.args, cast(prev.type, at(chain, -1)), prev.vars, name,
                          prev.name, &prev.terms);
-        pass_unwritten(f, k, pure_dom, def.args, adj);
+        pass_unwritten(f, k, pure_dom, def.args, {adj});
         Expr adj_t = at(chain, t_of_r);
         for (const CallAdjoint &c : partials.calls) {
             if (c.call->name != name) send(dom, c.call, adj_t * on_history(c.adjoint, t_of_r));
@@ -765,7 +859,7 @@ private:
         scan(target) = Tuple(select(active, new0, old0), select(active, new1, old1));
         scan.compute_root();
 
-        Accumulator &prev = accumulator({name, k - 1});
+        Accumulator &prev = accumulator({{name, k - 1}});
         prev.terms.gathers.push_back(Expr(scan(var_exprs(prev.vars))[0]));
         Expr written_adj = Expr(scan(lhs)[1]);
         for (const CallAdjoint &c : partials.calls) {
@@ -778,9 +872,9 @@ private:
     std::map<std::string, Function> env;
     std::vector<std::string> order; ///< consumers first
     std::map<std::string, Box> regions;
-    std::map<FuncKey, Accumulator> accumulators;
+    std::map<AdjKey, Accumulator> accumulators;
     std::map<FuncKey, Func> snapshots;
-    std::map<FuncKey, Func> result;
+    std::map<AdjKey, Func> finished;
 };
 
 Func lookup(const std::map<Derivative::FuncKey, Func> &adjoints, const Derivative::FuncKey &key) {

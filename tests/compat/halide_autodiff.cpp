@@ -70,3 +70,26 @@ TEST(HalideAutodiff, FuncAdjointOverARegion) {
     Buffer<float> din = d(in).realize({5});
     for (int i = 0; i < 5; i++) EXPECT_NEAR(din(i), 1.5f * 1.5f, 1e-5f) << i;
 }
+
+TEST(HalideAutodiff, TupleValuedFunc) {
+    // A Tuple-valued Func's adjoint is a Tuple Func, one element per value.
+    Buffer<float> in = ramp_buffer(8, "in", 1.0f);
+    Var x("x");
+    Func t("pair"), g("g");
+    t(x) = Tuple(in(x)*2.0f, in(x) + 1.0f);
+    g(x) = t(x)[0] * t(x)[1];
+    RDom r(0, 8, "r");
+    Func loss("loss");
+    loss() = 0.0f;
+    loss() += g(r);
+    Derivative d = propagate_adjoints(loss);
+    ASSERT_EQ(d(t).outputs(), 2);
+    Realization dt = d(t).realize({8});
+    Buffer<float> dt0 = dt[0], dt1 = dt[1];
+    Buffer<float> di = d(in).realize({8});
+    for (int i = 0; i < 8; i++) {
+        EXPECT_NEAR(dt0(i), in(i) + 1.0f, 1e-5f) << i;
+        EXPECT_NEAR(dt1(i), 2.0f * in(i), 1e-5f) << i;
+        EXPECT_NEAR(di(i), 2.0f * (in(i) + 1.0f) + 2.0f * in(i), 1e-5f) << i;
+    }
+}

@@ -167,3 +167,24 @@ def test_li2018_autoscheduler_schedules_the_gradient():
     with pytest.raises(hl.CompileError, match="has no parameter"):
         hl.Pipeline([loss, d_a]).apply_autoscheduler(
             hl.get_host_target(), hl.AutoschedulerParams("Li2018", {"beam_size": 2}))
+
+
+def test_tuple_valued_func_adjoint_is_a_tuple(hl_backend):
+    hl = hl_backend
+    x = hl.Var("x")
+    a = RNG.standard_normal(8)
+    b = hl.Buffer(a, "a")
+    pair, g = hl.Func("pair"), hl.Func("g")
+    pair[x] = (b[x] * 2.0, hl.sin(b[x]))
+    g[x] = pair[x][0] * pair[x][1]
+    r = hl.RDom([hl.Range(0, 8)])
+    loss = hl.Func("loss")
+    loss[()] = hl.f64(0)
+    loss[()] += g[r]
+    d = hl.propagate_adjoints(loss)
+    assert d[pair].outputs() == 2
+    d0, d1 = d[pair].realize([8])
+    np.testing.assert_allclose(np.asarray(d0), np.sin(a), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(d1), 2.0 * a, rtol=1e-12)
+    grad = np.asarray(d[b].realize([8]))
+    np.testing.assert_allclose(grad, 2.0 * np.sin(a) + 2.0 * a * np.cos(a), rtol=1e-12)

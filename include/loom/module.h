@@ -16,10 +16,10 @@ namespace loom {
 
 /// The kinds of file a Module can write, with Halide 21's enumerators. Loom writes assembly,
 /// bitcode, c_header, c_source (one C99 translation unit: docs/c_backend.md), llvm_assembly,
-/// object, static_library, the stmt forms, and device_code (empty: CPU targets have no device
-/// code). The others (compiler_log, cpp_stub, featurization, function_info_header, hlpipe,
-/// python_extension, pytorch_wrapper, registration, schedule) raise a CompileError that says
-/// why.
+/// object, static_library, the stmt forms, device_code (empty: CPU targets have no device
+/// code) and pytorch_wrapper (a header defining `<name>_th_` over at::Tensors, for CPU targets:
+/// docs/aot.md). The others (compiler_log, cpp_stub, featurization, function_info_header,
+/// hlpipe, python_extension, registration, schedule) raise a CompileError that says why.
 enum class OutputFileType {
     assembly,
     bitcode,

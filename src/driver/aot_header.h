@@ -15,6 +15,13 @@ namespace internal {
 /// letters, digits and '_' become '_'), plus "_buffer" for buffers.
 std::string c_argument_name(const LoweredArgument &a);
 
+/// The C type of a scalar argument ("float", "int32_t", "void *"; 16-bit floats as uint16_t).
+std::string c_scalar_type(Type t);
+
+/// The extern "C" declarations of m's entry points (the pipeline, its argv form and metadata
+/// when m has them), with the attribute macros they use; needs halide_buffer_t declared.
+std::string entry_point_declarations(const ModuleContents &m);
+
 /// The header text for m; the include guard is derived from `file_name` (its last path
 /// component), as Halide does: "dir/pipe.h" -> HALIDE__pipe_h.
 std::string aot_header_text(const ModuleContents &m, const std::string &file_name);

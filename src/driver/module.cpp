@@ -8,6 +8,7 @@
 #include "driver/aot_llvm.h"
 #include "driver/aot_outputs.h"
 #include "driver/module_contents.h"
+#include "driver/pytorch_wrapper.h"
 #include "driver/stmt_html.h"
 #include "support/error.h"
 
@@ -32,8 +33,6 @@ std::string unsupported_reason(OutputFileType t) {
         return "cpp_stub: generator stubs need Generators, which Loom does not have yet";
     case OutputFileType::python_extension:
         return "python_extension: Loom has no Python bindings yet";
-    case OutputFileType::pytorch_wrapper:
-        return "pytorch_wrapper: Loom has no PyTorch integration yet";
     case OutputFileType::registration:
         return "registration: generator registration needs Generators, which Loom does not "
                "have yet";
@@ -225,6 +224,9 @@ void Module::compile(const std::map<OutputFileType, std::string> &output_files) 
                                  << ": the output type " << why << ".\n";
     }
     auto wants = [&](OutputFileType t) { return output_files.count(t) != 0; };
+    // Made before anything is written: a pipeline the wrapper cannot take writes no file.
+    const std::string torch_wrapper =
+        wants(OutputFileType::pytorch_wrapper) ? pytorch_wrapper_text(m) : std::string();
 
     // Text outputs that need no LLVM.
     if (wants(OutputFileType::c_header)) {
@@ -236,6 +238,9 @@ void Module::compile(const std::map<OutputFileType, std::string> &output_files) 
     }
     for (OutputFileType t : {OutputFileType::stmt_html, OutputFileType::conceptual_stmt_html}) {
         if (wants(t)) write_file(output_files.at(t), lowered_stmt_text(m.lowered, true));
+    }
+    if (wants(OutputFileType::pytorch_wrapper)) {
+        write_file(output_files.at(OutputFileType::pytorch_wrapper), torch_wrapper);
     }
     if (wants(OutputFileType::c_source)) {
         write_file(output_files.at(OutputFileType::c_source), aot_c_source(m));

@@ -1,6 +1,6 @@
 // Build-time generator for the AOT tests: writes static libraries, objects and headers of a few
 // pipelines into a folder, for the C and C++ programs of tests/aot (which link them without
-// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm|standalone|profiled> (b also
+// libloom). Usage: aot_generators <out_dir> <a|b|levels|arm|standalone|profiled|torch> (b also
 // writes pipeline_lut)
 #include "Halide.h"
 
@@ -60,11 +60,24 @@ Func pipeline_levels(ImageParam &in) {
     return f;
 }
 
+/// The PyTorch wrapper's pipeline: a float image (x, y, c) read through repeat_edge, a float
+/// and an int parameter, and two outputs of different types and dimensions.
+Pipeline pipeline_torch(ImageParam &in, Param<float> &gain, Param<int32_t> &offset) {
+    Var x("x"), y("y"), c("c");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func sharp("sharp"), level("level");
+    sharp(x, y, c) = clamped(x, y, c) * gain - clamped(x + 1, y, c);
+    level(x, y) = cast<int32_t>(floor(clamped(x, y, 0) * 100.0f)) + offset;
+    sharp.parallel(c).vectorize(x, 8);
+    return Pipeline({sharp, level});
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s <out_dir> <a|b|levels|arm|standalone|profiled>\n", argv[0]);
+        fprintf(stderr, "usage: %s <out_dir> <a|b|levels|arm|standalone|profiled|torch>\n",
+                argv[0]);
         return 1;
     }
     std::string dir = std::string(argv[1]) + "/", which = argv[2];
@@ -114,6 +127,15 @@ int main(int argc, char **argv) {
         pipeline_a(input, gain, offset)
             .compile_to_static_library(dir + "profiled_a", a_args, "profiled_a",
                                        host.with_feature(Target::Profile));
+    } else if (which == "torch") {
+        ImageParam in(Float(32), 3, "in");
+        Param<float> torch_gain("gain");
+        Param<int32_t> torch_offset("offset");
+        pipeline_torch(in, torch_gain, torch_offset)
+            .compile_to({{OutputFileType::static_library, dir + "torch_a.a"},
+                         {OutputFileType::c_header, dir + "torch_a.h"},
+                         {OutputFileType::pytorch_wrapper, dir + "torch_a.pytorch.h"}},
+                        {in, torch_gain, torch_offset}, "torch_a", host);
     } else if (which == "levels") {
         ImageParam in(UInt(8), 2, "in");
         Func f = pipeline_levels(in);

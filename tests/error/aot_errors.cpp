@@ -131,7 +131,6 @@ TEST(AotErrors, EveryUnsupportedOutputTypeNamesItself) {
         {OutputFileType::function_info_header, "function_info_header"},
         {OutputFileType::hlpipe, "hlpipe"},
         {OutputFileType::python_extension, "python_extension"},
-        {OutputFileType::pytorch_wrapper, "pytorch_wrapper"},
         {OutputFileType::registration, "registration"},
         {OutputFileType::schedule, "schedule"},
     };
@@ -146,6 +145,32 @@ TEST(AotErrors, EveryUnsupportedOutputTypeNamesItself) {
             {u.second, "brighten"});
         EXPECT_FALSE(file_exists(header)) << u.second;
     }
+}
+
+TEST(AotErrors, PyTorchWrapperOfWhatPyTorchCannotPass) {
+    // Tensors have no uint16 dtype; the wrapper is written for CPU targets only. Either way no
+    // file is written.
+    ImageParam input(UInt(16), 2, "wide_input");
+    Func f("widen");
+    Var x("x"), y("y");
+    f(x, y) = input(x, y) * 2;
+    const std::string header = temp_path("torch_refused.h");
+    std::remove(header.c_str());
+    auto write = [&](const Target &t) {
+        f.compile_to({{OutputFileType::c_header, header},
+                      {OutputFileType::pytorch_wrapper, temp_path("torch_refused.pytorch.h")}},
+                     {input}, "widen", t);
+    };
+    expect_error([&] { write(Target("x86-64-linux")); },
+                 {"widen", "PyTorch wrapper", "wide_input", "uint16", "no PyTorch dtype"});
+    Brighten b;
+    expect_error(
+        [&] {
+            b.f.compile_to({{OutputFileType::pytorch_wrapper, temp_path("torch_gpu.pytorch.h")}},
+                           {b.input, b.offset}, "brighten", Target("x86-64-linux-cuda"));
+        },
+        {"brighten", "CPU wrappers only", "GPU feature"});
+    EXPECT_FALSE(file_exists(header));
 }
 
 TEST(AotErrors, UndefinedModuleAndFunc) {

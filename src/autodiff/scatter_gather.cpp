@@ -215,6 +215,19 @@ private:
 
     /// The gather of one case.
     void emit(const Case &c) {
+        // A solution computed from an unsolved pure Var by a non-invertible expression
+        // (in(idx(x) + r) solved for r) would sum over that whole dimension for every point of
+        // the adjoint, nearly all masked out: quadratic. The scatter is linear.
+        for (const auto &kv : c.solved) {
+            for (size_t d = 0; d < domain.dims.size(); d++) {
+                const std::string &z = fresh_names[d];
+                if (domain.dims[d].is_rvar || c.solved.count(z)) continue;
+                if (expr_uses_var(kv.second, z) && preimage_size(kv.second, z) == 0) {
+                    failed = true;
+                    return;
+                }
+            }
+        }
         std::map<std::string, Expr> clamped, exact;
         std::vector<Expr> conditions;
         Region region;

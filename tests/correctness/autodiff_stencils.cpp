@@ -162,6 +162,24 @@ TEST(AutodiffStencils, DataDependentClampedRead) {
     expect_gradient(loss, flow, d(flow));
 }
 
+TEST(AutodiffStencils, DataDependentReadPlusAnRVarScatters) {
+    // in(idx(x) + t): solving for the RVar t leaves x summed over its whole range for every
+    // point of the adjoint (quadratic); it must be one linear scatter instead, still correct.
+    // (The clamp bounds the scatter, as for any data-dependent index.)
+    Buffer<double> in = random_buffer<double>({12}, 17);
+    Buffer<int> idx(10);
+    for (int i = 0; i < 10; i++) idx(i) = (i * 7) % 11;
+    in.set_name("in");
+    RDom t(0, 2, "t");
+    Func taps("taps");
+    taps(x) = Expr(0.0);
+    taps(x) += in(clamp(idx(x) + t, 0, 11)) * (t + 1.5);
+    Func loss = weighted_loss(taps, {10});
+    Derivative d = propagate_adjoints(loss);
+    EXPECT_TRUE(has_scatter(d(in)));
+    expect_gradient(loss, in, d(in));
+}
+
 TEST(AutodiffStencils, ImageParamInput) {
     ImageParam im(Float(64), 1, "im");
     Func f("f");

@@ -238,6 +238,50 @@ TEST(AutoscheduleLi2018, ScatterRunsInParallelOverItsChannelRVar) {
     EXPECT_TRUE(parallel_scatter) << src;
 }
 
+TEST(AutoscheduleLi2018, BilinearScatterUnrollsItsTapsInnermost) {
+    // A bilinear warp read through a 2 x 2 tap RDom: the input's gradient is one scatter over
+    // the output's points and the taps; the taps (a constant 2 x 2) run innermost, unrolled,
+    // the channels in parallel, and the result is exact.
+    const int C = 3;
+    Buffer<double> in = random_buffer<double>({W, H, C}, 33);
+    Buffer<double> flow = random_buffer<double>({W, H}, 34, -3.0, 3.0);
+    auto build = [&] {
+        Func sample("sample"), loss("loss");
+        Expr sx = x + flow(x, y), fx = floor(sx);
+        Expr ix = cast<int>(fx), wx = sx - fx;
+        RDom tap(0, 2, 0, 2, "tap");
+        sample(x, y, c) = Expr(0.0);
+        sample(x, y, c) += select(tap.x == 0, 1 - wx, wx) * (tap.y + 1.0) *
+                           in(clamp(ix + tap.x, 0, W - 1), clamp(y + tap.y, 0, H - 1), c);
+        RDom r(0, W, 0, H, 0, C, "r");
+        loss() = Expr(0.0);
+        loss() += sample(r.x, r.y, r.z) * sample(r.x, r.y, r.z);
+        Derivative d = propagate_adjoints(loss);
+        Func d_in = d(in);
+        loss.set_estimates({});
+        d_in.set_estimates({{0, W}, {0, H}, {0, C}});
+        return Built{{loss, d_in}, {{"d_in", d_in}}};
+    };
+    Built b;
+    std::string src = check_against_unscheduled(build, {{}, {W, H, C}}, 1e-12, {}, &b);
+    const Func d_in = b.funcs["d_in"];
+    ASSERT_EQ(d_in.num_update_definitions(), 1) << "one scatter for the four taps";
+    // The scatter's RVars are autodiff's: find the two unrolled ones, first in the reorder.
+    const std::string text = chain(src, ident(d_in) + ".update(0)");
+    std::vector<std::string> unrolled;
+    for (size_t at = text.find(".unroll("); at != std::string::npos;
+         at = text.find(".unroll(", at + 1)) {
+        const size_t open = at + 8;
+        unrolled.push_back(text.substr(open, text.find(')', open) - open));
+    }
+    ASSERT_EQ(unrolled.size(), 2u) << src;
+    const size_t reorder = text.find(".reorder(");
+    ASSERT_NE(reorder, std::string::npos) << src;
+    const std::string innermost = text.substr(reorder + 9, text.find(',', reorder) - reorder - 9);
+    EXPECT_TRUE(innermost == unrolled[0] || innermost == unrolled[1]) << src;
+    EXPECT_NE(text.find(".parallel("), std::string::npos) << src;
+}
+
 TEST(AutoscheduleLi2018, ScanStaysSerialAndCorrect) {
     // A recursive filter (a scan over an RVar) and its reversed-scan gradient.
     const int N = 3000;

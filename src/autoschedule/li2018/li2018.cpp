@@ -3,12 +3,15 @@
 #include "analysis/associativity.h"
 #include "autoschedule/common/pipeline_model.h"
 #include "autoschedule/common/schedule_writer.h"
+#include "ir/ir_utils.h"
+#include "simplify/simplify.h"
 #include "support/error.h"
 #include "support/util.h"
 
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <set>
 
 namespace loom {
 namespace internal {
@@ -17,6 +20,8 @@ namespace {
 
 /// The paper's tile: 16 x 16 points on CPUs.
 constexpr int64_t kTile = 16;
+/// RVars of at most this many iterations are unrolled innermost in commutative reductions.
+constexpr int64_t kUnroll = 4;
 /// Every split guards its last iteration: the schedule must hold at sizes other than the
 /// estimates, where a shifted or rounded-up tile (or group of tiles) would leave the Func.
 constexpr TailStrategy kTail = TailStrategy::GuardWithIf;
@@ -268,7 +273,10 @@ private:
     }
 
     /// Step 4: a scatter or scan in parallel over its largest RVar whose iterations write
-    /// distinct elements, moved outermost; serial when none.
+    /// distinct elements, moved outermost; serial when none. (Loom's addition:) in a
+    /// commutative reduction, RVars of at most 4 iterations (a bilinear sample's 2 x 2 taps, a
+    /// 3-tap kernel's row) go innermost, unrolled: the values each point computes for all of
+    /// them (its position, its adjoint) are then computed once instead of once per pass.
     void parallel_rvar(const std::string &f, int s) {
         const StageModel &sm = model_.stages.at(f)[s];
         std::map<std::string, int64_t> extent;
@@ -279,14 +287,42 @@ private:
             if (d.kind != Dim::Kind::PureRVar || !extent.count(d.var)) continue;
             if (extent[d.var] >= 2 && (best.empty() || extent[d.var] > extent[best])) best = d.var;
         }
-        if (best.empty()) return;
+        // (Constant extents only: an estimate of 2 images is no bound.)
+        std::set<std::string> small;
+        const Definition &def = stage_definition(func(f), s);
+        if (def.rdom.defined() && commutative(f, s)) {
+            for (const ReductionVariable &rv : def.rdom.domain()) {
+                const int64_t *n = as_const_int(simplify(rv.extent));
+                if (n && *n >= 2 && *n <= kUnroll && rv.var != best) small.insert(rv.var);
+            }
+        }
+        if (best.empty() && small.empty()) return;
         std::vector<std::string> order;
         for (const std::string &l : w_.loops(f, s)) {
-            if (l != best) order.push_back(l);
+            if (small.count(l)) order.push_back(l);
         }
-        order.push_back(best);
+        for (const std::string &l : w_.loops(f, s)) {
+            if (l != best && !small.count(l)) order.push_back(l);
+        }
+        if (!best.empty()) order.push_back(best);
         if (order != w_.loops(f, s)) w_.reorder(f, s, order);
-        w_.parallel(f, s, best);
+        for (const std::string &l : small) w_.unroll(f, s, l);
+        if (!best.empty()) w_.parallel(f, s, best);
+    }
+
+    /// Whether update s of f combines its values with a commutative operator (a sum, a
+    /// product, a minimum...), so its RVars may run in any order.
+    bool commutative(const std::string &f, int s) {
+        const Definition &def = stage_definition(func(f), s);
+        const AssociativeOp op = prove_associativity(f, def.args, def.values);
+        if (!op.associative) return false;
+        for (AssociativeOpKind k : op.kinds) {
+            if (k == AssociativeOpKind::ArgMinIndex || k == AssociativeOpKind::ArgMaxIndex ||
+                k == AssociativeOpKind::Unchanged) {
+                return false;
+            }
+        }
+        return true;
     }
 
     PipelineModel model_;

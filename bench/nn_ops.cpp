@@ -6,6 +6,9 @@
 //   spatial_transformer (apps/spatial_transformer): N x C x H x W images, theta per image.
 //   conv_layer (apps/conv_layer, with its define_backward): N images of H x W pixels, C channels
 //   in and out.
+//   flow_warp (apps/flow_warp): N x C x H x W images warped by a flow field (N x 2 x H x W).
+//   bilateral_slice (apps/bilateral_slice): N x 3 x H x W images (C must be 3) and guides,
+//   sliced from a grid of W / 16 x H / 16 x 8 cells of 12 coefficients per image (HDRNet's).
 // Schedules: default (none), hand (the app's schedule_cpu; the conv layer has none for its
 // backward pass, which Li2018 schedules), and an autoscheduler's name for both passes (Halide's
 // plugins must be on the library path).
@@ -13,16 +16,20 @@
 // Usage: nn_ops <operator> <n> <c> <h> <w> <runs> <schedule>...
 #include "Halide.h"
 
+#include "bilateral_slice/bilateral_slice.h"
 #include "common/autoschedule.h"
 #include "common/timing.h"
 #include "conv_layer/conv_layer.h"
+#include "flow_warp/flow_warp.h"
 #include "spatial_transformer/spatial_transformer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -144,13 +151,100 @@ void conv_layer(int n, int c, int h, int w, int runs, const std::string &schedul
         });
 }
 
+void flow_warp(int n, int c, int h, int w, int runs, const std::string &schedule) {
+    Halide::Buffer<float> in(w, h, c, n), flow(w, h, 2, n), d_out(w, h, c, n);
+    fill(in, 7, 0.0f);
+    fill(d_out, 8, -0.5f);
+    // A smooth flow of up to 4 pixels, as between video frames, plus noise of half a pixel:
+    // samples fall between pixels at every fraction, and near the border outside the image.
+    fill(flow, 9, -0.5f);
+    for (int b = 0; b < n; b++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                flow(x, y, 0, b) += 4.0f * std::sin(0.02f * y + b);
+                flow(x, y, 1, b) += 4.0f * std::cos(0.02f * x);
+            }
+    FlowWarpPipeline p;
+    p.input.set(in);
+    p.flow.set(flow);
+    p.d_output.set(d_out);
+    Halide::Buffer<float> out(w, h, c, n), d_in(w, h, c, n), d_flow(w, h, 2, n);
+    Halide::Pipeline forward(p.output), backward({p.d_input, p.d_flow});
+    Halide::Target target = Halide::get_jit_target_from_environment();
+    if (schedule == "hand") {
+        p.schedule_cpu(8);
+    } else if (schedule != "default") {
+        app_autoschedule::bind(p.input, in);
+        app_autoschedule::bind(p.flow, flow);
+        app_autoschedule::bind(p.d_output, d_out);
+        p.output.set_estimates(app_autoschedule::region_of(out));
+        p.d_input.set_estimates(app_autoschedule::region_of(d_in));
+        p.d_flow.set_estimates(app_autoschedule::region_of(d_flow));
+        app_autoschedule::load_scheduler(schedule);
+        Halide::AutoschedulerParams params(schedule);
+        forward.apply_autoscheduler(target, params);
+        backward.apply_autoscheduler(target, params);
+    }
+    forward.compile_jit(target);
+    backward.compile_jit(target);
+    time_passes(
+        schedule, runs, [&] { forward.realize(out); },
+        [&] {
+            backward.realize({d_in, d_flow});
+        });
+}
+
+void bilateral_slice(int n, int c, int h, int w, int runs, const std::string &schedule) {
+    if (c != 3) throw std::runtime_error("bilateral_slice: the images have 3 channels");
+    const int gw = std::max(1, w / 16), gh = std::max(1, h / 16), gd = 8;
+    Halide::Buffer<float> grid(gw, gh, gd, 12, n), guide(w, h, n), in(w, h, 3, n),
+        d_out(w, h, 3, n);
+    fill(grid, 10, -0.5f);
+    fill(guide, 11, 0.0f);
+    fill(in, 12, 0.0f);
+    fill(d_out, 13, -0.5f);
+    BilateralSlicePipeline p;
+    p.grid.set(grid);
+    p.guide.set(guide);
+    p.input.set(in);
+    p.d_output.set(d_out);
+    Halide::Buffer<float> out(w, h, 3, n), d_grid(gw, gh, gd, 12, n), d_guide(w, h, n),
+        d_in(w, h, 3, n);
+    Halide::Pipeline forward(p.output), backward({p.d_grid, p.d_guide, p.d_input});
+    Halide::Target target = Halide::get_jit_target_from_environment();
+    if (schedule == "hand") {
+        p.schedule_cpu(16);
+    } else if (schedule != "default") {
+        app_autoschedule::bind(p.grid, grid);
+        app_autoschedule::bind(p.guide, guide);
+        app_autoschedule::bind(p.input, in);
+        app_autoschedule::bind(p.d_output, d_out);
+        p.output.set_estimates(app_autoschedule::region_of(out));
+        p.d_grid.set_estimates(app_autoschedule::region_of(d_grid));
+        p.d_guide.set_estimates(app_autoschedule::region_of(d_guide));
+        p.d_input.set_estimates(app_autoschedule::region_of(d_in));
+        app_autoschedule::load_scheduler(schedule);
+        Halide::AutoschedulerParams params(schedule);
+        forward.apply_autoscheduler(target, params);
+        backward.apply_autoscheduler(target, params);
+    }
+    forward.compile_jit(target);
+    backward.compile_jit(target);
+    time_passes(
+        schedule, runs, [&] { forward.realize(out); },
+        [&] {
+            backward.realize({d_grid, d_guide, d_in});
+        });
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     const std::string op = argc > 1 ? argv[1] : "";
-    if (argc < 8 || (op != "spatial_transformer" && op != "conv_layer")) {
-        std::fprintf(stderr, "usage: nn_ops spatial_transformer|conv_layer <n> <c> <h> <w> <runs> "
-                             "<schedule>...\n");
+    if (argc < 8 || (op != "spatial_transformer" && op != "conv_layer" && op != "flow_warp" &&
+                     op != "bilateral_slice")) {
+        std::fprintf(stderr, "usage: nn_ops spatial_transformer|conv_layer|flow_warp|"
+                             "bilateral_slice <n> <c> <h> <w> <runs> <schedule>...\n");
         return 2;
     }
     const int n = std::atoi(argv[2]), c = std::atoi(argv[3]), h = std::atoi(argv[4]),
@@ -160,6 +254,10 @@ int main(int argc, char **argv) {
         try {
             if (op == "spatial_transformer") {
                 spatial_transformer(n, c, h, w, runs, schedule);
+            } else if (op == "flow_warp") {
+                flow_warp(n, c, h, w, runs, schedule);
+            } else if (op == "bilateral_slice") {
+                bilateral_slice(n, c, h, w, runs, schedule);
             } else {
                 conv_layer(n, c, h, w, runs, schedule);
             }

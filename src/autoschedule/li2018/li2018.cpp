@@ -164,10 +164,16 @@ private:
             extent[a_oo] = ceil_div(extent[a_o], kTile);
         }
         // The vector loop innermost (inside an update's RVars: a reduction sweeps a row of
-        // accumulators), then the RVars, the tile's other loop, and the loops over tiles.
+        // accumulators), then the RVars (the small ones first, unrolled: a bilinear sample's
+        // taps share its position and weights), the tile's other loop, and the loops over
+        // tiles.
         std::vector<std::string> order = {a_i}, outer;
+        const std::set<std::string> small = s > 0 ? small_rvars(f, s) : std::set<std::string>();
         for (const std::string &l : w_.loops(f, s)) {
-            if (w_.is_rvar(f, s, l)) order.push_back(l);
+            if (small.count(l)) order.push_back(l);
+        }
+        for (const std::string &l : w_.loops(f, s)) {
+            if (w_.is_rvar(f, s, l) && !small.count(l)) order.push_back(l);
         }
         if (!b_i.empty()) order.push_back(b_i);
         for (const std::string &l : w_.loops(f, s)) {
@@ -178,6 +184,7 @@ private:
         }
         if (order != w_.loops(f, s)) w_.reorder(f, s, order);
         w_.vectorize(f, s, a_i);
+        for (const std::string &l : small) w_.unroll(f, s, l);
         if (outer.empty()) return;
         // The loops over tiles (and the stage's other pure loops) fused into one parallel loop
         // of about 8 x parallelism tasks.
@@ -273,10 +280,10 @@ private:
     }
 
     /// Step 4: a scatter or scan in parallel over its largest RVar whose iterations write
-    /// distinct elements, moved outermost; serial when none. (Loom's addition:) in a
-    /// commutative reduction, RVars of at most 4 iterations (a bilinear sample's 2 x 2 taps, a
-    /// 3-tap kernel's row) go innermost, unrolled: the values each point computes for all of
-    /// them (its position, its adjoint) are then computed once instead of once per pass.
+    /// distinct elements, moved outermost; serial when none. (Loom's addition:) the small RVars
+    /// (small_rvars: a bilinear sample's 2 x 2 taps) go innermost, unrolled: the values each
+    /// point computes for all of them (its position, its adjoint) are then computed once
+    /// instead of once per pass.
     void parallel_rvar(const std::string &f, int s) {
         const StageModel &sm = model_.stages.at(f)[s];
         std::map<std::string, int64_t> extent;
@@ -287,15 +294,8 @@ private:
             if (d.kind != Dim::Kind::PureRVar || !extent.count(d.var)) continue;
             if (extent[d.var] >= 2 && (best.empty() || extent[d.var] > extent[best])) best = d.var;
         }
-        // (Constant extents only: an estimate of 2 images is no bound.)
-        std::set<std::string> small;
-        const Definition &def = stage_definition(func(f), s);
-        if (def.rdom.defined() && commutative(f, s)) {
-            for (const ReductionVariable &rv : def.rdom.domain()) {
-                const int64_t *n = as_const_int(simplify(rv.extent));
-                if (n && *n >= 2 && *n <= kUnroll && rv.var != best) small.insert(rv.var);
-            }
-        }
+        std::set<std::string> small = small_rvars(f, s);
+        small.erase(best);
         if (best.empty() && small.empty()) return;
         std::vector<std::string> order;
         for (const std::string &l : w_.loops(f, s)) {
@@ -308,6 +308,20 @@ private:
         if (order != w_.loops(f, s)) w_.reorder(f, s, order);
         for (const std::string &l : small) w_.unroll(f, s, l);
         if (!best.empty()) w_.parallel(f, s, best);
+    }
+
+    /// The RVars of update s of f that run innermost and unrolled: at most kUnroll iterations
+    /// (constant extents only: an estimate of 2 images is no bound), in a commutative
+    /// reduction, whose RVars may run in any order.
+    std::set<std::string> small_rvars(const std::string &f, int s) {
+        std::set<std::string> small;
+        const Definition &def = stage_definition(func(f), s);
+        if (!def.rdom.defined() || !commutative(f, s)) return small;
+        for (const ReductionVariable &rv : def.rdom.domain()) {
+            const int64_t *n = as_const_int(simplify(rv.extent));
+            if (n && *n >= 2 && *n <= kUnroll) small.insert(rv.var);
+        }
+        return small;
     }
 
     /// Whether update s of f combines its values with a commutative operator (a sum, a

@@ -17,6 +17,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 
 namespace loom {
 
@@ -203,7 +204,10 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
             << "nothing to guard; keep at least one RVar in the intermediate.\n";
     }
 
-    Function intm(f.name() + "_intm");
+    // Halide's name, "<f>_intm", for the first update; later updates' intermediates carry their
+    // update index, so factoring several updates of one Func (a gradient's scatters) gives
+    // distinct Funcs.
+    Function intm(f.name() + (stage == 1 ? "" : "_u" + std::to_string(stage - 1)) + "_intm");
     std::vector<std::string> intm_args = f.args();
     std::vector<Expr> intm_pure_args;
     for (const std::string &a : f.args()) intm_pure_args.push_back(Variable::make(Int(32), a));

@@ -63,6 +63,30 @@ TEST(Rfactor, SumOver2DRDomByRows) {
     EXPECT_TRUE(contains(nest, "for r:")) << nest;
 }
 
+TEST(Rfactor, TwoUpdatesOfOneFuncGetDistinctIntermediates) {
+    // A gradient's scatters are several updates of one Func; factoring each must give Funcs of
+    // distinct names (a pipeline refuses two Funcs of one name).
+    Buffer<int32_t> in = input_2d(40, 30);
+    Func f("two_sums");
+    Var u("u");
+    RDom r(0, 40, 0, 30, "r"), s(0, 30, 0, 40, "s");
+    f() = 0;
+    f() += in(r.x, r.y);
+    f() += 2 * in(s.y, s.x);
+    Func first = f.update(0).rfactor(r.y, u);
+    Func second = f.update(1).rfactor(s.x, u);
+    EXPECT_EQ(first.name(), "two_sums_intm");
+    EXPECT_EQ(second.name(), "two_sums_u1_intm");
+    first.compute_root().update().parallel(u);
+    second.compute_root().update().parallel(u);
+    Buffer<int32_t> out = f.realize();
+    int64_t ref = 0;
+    for (int y = 0; y < 30; y++) {
+        for (int x = 0; x < 40; x++) ref += 3 * in(x, y);
+    }
+    EXPECT_EQ(out(), (int32_t)ref);
+}
+
 TEST(Rfactor, SplitThenFactorInnerVectorized) {
     // Halide's paper schedule: split r, factor the inner part, vectorize the partial sums.
     const int n = 1003;

@@ -34,6 +34,17 @@ public:
     /// What the call to the reduction Func passes for each pure arg.
     std::vector<Expr> call_args;
 
+    /// Adds the free variables of the domain's where() condition. It may read the enclosing
+    /// definition's pure Vars (where() refuses RVars of other domains); its own RVars are
+    /// stored unbound (a domain holding itself would never be freed), so they are named here.
+    void add_predicate_vars() {
+        if (!rdom.predicate().defined()) return;
+        const size_t outer = bound.size();
+        for (const ReductionVariable &rv : rdom.domain()) bound.push_back(rv.var);
+        mutate(rdom.predicate());
+        bound.resize(outer);
+    }
+
 protected:
     using IRMutator::visit;
 
@@ -121,6 +132,7 @@ InlineReduction start(const ReductionDomain &explicit_rdom, const Expr &e, const
                                   << "it reduces over, so the reduction would not loop over it: "
                                   << e << "\n";
     r.rdom = finder.rdom;
+    finder.add_predicate_vars();
     if (given) {
         user_assert(!given->defined())
             << "The Func " << given->name() << " passed to " << what

@@ -132,6 +132,24 @@ TEST(Reductions, NestedInlineSumIsConvolution) {
         }
 }
 
+TEST(Reductions, InlineSumWhoseWhereReadsAPureVar) {
+    // A prefix sum: the RDom's where() reads x, which the summed expression does not, so x is
+    // a free variable of the reduction all the same.
+    Buffer<int32_t> in(20);
+    for (int i = 0; i < 20; i++) in(i) = (i * 7) % 9 - 4;
+    Var x("x");
+    RDom r(0, 20, "r");
+    r.where(r <= x);
+    Func prefix("prefix");
+    prefix(x) = sum(r, in(r));
+    Buffer<int32_t> out = prefix.realize({20});
+    int32_t running = 0;
+    for (int i = 0; i < 20; i++) {
+        running += in(i);
+        EXPECT_EQ(out(i), running) << i;
+    }
+}
+
 TEST(Updates, SeveralUpdatesAndWhere) {
     Func f("f");
     Var x("x");

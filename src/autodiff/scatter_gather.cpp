@@ -132,6 +132,16 @@ private:
     void index(size_t i, const Expr &e, Case c) {
         Expr u = var(i);
         if (!uses_iteration(e)) {
+            // An index computed from the offsets of an earlier several-to-one solution (a
+            // bilateral grid's slice, grid(x / 8, y / 8, z(x, y)), solved for x and y) masks
+            // the sum over them: every point of the adjoint would visit all of them, once per
+            // value of u. The scatter visits each once.
+            for (const auto &o : c.offsets) {
+                if (expr_uses_var(e, o.first)) {
+                    failed = true;
+                    return;
+                }
+            }
             c.conditions.push_back(u == e);
             step(i + 1, std::move(c));
             return;
@@ -189,6 +199,7 @@ private:
                 return;
             }
         }
+        if (solve_tiled(i, e, c)) return;
         // Solve u == e for one iteration variable, the Func's pure Vars first (RVars left
         // unsolved stay reductions).
         for (size_t d = 0; d < domain.dims.size(); d++) {
@@ -211,6 +222,53 @@ private:
             return;
         }
         failed = true;
+    }
+
+    /// u == a z + t + b, for a pure variable z, an RVar t over [m, m + n) with n <= a and b free
+    /// of both (a tile's pixels, in(8 x + r.x - 4) with r.x in [0, 8)): each u is one point,
+    /// z = (u - b - m) / a and t = (u - b - m) % a + m (outside t's range when the remainder is
+    /// n or more: emit() masks it). Solving for z alone would leave t summed over its range
+    /// with all but one term masked out. Returns whether it solved argument i.
+    bool solve_tiled(size_t i, const Expr &e, Case &c) {
+        // The constant value of x, if it is one.
+        auto constant = [](const Expr &x, int64_t *value) {
+            Expr k = simplify(x);
+            const int64_t *p = as_const_int(k);
+            if (p) *value = *p;
+            return p != nullptr;
+        };
+        for (size_t zd = 0; zd < domain.dims.size(); zd++) {
+            const std::string &z = fresh_names[zd];
+            if (domain.dims[zd].is_rvar || c.solved.count(z) || !expr_uses_var(e, z)) continue;
+            Expr zv = Variable::make(Int(32), z);
+            int64_t a = 0;
+            if (!constant(substitute(z, zv + 1, e) - e, &a) || a < 2 || a > 1024) continue;
+            for (size_t td = 0; td < domain.dims.size(); td++) {
+                const std::string &t = fresh_names[td];
+                const Interval &range = domain.dims[td].range;
+                if (!domain.dims[td].is_rvar || c.solved.count(t) || !expr_uses_var(e, t) ||
+                    !range.is_bounded()) {
+                    continue;
+                }
+                Expr tv = Variable::make(Int(32), t);
+                int64_t m = 0, last = 0, step_t = 0;
+                if (!constant(range.min, &m) || !constant(range.max, &last) || last - m + 1 > a ||
+                    !constant(substitute(t, tv + 1, e) - e, &step_t) || step_t != 1) {
+                    continue;
+                }
+                Expr b = simplify(e - zv * (int)a - tv);
+                if (expr_uses_vars(b, iteration)) continue;
+                Expr q = var(i) - b - (int)m;
+                Expr zs = simplify(q / (int)a), ts = simplify(q % (int)a + (int)m);
+                std::map<std::string, Expr> solution = {{z, zs}, {t, ts}};
+                for (auto &kv : c.solved) kv.second = simplify(substitute(solution, kv.second));
+                c.solved[z] = zs;
+                c.solved[t] = ts;
+                step(i + 1, std::move(c));
+                return true;
+            }
+        }
+        return false;
     }
 
     /// The gather of one case.
@@ -293,26 +351,69 @@ private:
         auto finish = [&](const Expr &e, const std::map<std::string, Expr> &solution) {
             return substitute(rvars, substitute(solution, e));
         };
+        // A condition pinning one of the adjoint's Vars to a value (a boundary condition's
+        // edge case, u == 0) leaves only a line of the adjoint nonzero: the sum is taken with
+        // the Var replaced by that value, a Func of the other Vars, so it is computed along the
+        // line rather than over the whole adjoint and masked.
+        std::set<std::string> summed(reduced.begin(), reduced.end());
+        for (const auto &kv : rvars) summed.insert(kv.second.as<Variable>()->name);
+        std::vector<Expr> finished, pins;
+        std::map<std::string, Expr> pinned;
+        for (const Expr &k : conditions) finished.push_back(finish(k, exact));
+        if (summed_reduction(region)) {
+            for (Expr &e : finished) {
+                const EQ *eq = e.as<EQ>();
+                if (!eq) continue;
+                for (const auto &side :
+                     {std::make_pair(eq->a, eq->b), std::make_pair(eq->b, eq->a)}) {
+                    const Variable *v = side.first.as<Variable>();
+                    if (!v || !adjoint_vars.count(v->name) || pinned.count(v->name) ||
+                        expr_uses_vars(side.second, adjoint_vars) ||
+                        expr_uses_vars(side.second, summed)) {
+                        continue;
+                    }
+                    pinned[v->name] = side.second;
+                    pins.push_back(e);
+                    e = const_true();
+                    break;
+                }
+            }
+        }
         Expr cond = const_true();
-        for (const Expr &k : conditions) cond = cond && finish(k, exact);
+        for (const Expr &e : finished) cond = cond && substitute(pinned, e);
         cond = simplify(cond);
         if (is_const_false(cond)) return;
-        Expr value = finish(w, clamped);
+        Expr value = substitute(pinned, finish(w, clamped));
         if (!is_const_true(cond)) value = select(cond, value, make_zero(value.type()));
-        gathers.push_back(region.empty() ? value : reduce(r, region, value));
+        if (region.empty()) {
+            gathers.push_back(value);
+            return;
+        }
+        Expr total = reduce(r, region, value);
+        for (const Expr &pin : pins) total = select(pin, total, make_zero(total.type()));
+        gathers.push_back(total);
+    }
+
+    /// Whether reduce() sums over `region` with an inline reduction rather than term by term.
+    static bool summed_reduction(const Region &region) {
+        if (region.empty()) return false;
+        int64_t points = 1;
+        for (const Range &d : region) {
+            const int64_t *e = as_const_int(d.extent);
+            const int64_t *m = as_const_int(d.min);
+            if (!e || !m) return true;
+            points *= *e;
+        }
+        return points > 16;
     }
 
     /// The sum of value over r. A small constant domain (a 3x3 kernel, an upsampling factor, a
     /// boundary's overhang) is written out term by term, which vectorizes; a larger one is an
     /// inline reduction.
     Expr reduce(const RDom &r, const Region &region, const Expr &value) const {
+        if (summed_reduction(region)) return sum(r, value, name + "_sum");
         int64_t points = 1;
-        for (const Range &d : region) {
-            const int64_t *e = as_const_int(d.extent);
-            const int64_t *m = as_const_int(d.min);
-            points = (e && m) ? points * *e : 1 << 20;
-        }
-        if (points > 16) return sum(r, value, name + "_sum");
+        for (const Range &d : region) points *= *as_const_int(d.extent);
         Expr total;
         for (int64_t p = 0; p < points; p++) {
             std::map<std::string, Expr> point;

@@ -121,6 +121,45 @@ TEST(AutodiffStencils, RepeatEdge) {
     EXPECT_FALSE(has_scatter(d(in)));
 }
 
+TEST(AutodiffStencils, WideRepeatEdgeSumsAlongTheEdge) {
+    // A 21-tap box over repeat_edge: each edge case of the clamp sums over the overhang
+    // (more points than are written out term by term), and is nonzero only on the edge's
+    // line, where the sum is taken; corners sum over both overhangs.
+    Buffer<double> in = random_buffer<double>({9, 7}, 20);
+    in.set_name("in");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    RDom r(-10, 21, -3, 7, "r");
+    Func box("box");
+    box(x, y) = Expr(0.0);
+    box(x, y) += clamped(x + r.x, y + r.y) * (1.0 + 0.1 * r.x - 0.05 * r.y);
+    Func loss = weighted_loss(box, {9, 7});
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+    EXPECT_FALSE(has_scatter(d(in)));
+}
+
+TEST(AutodiffStencils, TiledReadIsADirectGather) {
+    // A splat's read in(8 x + r.x + 1, ...), r.x in [0, 8): each input point belongs to one
+    // tile and one tap, so its adjoint reads one point, with no sum over the 64 taps (solving
+    // for x alone would sum over them, all but one masked out). With 7 taps per tile, every
+    // eighth input point is read by none.
+    for (int taps : {8, 7}) {
+        Buffer<double> in = random_buffer<double>({26, 18}, 21);
+        in.set_name("in");
+        RDom r(0, taps, 0, taps, "r");
+        Func splat("splat");
+        splat(x, y) = Expr(0.0);
+        splat(x, y) += sin(in(8 * x + r.x + 1, 8 * y + r.y + 1)) * (1.0 + r.x + 0.5 * r.y);
+        Func loss = weighted_loss(splat, {3, 2});
+        Derivative d = propagate_adjoints(loss);
+        expect_gradient(loss, in, d(in));
+        EXPECT_FALSE(has_scatter(d(in)));
+        d(in).compute_root();
+        std::string text = lowered(d(in));
+        EXPECT_EQ(text.find("_sum"), std::string::npos) << text;
+    }
+}
+
 TEST(AutodiffStencils, ConstantExterior) {
     Buffer<double> in = random_buffer<double>({8, 6}, 12);
     in.set_name("in");
@@ -177,6 +216,24 @@ TEST(AutodiffStencils, DataDependentReadPlusAnRVarScatters) {
     Func loss = weighted_loss(taps, {10});
     Derivative d = propagate_adjoints(loss);
     EXPECT_TRUE(has_scatter(d(in)));
+    expect_gradient(loss, in, d(in));
+}
+
+TEST(AutodiffStencils, SliceAtADataDependentPlaneScatters) {
+    // A bilateral grid's slice, grid(x / 4, y / 4, z(x, y)): solved for x and y, each cell's
+    // adjoint would sum its 16 pixels once per plane, masked by z (all but one plane's terms
+    // wasted); the scatter visits each pixel once. Both are correct.
+    Buffer<double> in = random_buffer<double>({12, 8}, 18, 0.0, 0.99);
+    Buffer<double> grid = random_buffer<double>({3, 2, 4}, 19);
+    in.set_name("in");
+    grid.set_name("grid");
+    Func z("z"), slice("slice");
+    z(x, y) = cast<int>(in(x, y) * 4.0);
+    slice(x, y) = grid(x / 4, y / 4, clamp(z(x, y), 0, 3)) * in(x, y);
+    Func loss = weighted_loss(slice, {12, 8});
+    Derivative d = propagate_adjoints(loss);
+    EXPECT_TRUE(has_scatter(d(grid)));
+    expect_gradient(loss, grid, d(grid));
     expect_gradient(loss, in, d(in));
 }
 

@@ -3,6 +3,7 @@
 #include "analysis/solve.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
 #include "ir/substitute.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
@@ -203,25 +204,67 @@ private:
         // Solve u == e for one iteration variable, the Func's pure Vars first (RVars left
         // unsolved stay reductions).
         for (size_t d = 0; d < domain.dims.size(); d++) {
-            const std::string &z = fresh_names[d];
-            int64_t n = expr_uses_var(e, z) ? preimage_size(e, z) : 0;
-            if (n == 0) continue;
-            Interval sol = solve_for_inner_interval(u == e, z);
-            if (!sol.is_bounded()) continue;
-            Expr s = sol.min;
-            if (n > 1) {
-                std::string k = unique_name('k');
-                c.offsets.push_back({k, n});
-                s = s + Variable::make(Int(32), k);
-            }
-            Expr in_range = simplify(s <= sol.max);
-            if (!can_prove(in_range)) c.conditions.push_back(in_range);
-            for (auto &kv : c.solved) kv.second = simplify(substitute(z, s, kv.second));
-            c.solved[z] = s;
-            step(i + 1, std::move(c));
-            return;
+            if (solve_one(i, e, fresh_names[d], fresh_names[d], 1, 0, c)) return;
         }
+        if (solve_by_residue(i, e, c)) return;
         failed = true;
+    }
+
+    /// Solves u == e for z, records target = a z + k (z itself when a is 1 and k 0) and goes on
+    /// to argument i + 1. False if e cannot be solved for z.
+    bool solve_one(size_t i, const Expr &e, const std::string &z, const std::string &target,
+                   int64_t a, int64_t k, Case c) {
+        int64_t n = expr_uses_var(e, z) ? preimage_size(e, z) : 0;
+        if (n == 0) return false;
+        Interval sol = solve_for_inner_interval(var(i) == e, z);
+        if (!sol.is_bounded()) return false;
+        Expr s = sol.min;
+        if (n > 1) {
+            std::string offset = unique_name('k');
+            c.offsets.push_back({offset, n});
+            s = s + Variable::make(Int(32), offset);
+        }
+        Expr in_range = simplify(s <= sol.max);
+        if (!can_prove(in_range)) c.conditions.push_back(in_range);
+        if (a != 1 || k != 0) s = simplify(s * (int)a + (int)k);
+        for (auto &kv : c.solved) kv.second = simplify(substitute(target, s, kv.second));
+        c.solved[target] = s;
+        step(i + 1, std::move(c));
+        return true;
+    }
+
+    /// e reads a pure variable z through z % a (an upsampling's x / 2 - 1 + 2 * (x % 2)): each
+    /// residue k is its own case, z = a q + k, in which e is solved for q. Returns whether it
+    /// solved argument i.
+    bool solve_by_residue(size_t i, const Expr &e, const Case &c) {
+        for (size_t d = 0; d < domain.dims.size(); d++) {
+            const std::string &z = fresh_names[d];
+            if (domain.dims[d].is_rvar || c.solved.count(z) || !expr_uses_var(e, z)) continue;
+            int64_t a = 0;
+            visit_exprs(e, [&](const Expr &n) {
+                const Mod *m = n.as<Mod>();
+                const int64_t *divisor = m ? as_const_int(m->b) : nullptr;
+                if (!a && divisor && *divisor >= 2 && *divisor <= 64 && expr_uses_var(m->a, z)) {
+                    a = *divisor;
+                }
+                return a == 0;
+            });
+            if (!a) continue;
+            const std::string q = unique_name('q');
+            std::vector<Expr> residues;
+            for (int64_t k = 0; k < a; k++) {
+                Expr ek = simplify(substitute(z, Variable::make(Int(32), q) * (int)a + (int)k, e));
+                if (preimage_size(ek, q) == 0 ||
+                    !solve_for_inner_interval(var(i) == ek, q).is_bounded()) {
+                    break;
+                }
+                residues.push_back(ek);
+            }
+            if ((int64_t)residues.size() != a) continue;
+            for (int64_t k = 0; k < a; k++) solve_one(i, residues[k], q, z, a, k, c);
+            return true;
+        }
+        return false;
     }
 
     /// u == a z + t + b, for a pure variable z, an RVar t over [m, m + n) with n <= a and b free

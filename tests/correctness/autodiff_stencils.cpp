@@ -74,6 +74,23 @@ TEST(AutodiffStencils, Upsample) {
     EXPECT_FALSE(has_scatter(d(in)));
 }
 
+TEST(AutodiffStencils, LinearUpsampleWithParityIsAGather) {
+    // A pyramid's upsampling: pixel 2i is 3/4 of sample i and 1/4 of sample i - 1, pixel
+    // 2i + 1 3/4 of i and 1/4 of i + 1 (the far sample x / 2 - 1 + 2 (x % 2)). Each parity of
+    // x is its own case of the gather.
+    Buffer<double> in = random_buffer<double>({12, 9}, 22);
+    in.set_name("in");
+    Func upx("upx"), up("up");
+    // (Shifted by one so that every read is inside in.)
+    upx(x, y) = 0.25 * in(x / 2 + 2 * (x % 2), y + 1) + 0.75 * in(x / 2 + 1, y + 1);
+    up(x, y) = 0.25 * upx(x, y / 2 - 1 + 2 * (y % 2)) + 0.75 * upx(x, y / 2);
+    Func loss = weighted_loss(up, {20, 14}, 23);
+    Derivative d = propagate_adjoints(loss);
+    expect_gradient(loss, in, d(in));
+    EXPECT_FALSE(has_scatter(d(in)));
+    EXPECT_FALSE(has_scatter(d(upx)));
+}
+
 TEST(AutodiffStencils, TransposeAndShift) {
     Buffer<double> in = random_buffer<double>({9, 7}, 8);
     in.set_name("in");

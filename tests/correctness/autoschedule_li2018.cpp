@@ -341,3 +341,33 @@ TEST(AutoscheduleLi2018, ArgminStaysSerialAndCorrect) {
     Buffer<double> first = b.outputs[0].realize(std::vector<int>{});
     EXPECT_EQ(first(), 0.0);
 }
+
+TEST(AutoscheduleLi2018, ExponentialInliningIsCheckpointed) {
+    // Each level reads the one below at two points and has one consumer: inlined all the way,
+    // the last level's body would hold 2^14 reads of the input. Li2018 puts the levels where
+    // the inlined body grows past its limit at root, and the result is unchanged.
+    const int levels = 14, n = 64;
+    auto build = [&] {
+        Buffer<double> in = random_buffer<double>({n + 2 * levels}, 31);
+        std::vector<Func> f(levels + 1);
+        f[0](x) = in(x + levels);
+        for (int j = 1; j <= levels; j++) {
+            f[j] = Func("level" + std::to_string(j));
+            f[j](x) = 0.5 * f[j - 1](x - 1) + 0.25 * f[j - 1](x + 1);
+        }
+        f[levels].set_estimates({{0, n}});
+        Built b{{f[levels]}, {}};
+        for (int j = 1; j <= levels; j++) b.funcs["level" + std::to_string(j)] = f[j];
+        return b;
+    };
+    Built scheduled;
+    std::string source = check_against_unscheduled(build, {{n}}, 1e-12, {}, &scheduled);
+    int roots = 0;
+    for (int j = 1; j < levels; j++) {
+        roots += chain(source, ident(scheduled.funcs["level" + std::to_string(j)]) + "\n")
+                     .find("compute_root") != std::string::npos;
+    }
+    // The body doubles with each level, so a level at root about every 11 (2^11 > 2000 nodes).
+    EXPECT_GE(roots, 1) << source;
+    EXPECT_LE(roots, 3) << source;
+}

@@ -4,6 +4,7 @@
 #include "autoschedule/common/pipeline_model.h"
 #include "autoschedule/common/schedule_writer.h"
 #include "ir/ir_utils.h"
+#include "ir/ir_visitor.h"
 #include "simplify/simplify.h"
 #include "support/error.h"
 #include "support/util.h"
@@ -22,6 +23,11 @@ namespace {
 constexpr int64_t kTile = 16;
 /// RVars of at most this many iterations are unrolled innermost in commutative reductions.
 constexpr int64_t kUnroll = 4;
+/// A Func whose inlined body (its definition with the inlined Funcs it reads substituted) would
+/// exceed this many IR nodes is computed at root: inlining a chain of stencils multiplies (a
+/// pyramid's collapse, inlined, reads 4^levels coarse pixels per fine one), and so does the
+/// time to compile it.
+constexpr int64_t kMaxInlinedNodes = 2000;
 /// Every split guards its last iteration: the schedule must hold at sizes other than the
 /// estimates, where a shifted or rounded-up tile (or group of tiles) would leave the Func.
 constexpr TailStrategy kTail = TailStrategy::GuardWithIf;
@@ -43,6 +49,7 @@ public:
 
     std::string run(const std::string &header) {
         check_overrides();
+        find_inlining_blowups();
         for (const std::string &f : model_.graph.order) w_.reset(f);
         for (const std::string &f : model_.graph.order) {
             if (!checkpointed(f)) continue;
@@ -84,7 +91,32 @@ private:
     bool checkpointed(const std::string &f) const {
         if (params_.compute_root.count(f)) return true;
         if (params_.inline_funcs.count(f)) return false;
-        return !inline_obstacle(f).empty() || consumers(f).size() > 1;
+        return !inline_obstacle(f).empty() || consumers(f).size() > 1 || too_large_.count(f);
+    }
+
+    /// Fills too_large_, producers first: the inlined size of a Func counts each call to an
+    /// inlined Func as that Func's inlined size.
+    void find_inlining_blowups() {
+        std::map<std::string, int64_t> inlined_size;
+        for (const std::string &f : model_.graph.order) {
+            if (checkpointed(f)) continue;
+            int64_t size = 0;
+            for (const Expr &v : func(f).definition().values) {
+                visit_exprs(v, [&](const Expr &e) {
+                    const Call *c = e.as<Call>();
+                    auto it = c ? inlined_size.find(c->name) : inlined_size.end();
+                    size += it == inlined_size.end() ? 1 : it->second;
+                    return true;
+                });
+            }
+            if (size > kMaxInlinedNodes) {
+                too_large_.insert(f);
+                if (debug_)
+                    std::cerr << "Li2018: " << f << " at root: " << size << " nodes inlined\n";
+            } else {
+                inlined_size[f] = size;
+            }
+        }
     }
 
     void check_overrides() const {
@@ -343,6 +375,8 @@ private:
     Li2018Params params_;
     ScheduleWriter w_;
     bool debug_;
+    /// Funcs computed at root because inlining them would make too large a body.
+    std::set<std::string> too_large_;
 };
 
 } // namespace

@@ -9,6 +9,11 @@
 //   flow_warp (apps/flow_warp): N x C x H x W images warped by a flow field (N x 2 x H x W).
 //   bilateral_slice (apps/bilateral_slice): N x 3 x H x W images (C must be 3) and guides,
 //   sliced from a grid of W / 16 x H / 16 x 8 cells of 12 coefficients per image (HDRNet's).
+//   bilateral_grid, local_laplacian (apps/<name>, with their define_backward; N ignored, and
+//   C too for the bilateral grid): an H x W gray float image, the gradient with respect to it
+//   and r_sigma; an H x W RGB 16-bit image, C pyramid levels, the gradient with respect to it,
+//   the remapping table, alpha and beta. Their backward pass is always scheduled by Li2018, given
+//   the app's compute_root list (unscheduled, it takes minutes to compile); "default" is refused.
 // Schedules: default (none), hand (the app's schedule_cpu; the conv layer has none for its
 // backward pass, which Li2018 schedules), and an autoscheduler's name for both passes (Halide's
 // plugins must be on the library path).
@@ -16,11 +21,13 @@
 // Usage: nn_ops <operator> <n> <c> <h> <w> <runs> <schedule>...
 #include "Halide.h"
 
+#include "bilateral_grid/bilateral_grid.h"
 #include "bilateral_slice/bilateral_slice.h"
 #include "common/autoschedule.h"
 #include "common/timing.h"
 #include "conv_layer/conv_layer.h"
 #include "flow_warp/flow_warp.h"
+#include "local_laplacian/local_laplacian.h"
 #include "spatial_transformer/spatial_transformer.h"
 
 #include <algorithm>
@@ -237,14 +244,104 @@ void bilateral_slice(int n, int c, int h, int w, int runs, const std::string &sc
         });
 }
 
+/// The forward pass by `schedule` ("hand": the app's schedule_cpu, set by the caller; else an
+/// autoscheduler's name) and the backward pass by Li2018 given `compute_root`; the estimates
+/// are set by the caller.
+void schedule_app_passes(const std::string &schedule, Halide::Pipeline forward,
+                         Halide::Pipeline backward, const std::string &compute_root) {
+    if (schedule == "default")
+        throw std::runtime_error("unscheduled, the gradient takes minutes to compile");
+    Halide::Target target = Halide::get_jit_target_from_environment();
+    Halide::AutoschedulerParams li2018("Li2018");
+#ifdef LOOM_COMPAT_HALIDE_H
+    // Loom's Li2018 takes a compute_root list, as the paper's does; Halide 21's refuses it.
+    li2018.extra["compute_root"] = compute_root;
+#endif
+    app_autoschedule::load_scheduler("Li2018");
+    backward.apply_autoscheduler(target, li2018);
+    if (schedule != "hand") {
+        app_autoschedule::load_scheduler(schedule);
+        forward.apply_autoscheduler(target, Halide::AutoschedulerParams(schedule));
+    }
+}
+
+void bilateral_grid(int h, int w, int runs, const std::string &schedule) {
+    Halide::Buffer<float> in(w, h), d_out(w, h);
+    fill(in, 14, 0.0f);
+    fill(d_out, 15, -0.5f);
+    // Two instances, as the passes share the pipeline's Funcs.
+    BilateralGridPipeline p, q;
+    q.define_backward();
+    if (schedule == "hand") p.schedule_cpu();
+    app_autoschedule::bind(p.input, in);
+    app_autoschedule::bind(q.input, in);
+    app_autoschedule::bind(q.d_output, d_out);
+    p.r_sigma.set_estimate(p.r_sigma.get());
+    q.r_sigma.set_estimate(q.r_sigma.get());
+    Halide::Buffer<float> out(w, h), d_in(w, h);
+    Halide::Buffer<float> d_r_sigma = Halide::Buffer<float>::make_scalar();
+    p.output.set_estimates(app_autoschedule::region_of(out));
+    q.d_input.set_estimates(app_autoschedule::region_of(d_in));
+    q.d_r_sigma.set_estimates({});
+    Halide::Pipeline forward(p.output), backward({q.d_input, q.d_r_sigma});
+    schedule_app_passes(schedule, forward, backward, q.li2018_compute_root());
+    Halide::Target target = Halide::get_jit_target_from_environment();
+    forward.compile_jit(target);
+    backward.compile_jit(target);
+    time_passes(
+        schedule, runs, [&] { forward.realize(out); },
+        [&] {
+            backward.realize({d_in, d_r_sigma});
+        });
+}
+
+void local_laplacian(int levels, int h, int w, int runs, const std::string &schedule) {
+    Halide::Buffer<float> noise(w, h, 3), d_out(w, h, 3);
+    fill(noise, 16, 0.0f);
+    fill(d_out, 17, -0.5f);
+    Halide::Buffer<uint16_t> in(w, h, 3);
+    for (size_t i = 0; i < in.number_of_elements(); i++)
+        in.data()[i] = (uint16_t)(noise.data()[i] * 65535.0f);
+    LocalLaplacianPipeline p(levels), q(levels);
+    q.define_backward();
+    if (schedule == "hand") p.schedule_cpu();
+    for (LocalLaplacianPipeline *l : {&p, &q}) {
+        app_autoschedule::bind(l->input, in);
+        l->remap_lut.set_estimates(app_autoschedule::region_of(l->lut_table));
+        l->beta.set_estimate(l->beta.get());
+    }
+    app_autoschedule::bind(q.d_output, d_out);
+    Halide::Buffer<uint16_t> out(w, h, 3);
+    Halide::Buffer<float> d_in(w, h, 3), d_lut(local_laplacian_detail::kLutSize);
+    Halide::Buffer<float> d_alpha = Halide::Buffer<float>::make_scalar(),
+                          d_beta = Halide::Buffer<float>::make_scalar();
+    p.output.set_estimates(app_autoschedule::region_of(out));
+    q.d_input.set_estimates(app_autoschedule::region_of(d_in));
+    q.d_beta.set_estimates({});
+    q.d_alpha.set_estimates({});
+    q.d_remap_lut.set_estimates(app_autoschedule::region_of(d_lut));
+    Halide::Pipeline forward(p.output), backward({q.d_input, q.d_remap_lut, q.d_alpha, q.d_beta});
+    schedule_app_passes(schedule, forward, backward, q.li2018_compute_root());
+    Halide::Target target = Halide::get_jit_target_from_environment();
+    forward.compile_jit(target);
+    backward.compile_jit(target);
+    time_passes(
+        schedule, runs, [&] { forward.realize(out); },
+        [&] {
+            backward.realize({d_in, d_lut, d_alpha, d_beta});
+        });
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     const std::string op = argc > 1 ? argv[1] : "";
-    if (argc < 8 || (op != "spatial_transformer" && op != "conv_layer" && op != "flow_warp" &&
-                     op != "bilateral_slice")) {
+    if (argc < 8 ||
+        (op != "spatial_transformer" && op != "conv_layer" && op != "flow_warp" &&
+         op != "bilateral_slice" && op != "bilateral_grid" && op != "local_laplacian")) {
         std::fprintf(stderr, "usage: nn_ops spatial_transformer|conv_layer|flow_warp|"
-                             "bilateral_slice <n> <c> <h> <w> <runs> <schedule>...\n");
+                             "bilateral_slice|bilateral_grid|local_laplacian <n> <c> <h> <w> "
+                             "<runs> <schedule>...\n");
         return 2;
     }
     const int n = std::atoi(argv[2]), c = std::atoi(argv[3]), h = std::atoi(argv[4]),
@@ -258,6 +355,10 @@ int main(int argc, char **argv) {
                 flow_warp(n, c, h, w, runs, schedule);
             } else if (op == "bilateral_slice") {
                 bilateral_slice(n, c, h, w, runs, schedule);
+            } else if (op == "bilateral_grid") {
+                bilateral_grid(h, w, runs, schedule);
+            } else if (op == "local_laplacian") {
+                local_laplacian(c, h, w, runs, schedule);
             } else {
                 conv_layer(n, c, h, w, runs, schedule);
             }

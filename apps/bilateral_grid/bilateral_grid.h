@@ -10,6 +10,9 @@
 
 #include "bilateral_grid/bilateral_grid_params.h"
 
+#include <string>
+#include <vector>
+
 struct BilateralGridPipeline {
     /// Gray float input (x, y), values in [0, 1]; edges are repeated.
     Halide::ImageParam input{Halide::Float(32), 2, "input"};
@@ -59,6 +62,54 @@ struct BilateralGridPipeline {
         output(x, y) = interpolated(x, y, 0) / interpolated(x, y, 1);
     }
 
+    /// The backward pass's input: the adjoint of the output (x, y), e.g. d loss / d output.
+    Halide::ImageParam d_output{Halide::Float(32), 2, "d_output"};
+    /// The backward pass (define_backward): the gradients with respect to the input (x, y) and
+    /// to r_sigma (zero-dimensional).
+    Halide::Func d_input, d_r_sigma;
+    /// The adjoints of the grid: of blury, blurx, blurz and of the splat (the histogram's
+    /// update), in that order (set by define_backward).
+    std::vector<Halide::Func> d_grid;
+
+    /// Defines d_input and d_r_sigma by propagate_adjoints from the output over the input's
+    /// shape, given d_output. The output is piecewise smooth: a pixel's bin in the splat and its
+    /// lower grid plane in the slice are integers (cast<int>, no derivative), so the gradient is
+    /// the one of the piece the inputs lie in. A pixel's value reaches the output by three paths:
+    /// the slice's z weight, the value sum of its bin (the histogram's adjoint gathered at the
+    /// data-dependent bin) and, for its neighbours, the same through the blurred grid; r_sigma
+    /// only through the slice's z weight (v / r_sigma). The clamp to [0, 1] passes nothing
+    /// outside.
+    void define_backward() {
+        const Halide::Region bounds = {{0, input.dim(0).extent()}, {0, input.dim(1).extent()}};
+        Halide::Derivative d = Halide::propagate_adjoints(output, Halide::Func(d_output), bounds);
+        d_input = d(input.name());
+        d_r_sigma = d(r_sigma.name());
+        d_grid = {d(blury), d(blurx), d(blurz), d(histogram, 0)};
+        d_clamped_ = d(clamped);
+    }
+
+    /// The backward pass breadth-first: the histogram, the blurred grid, d_grid and the adjoint
+    /// of the clamped input at root, the rest as propagate_adjoints leaves it (its scatters at
+    /// root, the others inlined). Unscheduled, the 125-tap blur chains are copied into every
+    /// adjoint that reads them and the histogram is recomputed at every point of its consumers:
+    /// the gradient of a 16 x 16 image then compiles for minutes and runs for seconds.
+    void schedule_backward_root() {
+        histogram.compute_root();
+        blury.compute_root();
+        for (Halide::Func f : d_grid) f.compute_root();
+        d_clamped_.compute_root();
+    }
+
+    /// The Li2018 autoscheduler's "compute_root" parameter for the backward pass: d_grid. Each
+    /// has one consumer, so Li2018 would inline it, and the adjoint of each pixel's read in the
+    /// splat would re-evaluate the 125-tap chain for each of the 128 terms it sums (85x slower
+    /// at 640 x 384).
+    std::string li2018_compute_root() const {
+        std::string names;
+        for (const Halide::Func &f : d_grid) names += (names.empty() ? "" : ",") + f.name();
+        return names;
+    }
+
     /// No schedule: the grid (a reduction) at root, every blur and the slice inlined into the
     /// output (125 grid reads per blurred cell, 8 blurred cells per pixel). Serial, scalar.
     void schedule_default() {}
@@ -95,6 +146,9 @@ struct BilateralGridPipeline {
     }
 
 private:
+    /// The adjoint of the clamped input (set by define_backward).
+    Halide::Func d_clamped_;
+
     /// tap[0] f(-2) + tap[1] f(-1) + ... + tap[4] f(2), summed left to right.
     template <typename F>
     static Halide::Expr blur5(F f) {

@@ -11,47 +11,59 @@
 #include <vector>
 
 /// Filters the w x h gray image `in` (x fastest, values in [0, 1], edges repeated) into `out`
-/// (same layout). Sums in the same order as the pipeline, so only contraction of multiply-adds
-/// separates the two.
-inline void bilateral_grid_reference(const float *in, float *out, int w, int h, float r_sigma) {
+/// (same layout). Sums in the same order as the pipeline, so in float only contraction of
+/// multiply-adds separates the two; in double (T = double, with the same float constants) it is
+/// the function the gradient tests take finite differences of. The output is piecewise smooth
+/// in the input and r_sigma: if `branches` is given, every integer decision (each clamp of a
+/// value to [0, 1], each pixel's bin in the splat and lower plane in the slice) is appended to
+/// it, so a caller can tell whether two evaluations lie on the same smooth piece.
+template <typename T>
+void bilateral_grid_reference(const T *in, T *out, int w, int h, T r_sigma,
+                              std::vector<int> *branches = nullptr) {
     using namespace bilateral_grid_detail;
     const int s = kSigmaS;
-    const float inv_r = 1.0f / r_sigma;
+    const T inv_r = T(1) / r_sigma;
+    auto decide = [&](int choice) {
+        if (branches) branches->push_back(choice);
+        return choice;
+    };
     auto pixel = [&](int x, int y) {
         x = std::min(std::max(x, 0), w - 1);
         y = std::min(std::max(y, 0), h - 1);
-        return std::min(std::max(in[(size_t)y * w + x], 0.0f), 1.0f);
+        T v = in[(size_t)y * w + x];
+        decide(v < 0 ? -1 : v > 1 ? 1 : 0);
+        return std::min(std::max(v, T(0)), T(1));
     };
     // The grid covers every cell the slice reads (0 .. last + 1), the blurs' reach (2 each way)
     // and a spare margin, so the blur loops need no edge tests; cells hold (sum, count).
     const int margin = 4;
     const int x0 = -margin, nx = (w - 1) / s + 2 + 2 * margin;
     const int y0 = -margin, ny = (h - 1) / s + 2 + 2 * margin;
-    const int z0 = -margin, nz = (int)(inv_r + 0.5f) + 2 + 2 * margin;
+    const int z0 = -margin, nz = (int)(inv_r + T(0.5)) + 2 + 2 * margin;
     auto at = [&](int gx, int gy, int gz, int ch) {
         return ((((size_t)(gz - z0) * ny + (gy - y0)) * nx + (gx - x0)) * 2) + ch;
     };
     const size_t cells = (size_t)nx * ny * nz * 2;
-    std::vector<float> grid(cells, 0.0f);
+    std::vector<T> grid(cells, T(0));
     // Splat: cell (gx, gy) owns pixels gx*s - s/2 .. gx*s + s/2 - 1 (rows outer, columns
     // inner), each into its nearest intensity bin.
     for (int gy = y0; gy < y0 + ny; gy++)
         for (int gx = x0; gx < x0 + nx; gx++)
             for (int j = 0; j < s; j++)
                 for (int i = 0; i < s; i++) {
-                    float v = pixel(gx * s + i - s / 2, gy * s + j - s / 2);
-                    int bin = (int)(v * inv_r + 0.5f);
+                    T v = pixel(gx * s + i - s / 2, gy * s + j - s / 2);
+                    int bin = decide((int)(v * inv_r + T(0.5)));
                     grid[at(gx, gy, bin, 0)] += v;
-                    grid[at(gx, gy, bin, 1)] += 1.0f;
+                    grid[at(gx, gy, bin, 1)] += T(1);
                 }
     // Separable blur along z, then x, then y, over the interior (2 cells from each edge).
-    auto blur = [&](const std::vector<float> &src, int dx, int dy, int dz) {
-        std::vector<float> dst(cells, 0.0f);
+    auto blur = [&](const std::vector<T> &src, int dx, int dy, int dz) {
+        std::vector<T> dst(cells, T(0));
         for (int gz = z0 + 2; gz < z0 + nz - 2; gz++)
             for (int gy = y0 + 2; gy < y0 + ny - 2; gy++)
                 for (int gx = x0 + 2; gx < x0 + nx - 2; gx++)
                     for (int ch = 0; ch < 2; ch++) {
-                        float sum = kTap[0] * src[at(gx - 2 * dx, gy - 2 * dy, gz - 2 * dz, ch)];
+                        T sum = kTap[0] * src[at(gx - 2 * dx, gy - 2 * dy, gz - 2 * dz, ch)];
                         for (int d = -1; d <= 2; d++)
                             sum = sum +
                                   kTap[d + 2] * src[at(gx + d * dx, gy + d * dy, gz + d * dz, ch)];
@@ -59,20 +71,20 @@ inline void bilateral_grid_reference(const float *in, float *out, int w, int h, 
                     }
         return dst;
     };
-    std::vector<float> blurred = blur(blur(blur(grid, 0, 0, 1), 1, 0, 0), 0, 1, 0);
+    std::vector<T> blurred = blur(blur(blur(grid, 0, 0, 1), 1, 0, 0), 0, 1, 0);
     // Slice: trilinear interpolation at (x / s, y / s, v / r_sigma) of both channels.
-    auto mix = [](float a, float b, float t) { return a * (1.0f - t) + b * t; };
+    auto mix = [](T a, T b, T t) { return a * (T(1) - t) + b * t; };
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            float v = pixel(x, y);
-            float zv = v * inv_r;
-            int gz = (int)zv;
-            float tz = zv - (float)gz;
+            T v = pixel(x, y);
+            T zv = v * inv_r;
+            int gz = decide((int)zv);
+            T tz = zv - (T)gz;
             int gx = x / s, gy = y / s;
-            float tx = (float)(x % s) / (float)s, ty = (float)(y % s) / (float)s;
-            float result[2];
+            T tx = (T)(x % s) / (T)s, ty = (T)(y % s) / (T)s;
+            T result[2];
             for (int ch = 0; ch < 2; ch++) {
-                float plane[2];
+                T plane[2];
                 for (int k = 0; k < 2; k++) {
                     auto g = [&](int ax, int ay) { return blurred[at(ax, ay, gz + k, ch)]; };
                     plane[k] = mix(mix(g(gx, gy), g(gx + 1, gy), tx),

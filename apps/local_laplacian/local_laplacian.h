@@ -23,6 +23,10 @@ struct LocalLaplacianPipeline {
     Halide::Param<float> beta{"beta", local_laplacian_detail::kBeta};
 
     Halide::Func clamped{"clamped"}, gray{"gray"}, remapped{"remapped"}, output{"local_laplacian"};
+    /// The input as floats in [0, 1] and the output as floats in [0, 1] before its rounding to 16
+    /// bits, both inlined (the forward pass computes what it did without them): the backward
+    /// pass differentiates from and to these, since integers carry no derivative.
+    Halide::Func unit_input{"unit_input"}, float_output{"float_output"};
     /// Gaussian pyramids of the remapped images (x, y, k) and of the gray image; Laplacian
     /// pyramids of the remapped images and of the output; the output's collapsed Gaussian
     /// pyramid. Level 0 is the finest.
@@ -43,7 +47,8 @@ struct LocalLaplacianPipeline {
 
         Expr cx = Halide::clamp(x, 0, input.width() - 1);
         Expr cy = Halide::clamp(y, 0, input.height() - 1);
-        clamped(x, y, c) = Halide::cast<float>(input(cx, cy, c)) * (1.0f / 65535.0f);
+        unit_input(x, y, c) = Halide::cast<float>(input(x, y, c)) * (1.0f / 65535.0f);
+        clamped(x, y, c) = unit_input(cx, cy, c);
         gray(x, y) =
             kLumaR * clamped(x, y, 0) + kLumaG * clamped(x, y, 1) + kLumaB * clamped(x, y, 2);
 
@@ -97,7 +102,70 @@ struct LocalLaplacianPipeline {
 
         // Colour by the ratio of the new gray to the old, back to 16 bits.
         Expr v = out_g_pyr[0](x, y) * (clamped(x, y, c) + kEps) / (gray(x, y) + kEps);
-        output(x, y, c) = Halide::cast<uint16_t>(Halide::clamp(v, 0.0f, 1.0f) * 65535.0f + 0.5f);
+        float_output(x, y, c) = Halide::clamp(v, 0.0f, 1.0f);
+        output(x, y, c) = Halide::cast<uint16_t>(float_output(x, y, c) * 65535.0f + 0.5f);
+    }
+
+    /// The backward pass's input: the adjoint of float_output (x, y, c), e.g. d loss / d output
+    /// with the output in [0, 1].
+    Halide::ImageParam d_output{Halide::Float(32), 3, "d_output"};
+    /// The backward pass (define_backward): the gradients with respect to the input in [0, 1]
+    /// (unit_input, x, y, c: divide by 65535 for d / d input), to each entry of the remapping
+    /// table (remap_lut) and to alpha and beta (zero-dimensional).
+    Halide::Func d_input, d_remap_lut, d_alpha{"d_alpha"}, d_beta;
+    /// The adjoints of the pyramids' levels, of their resampling passes, of the remapped images
+    /// and of the gray image, the Funcs the backward pass reads many times (set by
+    /// define_backward).
+    std::vector<Halide::Func> d_levels;
+
+    /// Defines the gradients by propagate_adjoints from float_output over the input's shape,
+    /// given d_output. The output is piecewise smooth: the remapping table's entry and the two
+    /// intensity levels a coefficient interpolates between are integers (cast<int>, no
+    /// derivative), so the gradient is the one of the piece the inputs lie in. The gray value
+    /// reaches the output through the remapping (the table's linear interpolation), through the
+    /// weights between intensity levels at every pyramid level, and through the colour ratio;
+    /// alpha and beta only through the remapping. The table's gradient is a scatter (each
+    /// remapped pixel reads the entries its difference selects); alpha's is its sum weighted by
+    /// the curve of alpha = 1, since the table is alpha times that curve.
+    void define_backward() {
+        using namespace local_laplacian_detail;
+        const Halide::Region bounds = {
+            {0, input.dim(0).extent()}, {0, input.dim(1).extent()}, {0, 3}};
+        Halide::Derivative d =
+            Halide::propagate_adjoints(float_output, Halide::Func(d_output), bounds);
+        d_input = d(unit_input);
+        d_remap_lut = d(remap_lut.name());
+        d_beta = d(beta.name());
+        std::vector<float> curve = remap_table(1.0f);
+        for (int i = 0; i < kLutSize; i++) unit_curve_(i) = curve[i];
+        Halide::RDom r(0, kLutSize, "lut_r");
+        d_alpha() = 0.0f;
+        d_alpha() += d_remap_lut(r) * unit_curve_(r);
+        d_levels = {d(gray), d(remapped)};
+        for (int j = 0; j < kJ(); j++)
+            for (const Halide::Func &f :
+                 {g_pyr[j], in_g_pyr[j], l_pyr[j], out_l_pyr[j], out_g_pyr[j]})
+                if (d(f).defined()) d_levels.push_back(d(f));
+        for (const Halide::Func &f : resamplers_)
+            if (d(f).defined()) d_levels.push_back(d(f));
+    }
+
+    /// The backward pass breadth-first: schedule_root for the forward levels and every level's
+    /// adjoint (d_levels) at root, the rest as propagate_adjoints leaves it (its scatters at
+    /// root, the others inlined). Inlined, each level's adjoint would re-evaluate the adjoints
+    /// of the levels it reads, as inlining the forward levels would.
+    void schedule_backward_root() {
+        schedule_root();
+        for (Halide::Func f : d_levels) f.compute_root();
+    }
+
+    /// The Li2018 autoscheduler's "compute_root" parameter for the backward pass: d_levels.
+    /// Li2018 inlines a Func with one consumer, as most of them are, and then each level's
+    /// adjoint re-evaluates those below it.
+    std::string li2018_compute_root() const {
+        std::string names;
+        for (const Halide::Func &f : d_levels) names += (names.empty() ? "" : ",") + f.name();
+        return names;
     }
 
     /// Sets the detail amplification alpha (rebuilds the remapping table).
@@ -166,8 +234,12 @@ struct LocalLaplacianPipeline {
 private:
     /// Pyramid levels.
     int levels_;
+    /// The remapping curve of alpha = 1 (define_backward).
+    Halide::Buffer<float> unit_curve_{local_laplacian_detail::kLutSize};
     /// Numbers the downsampling and upsampling Funcs (names must be unique).
     int helpers_ = 0;
+    /// The downsampling and upsampling Funcs, each pass along x and along y.
+    std::vector<Halide::Func> resamplers_;
 
     int kJ() const { return levels_; }
 
@@ -186,6 +258,7 @@ private:
     Halide::Func downsample(Halide::Func f, bool has_k) {
         const std::string n = std::to_string(helpers_++);
         Halide::Func dx("downx_" + n), dy("downy_" + n);
+        resamplers_.insert(resamplers_.end(), {dx, dy});
         auto taps = [](Halide::Expr a, Halide::Expr b, Halide::Expr c_, Halide::Expr d) {
             return (a + 3.0f * b + 3.0f * c_ + d) * 0.125f;
         };
@@ -203,6 +276,7 @@ private:
     Halide::Func upsample(Halide::Func f, bool has_k) {
         const std::string n = std::to_string(helpers_++);
         Halide::Func ux("upx_" + n), uy("upy_" + n);
+        resamplers_.insert(resamplers_.end(), {ux, uy});
         define(ux, has_k,
                0.25f * at(f, has_k, x / 2 - 1 + 2 * (x % 2), y) + 0.75f * at(f, has_k, x / 2, y));
         define(uy, has_k,

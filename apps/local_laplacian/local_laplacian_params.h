@@ -27,14 +27,16 @@ constexpr float kEps = 0.01f;
 /// intensity level, alpha * d * exp(-d^2 / (2 sigma^2)) with sigma = 1 / (K - 1) (one level
 /// step): small differences (texture) are amplified by up to 1 + alpha, large ones (edges) are
 /// left to the beta term. Entry i is d = (i - (K - 1) * steps) / ((K - 1) * steps), computed
-/// in double and rounded to float once, so the pipeline and the reference share the values.
-inline std::vector<float> remap_table(float alpha) {
-    std::vector<float> lut(kLutSize);
+/// in double and rounded to float once, so the pipeline and the reference share the values
+/// (T = double: not rounded, for the reference in double).
+template <typename T = float>
+std::vector<T> remap_table(double alpha) {
+    std::vector<T> lut(kLutSize);
     const double sigma = 1.0 / (kIntensityLevels - 1);
     const double unit = (double)(kIntensityLevels - 1) * kLutStepsPerLevel;
     for (int i = 0; i < kLutSize; i++) {
         double d = (i - unit) / unit;
-        lut[i] = (float)(alpha * d * std::exp(-d * d / (2.0 * sigma * sigma)));
+        lut[i] = (T)(alpha * d * std::exp(-d * d / (2.0 * sigma * sigma)));
     }
     return lut;
 }

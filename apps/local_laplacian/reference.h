@@ -20,15 +20,16 @@ namespace local_laplacian_detail {
 inline int floor_div2(int v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
 inline int floor_mod2(int v) { return v & 1; }
 
-/// A float image over the rectangle [x0, x0 + w) x [y0, y0 + h) of the plane.
+/// An image over the rectangle [x0, x0 + w) x [y0, y0 + h) of the plane.
+template <typename T>
 struct Plane {
     int x0 = 0, y0 = 0, w = 0, h = 0;
-    std::vector<float> v;
+    std::vector<T> v;
     Plane() = default;
     Plane(int x0_, int y0_, int x1, int y1)
-        : x0(x0_), y0(y0_), w(x1 - x0_ + 1), h(y1 - y0_ + 1), v((size_t)w * h, 0.0f) {}
-    float &operator()(int x, int y) { return v[(size_t)(y - y0) * w + (x - x0)]; }
-    float operator()(int x, int y) const { return v[(size_t)(y - y0) * w + (x - x0)]; }
+        : x0(x0_), y0(y0_), w(x1 - x0_ + 1), h(y1 - y0_ + 1), v((size_t)w * h, T(0)) {}
+    T &operator()(int x, int y) { return v[(size_t)(y - y0) * w + (x - x0)]; }
+    T operator()(int x, int y) const { return v[(size_t)(y - y0) * w + (x - x0)]; }
 };
 
 /// An inclusive range of one coordinate.
@@ -37,7 +38,8 @@ struct Range {
 };
 
 /// f downsampled by [1 3 3 1] / 8 along x then y, over `out`'s rectangle.
-inline void reference_downsample(const Plane &f, Plane &out) {
+template <typename T>
+void reference_downsample(const Plane<T> &f, Plane<T> &out) {
     for (int y = out.y0; y < out.y0 + out.h; y++)
         for (int x = out.x0; x < out.x0 + out.w; x++) {
             auto dx = [&](int row) {
@@ -51,7 +53,8 @@ inline void reference_downsample(const Plane &f, Plane &out) {
 }
 
 /// The linear upsampling of the coarser level f at fine pixel (x, y).
-inline float reference_upsample(const Plane &f, int x, int y) {
+template <typename T>
+T reference_upsample(const Plane<T> &f, int x, int y) {
     auto ux = [&](int row) {
         int near = floor_div2(x), far = floor_div2(x) - 1 + 2 * floor_mod2(x);
         return 0.25f * f(far, row) + 0.75f * f(near, row);
@@ -62,13 +65,25 @@ inline float reference_upsample(const Plane &f, int x, int y) {
 
 } // namespace local_laplacian_detail
 
-/// Filters the planar w x h x 3 16-bit image `in` (x fastest, then y, then the channel) into
-/// `out` (same layout) with detail `alpha`, large-scale contrast `beta` and `levels` pyramid
-/// levels.
-inline void local_laplacian_reference(const uint16_t *in, uint16_t *out, int w, int h, float alpha,
-                                      float beta, int levels = local_laplacian_detail::kLevels) {
+/// Filters the planar w x h x 3 image `in` of values in [0, 1] (x fastest, then y, then the
+/// channel) into `out` (same layout): the output in [0, 1] before its rounding to 16 bits, with
+/// the remapping table `lut` (remap_table<T>(alpha)), large-scale contrast `beta` and `levels`
+/// pyramid levels. In float, the pipeline's operations in its order; in double (T = double,
+/// with the same float constants), the function the gradient tests take finite differences of.
+/// The output is piecewise smooth: if `branches` is given, every integer decision (each
+/// remapped pixel's table entry and the clamps of its position, each coefficient's lower
+/// intensity level, each output's clamp to [0, 1]) is appended to it, so a caller can tell
+/// whether two evaluations lie on the same smooth piece.
+template <typename T>
+void local_laplacian_reference_values(const T *in, T *out, int w, int h, const std::vector<T> &lut,
+                                      T beta, int levels = local_laplacian_detail::kLevels,
+                                      std::vector<int> *branches = nullptr) {
     using namespace local_laplacian_detail;
     const int J = levels, K = kIntensityLevels;
+    auto decide = [&](int choice) {
+        if (branches) branches->push_back(choice);
+        return choice;
+    };
     // Regions: A[j] the output pyramid's levels (the collapse reads one coarser pixel beyond
     // half of each finer range), B[j] the Gaussian pyramids' (A[j] and what level j + 1's
     // downsampling reads).
@@ -88,19 +103,19 @@ inline void local_laplacian_reference(const uint16_t *in, uint16_t *out, int w, 
                  std::max(Ay[j].hi, 2 * By[j + 1].hi + 2)};
     }
     auto plane = [&](const std::vector<Range> &X, const std::vector<Range> &Y, int j) {
-        return Plane(X[j].lo, Y[j].lo, X[j].hi, Y[j].hi);
+        return Plane<T>(X[j].lo, Y[j].lo, X[j].hi, Y[j].hi);
     };
     auto input = [&](int x, int y, int c) {
         x = std::min(std::max(x, 0), w - 1);
         y = std::min(std::max(y, 0), h - 1);
-        return (float)in[((size_t)c * h + y) * w + x] * (1.0f / 65535.0f);
+        return in[((size_t)c * h + y) * w + x];
     };
     auto luma = [&](int x, int y) {
         return kLumaR * input(x, y, 0) + kLumaG * input(x, y, 1) + kLumaB * input(x, y, 2);
     };
 
     // The gray image's Gaussian pyramid.
-    std::vector<Plane> in_g(J);
+    std::vector<Plane<T>> in_g(J);
     in_g[0] = plane(Bx, By, 0);
     for (int y = By[0].lo; y <= By[0].hi; y++)
         for (int x = Bx[0].lo; x <= Bx[0].hi; x++) in_g[0](x, y) = luma(x, y);
@@ -111,21 +126,22 @@ inline void local_laplacian_reference(const uint16_t *in, uint16_t *out, int w, 
 
     // For each intensity level: its remapped image's pyramids, and its share of the output's
     // Laplacian coefficients (weight 1 - t at the level below the gray value, t above).
-    const std::vector<float> lut = remap_table(alpha);
-    const float unit = (float)((K - 1) * kLutStepsPerLevel);
-    std::vector<Plane> out_l(J);
+    const T unit = (T)((K - 1) * kLutStepsPerLevel);
+    std::vector<Plane<T>> out_l(J);
     for (int j = 0; j < J; j++) out_l[j] = plane(Ax, Ay, j);
-    std::vector<Plane> g(J);
+    std::vector<Plane<T>> g(J);
     for (int k = 0; k < K; k++) {
-        const float level = (float)k * (1.0f / (K - 1));
+        const T level = (T)k * (T)(1.0f / (K - 1));
         g[0] = plane(Bx, By, 0);
         for (int y = By[0].lo; y <= By[0].hi; y++)
             for (int x = Bx[0].lo; x <= Bx[0].hi; x++) {
-                float d = in_g[0](x, y) - level;
-                float pos = std::min(std::max(d * unit + unit, 0.0f), 2.0f * unit);
-                int i = std::min((int)pos, kLutSize - 2);
-                float t = pos - (float)i;
-                g[0](x, y) = beta * d + level + (lut[i] * (1.0f - t) + lut[i + 1] * t);
+                T d = in_g[0](x, y) - level;
+                T raw = d * unit + unit;
+                decide(raw < 0 ? -1 : raw > 2 * unit ? 1 : 0);
+                T pos = std::min(std::max(raw, T(0)), 2 * unit);
+                int i = decide(std::min((int)pos, kLutSize - 2));
+                T t = pos - (T)i;
+                g[0](x, y) = beta * d + level + (lut[i] * (T(1) - t) + lut[i + 1] * t);
             }
         for (int j = 1; j < J; j++) {
             g[j] = plane(Bx, By, j);
@@ -134,21 +150,22 @@ inline void local_laplacian_reference(const uint16_t *in, uint16_t *out, int w, 
         for (int j = 0; j < J; j++)
             for (int y = Ay[j].lo; y <= Ay[j].hi; y++)
                 for (int x = Ax[j].lo; x <= Ax[j].hi; x++) {
-                    float lv = in_g[j](x, y) * (float)(K - 1);
+                    T lv = in_g[j](x, y) * (T)(K - 1);
                     int li = std::min(std::max((int)lv, 0), K - 2);
+                    if (k == 0) decide(li);
                     if (k != li && k != li + 1) continue;
-                    float t = lv - (float)li;
-                    float lap =
+                    T t = lv - (T)li;
+                    T lap =
                         j == J - 1 ? g[j](x, y) : g[j](x, y) - reference_upsample(g[j + 1], x, y);
                     if (k == li)
-                        out_l[j](x, y) = (1.0f - t) * lap;
+                        out_l[j](x, y) = (T(1) - t) * lap;
                     else
                         out_l[j](x, y) = out_l[j](x, y) + t * lap;
                 }
     }
 
     // Collapse, then colour by ratio.
-    std::vector<Plane> out_g(J);
+    std::vector<Plane<T>> out_g(J);
     out_g[J - 1] = out_l[J - 1];
     for (int j = J - 2; j >= 0; j--) {
         out_g[j] = plane(Ax, Ay, j);
@@ -159,10 +176,23 @@ inline void local_laplacian_reference(const uint16_t *in, uint16_t *out, int w, 
     for (int c = 0; c < 3; c++)
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
-                float v = out_g[0](x, y) * (input(x, y, c) + kEps) / (in_g[0](x, y) + kEps);
-                v = std::min(std::max(v, 0.0f), 1.0f);
-                out[((size_t)c * h + y) * w + x] = (uint16_t)(v * 65535.0f + 0.5f);
+                T v = out_g[0](x, y) * (input(x, y, c) + kEps) / (in_g[0](x, y) + kEps);
+                decide(v < 0 ? -1 : v > 1 ? 1 : 0);
+                out[((size_t)c * h + y) * w + x] = std::min(std::max(v, T(0)), T(1));
             }
+}
+
+/// Filters the planar w x h x 3 16-bit image `in` (x fastest, then y, then the channel) into
+/// `out` (same layout) with detail `alpha`, large-scale contrast `beta` and `levels` pyramid
+/// levels: local_laplacian_reference_values in float, in and out scaled by 65535.
+inline void local_laplacian_reference(const uint16_t *in, uint16_t *out, int w, int h, float alpha,
+                                      float beta, int levels = local_laplacian_detail::kLevels) {
+    const size_t n = (size_t)w * h * 3;
+    std::vector<float> unit(n), values(n);
+    for (size_t i = 0; i < n; i++) unit[i] = (float)in[i] * (1.0f / 65535.0f);
+    local_laplacian_reference_values(unit.data(), values.data(), w, h,
+                                     local_laplacian_detail::remap_table(alpha), beta, levels);
+    for (size_t i = 0; i < n; i++) out[i] = (uint16_t)(values[i] * 65535.0f + 0.5f);
 }
 
 #endif

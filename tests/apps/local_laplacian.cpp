@@ -1,6 +1,8 @@
 // The local Laplacian filter app (apps/local_laplacian) against its naive reference, with every
 // level at root (the breadth-first schedule; inlining everything is out of reach, see
-// schedule_root) and with its CPU schedule, plus a check that the schedule shaped the loop nest.
+// schedule_root) and with its CPU schedule, plus a check that the schedule shaped the loop nest;
+// its backward pass (define_backward), breadth-first and scheduled by Li2018, against central
+// finite differences of the reference in double.
 #include "Halide.h"
 
 #include "local_laplacian/local_laplacian.h"
@@ -10,6 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -110,4 +115,212 @@ TEST(LocalLaplacianApp, CpuSchedule) {
     // 67 x 45, neither a multiple of the vector width nor of the strips; more detail, less
     // large-scale contrast.
     check_against_reference(p, 67, 45, 2.0f, 0.6f);
+}
+
+namespace {
+
+/// Pyramid levels in the backward tests: 3 (finest, middle and coarsest levels all occur). The
+/// gradient of 4 takes Loom twice as long to compile (20 s with Li2018's schedule).
+constexpr int kBackwardLevels = 3;
+
+/// Deterministic adjoint weights in [-1, 1).
+Buffer<float> make_adjoint(int w, int h) {
+    Buffer<float> d(w, h, 3);
+    uint32_t state = 2718;
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                state = state * 1664525u + 1013904223u;
+                d(x, y, c) = 2.0f * (float)(state >> 8) / (float)(1u << 24) - 1.0f;
+            }
+    return d;
+}
+
+/// The point the gradient is taken at, in double: the input as the pipeline sees it (16-bit
+/// values over 65535, rounded to float), the remapping table of alpha and beta.
+struct Point {
+    int w, h;
+    std::vector<double> in, lut;
+    double alpha, beta;
+    Point(const Buffer<uint16_t> &input, double alpha_, double beta_)
+        : w(input.width()), h(input.height()), alpha(alpha_), beta(beta_) {
+        for (size_t i = 0; i < input.number_of_elements(); i++)
+            in.push_back((double)((float)input.data()[i] * (1.0f / 65535.0f)));
+        lut = remap_table<double>(alpha);
+    }
+    /// L = sum of output * d_output by the reference in double, its integer decisions in
+    /// `branches`.
+    double loss(const Buffer<float> &d_out, std::vector<int> *branches) const {
+        std::vector<double> out(in.size());
+        local_laplacian_reference_values(in.data(), out.data(), w, h, lut, beta, kBackwardLevels,
+                                         branches);
+        double sum = 0;
+        for (size_t i = 0; i < out.size(); i++) sum += out[i] * d_out.data()[i];
+        return sum;
+    }
+};
+
+struct Gradient {
+    Buffer<float> d_input, d_remap_lut;
+    float d_alpha, d_beta;
+};
+
+/// Runs `backward`, the backward pass (define_backward) of `p`, at alpha and beta.
+Gradient run_backward(Pipeline &backward, LocalLaplacianPipeline &p, const Buffer<uint16_t> &in,
+                      const Buffer<float> &d_out, float alpha, float beta) {
+    p.input.set(in);
+    p.d_output.set(d_out);
+    p.set_alpha(alpha);
+    p.beta.set(beta);
+    Gradient g{Buffer<float>(in.width(), in.height(), 3), Buffer<float>(kLutSize), 0, 0};
+    Buffer<float> d_alpha = Buffer<float>::make_scalar(), d_beta = Buffer<float>::make_scalar();
+    backward.realize({g.d_input, g.d_remap_lut, d_alpha, d_beta});
+    g.d_alpha = d_alpha();
+    g.d_beta = d_beta();
+    return g;
+}
+
+/// Checks the gradient of L = sum(float_output * d_output) against central differences of the
+/// double reference. The output is only piecewise smooth (kinks where a remapped pixel moves to
+/// another table entry, a coefficient to another pair of intensity levels, an output across 0
+/// or 1), so each difference is taken only where the reference's integer decisions at both
+/// ends of the step are those at the point (for alpha, beta and the table's entries, the test
+/// asserts it). Steps of 1e-6 make crossings rare and keep double rounding of L (~w * h * 3
+/// terms below 1: ~1e-13) ~1e-7 of the difference. The float pipeline agrees within 1e-5
+/// relative for alpha and beta and 3e-5 for the pixels (measured: 3e-6, 4e-6), but only 2e-3
+/// for the table's entries (measured: 6e-4 over all of them): their gradients sum the
+/// interpolation weights pos - i of the pixels that read them, and pos, up to 3584, is rounded
+/// to float's 2.4e-4 there.
+void check_against_finite_differences(const Gradient &g, Point pt, const Buffer<float> &d_out) {
+    std::vector<int> at_point, up_b, down_b;
+    pt.loss(d_out, &at_point);
+    // The central difference in x, a member of pt; true when no decision changed.
+    auto central = [&](double &x, double step, double *fd) {
+        const double saved = x;
+        up_b.clear();
+        down_b.clear();
+        x = saved + step;
+        double up = pt.loss(d_out, &up_b);
+        x = saved - step;
+        double down = pt.loss(d_out, &down_b);
+        x = saved;
+        *fd = (up - down) / (2 * step);
+        return up_b == at_point && down_b == at_point;
+    };
+    // |got - fd| / max(1, |fd|), checked against tol.
+    auto error = [&](double got, double fd, double tol, const std::string &what) {
+        EXPECT_NEAR(got, fd, tol * std::max(1.0, std::fabs(fd))) << "d loss / d " << what;
+        return std::fabs(got - fd) / std::max(1.0, std::fabs(fd));
+    };
+    double fd = 0;
+
+    // beta, and alpha through the table it scales (remap_table<double> of alpha +- step).
+    ASSERT_TRUE(central(pt.beta, 1e-6, &fd)) << "the step in beta crosses a kink";
+    const double beta_error = error(g.d_beta, fd, 1e-5, "beta");
+    EXPECT_GT(std::fabs(fd), 0.1);
+    double alpha_error;
+    {
+        const double step = 1e-6, alpha = pt.alpha;
+        Point up = pt, down = pt;
+        up.lut = remap_table<double>(alpha + step);
+        down.lut = remap_table<double>(alpha - step);
+        std::vector<int> ub, db;
+        double l_up = up.loss(d_out, &ub), l_down = down.loss(d_out, &db);
+        ASSERT_TRUE(ub == at_point && db == at_point) << "the step in alpha crosses a kink";
+        fd = (l_up - l_down) / (2 * step);
+        alpha_error = error(g.d_alpha, fd, 1e-5, "alpha");
+        EXPECT_GT(std::fabs(fd), 0.1);
+    }
+
+    // Every 31st entry of the table; the test image's gray values reach about half of them.
+    int nonzero = 0;
+    double lut_error = 0;
+    for (int i = 0; i < kLutSize; i += 31) {
+        ASSERT_TRUE(central(pt.lut[i], 1e-6, &fd)) << "entry " << i;
+        lut_error = std::max(
+            lut_error, error(g.d_remap_lut(i), fd, 2e-3, "remap_lut(" + std::to_string(i) + ")"));
+        nonzero += fd != 0;
+    }
+    EXPECT_GT(nonzero, 40);
+
+    // 100 pixels at random, and the four corners' (the repeated edges add up there).
+    std::vector<std::array<int, 3>> pixels = {
+        {0, 0, 0}, {pt.w - 1, 0, 1}, {0, pt.h - 1, 2}, {pt.w - 1, pt.h - 1, 0}};
+    uint32_t state = 99;
+    while (pixels.size() < 104) {
+        state = state * 1664525u + 1013904223u;
+        int x = (state >> 8) % pt.w, y = (state >> 16) % pt.h, c = (state >> 4) % 3;
+        pixels.push_back({x, y, c});
+    }
+    int checked = 0;
+    double largest = 0, input_error = 0;
+    for (const auto &p : pixels) {
+        double &v = pt.in[((size_t)p[2] * pt.h + p[1]) * pt.w + p[0]];
+        if (!central(v, 1e-6, &fd)) continue;
+        checked++;
+        largest = std::max(largest, std::fabs(fd));
+        input_error = std::max(input_error,
+                               error(g.d_input(p[0], p[1], p[2]), fd, 3e-5,
+                                     "input(" + std::to_string(p[0]) + ", " + std::to_string(p[1]) +
+                                         ", " + std::to_string(p[2]) + ")"));
+    }
+    std::cout << "relative errors: beta " << beta_error << ", alpha " << alpha_error << ", table "
+              << lut_error << " (" << nonzero << " entries used), input " << input_error << " ("
+              << checked << " of " << pixels.size() << " pixels)\n";
+    // Not vacuous: few pixels sit at a kink, and the gradient is not small.
+    EXPECT_GE(checked, 90);
+    EXPECT_GT(largest, 0.1);
+}
+
+/// max |a - b| / max(1, |b|).
+double max_difference(const Buffer<float> &a, const Buffer<float> &b) {
+    double worst = 0;
+    for (size_t i = 0; i < b.number_of_elements(); i++)
+        worst = std::max(worst, std::fabs((double)a.data()[i] - b.data()[i]) /
+                                    std::max(1.0, std::fabs((double)b.data()[i])));
+    return worst;
+}
+
+} // namespace
+
+TEST(LocalLaplacianApp, BackwardMatchesFiniteDifferences) {
+    const int w = 40, h = 36;
+    const float alpha = 1.5f, beta = 0.7f;
+    Buffer<uint16_t> in = make_input(w, h);
+    Buffer<float> d_out = make_adjoint(w, h);
+    Point pt(in, alpha, beta);
+
+    // Breadth-first (schedule_backward_root).
+    LocalLaplacianPipeline plain(kBackwardLevels);
+    plain.define_backward();
+    plain.schedule_backward_root();
+    Pipeline plain_backward({plain.d_input, plain.d_remap_lut, plain.d_alpha, plain.d_beta});
+    Gradient g_plain = run_backward(plain_backward, plain, in, d_out, alpha, beta);
+    check_against_finite_differences(g_plain, pt, d_out);
+
+    // Scheduled by Li2018 (estimates at this size: 16 x 16 tiles, ragged at the edges), with
+    // the app's compute_root hint.
+    LocalLaplacianPipeline p(kBackwardLevels);
+    p.define_backward();
+    p.input.set_estimates({{0, w}, {0, h}, {0, 3}});
+    p.d_output.set_estimates({{0, w}, {0, h}, {0, 3}});
+    p.remap_lut.set_estimates({{0, kLutSize}});
+    p.beta.set_estimate(beta);
+    p.d_input.set_estimates({{0, w}, {0, h}, {0, 3}});
+    p.d_remap_lut.set_estimates({{0, kLutSize}});
+    p.d_alpha.set_estimates({});
+    p.d_beta.set_estimates({});
+    Pipeline backward({p.d_input, p.d_remap_lut, p.d_alpha, p.d_beta});
+    backward.apply_autoscheduler(get_host_target(),
+                                 {"Li2018", {{"compute_root", p.li2018_compute_root()}}});
+    Gradient g_li2018 = run_backward(backward, p, in, d_out, alpha, beta);
+    check_against_finite_differences(g_li2018, pt, d_out);
+
+    // The two schedules sum in other orders; a gray value one float ulp apart (6e-8) moves a
+    // table position pos by 1e-4, hence the table's looser bound.
+    EXPECT_LE(max_difference(g_li2018.d_input, g_plain.d_input), 1e-5);
+    EXPECT_LE(max_difference(g_li2018.d_remap_lut, g_plain.d_remap_lut), 2e-3);
+    EXPECT_NEAR(g_li2018.d_alpha, g_plain.d_alpha,
+                2e-5 * std::max(1.0f, std::fabs(g_plain.d_alpha)));
+    EXPECT_NEAR(g_li2018.d_beta, g_plain.d_beta, 2e-5 * std::max(1.0f, std::fabs(g_plain.d_beta)));
 }

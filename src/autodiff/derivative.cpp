@@ -885,7 +885,22 @@ Func lookup(const std::map<Derivative::FuncKey, Func> &adjoints, const Derivativ
 } // namespace
 
 Func Derivative::operator()(const Func &func, int update_id) const {
-    return lookup(adjoints, {func.name(), update_id});
+    Func found = lookup(adjoints, {func.name(), update_id});
+    if (found.defined() || update_id != -1 || !func.defined()) return found;
+    // d(image_param) converts the ImageParam to its Func, "<name>_im", a pure read of the
+    // input: its adjoint is the input's.
+    const Function f = func.function();
+    if (!f.updates().empty() || f.definition().values.size() != 1) return found;
+    const Call *read = f.definition().values[0].as<Call>();
+    if (!read || read->call_type != Call::Image || !read->param.defined() ||
+        read->args.size() != f.args().size()) {
+        return found;
+    }
+    for (size_t i = 0; i < read->args.size(); i++) {
+        const Variable *v = read->args[i].as<Variable>();
+        if (!v || v->name != f.args()[i]) return found;
+    }
+    return lookup(adjoints, {read->name, -1});
 }
 
 Func Derivative::operator()(const Buffer<> &buffer) const {

@@ -265,6 +265,9 @@ TEST(AutodiffStencils, ImageParamInput) {
     im.set(in);
     Func g = d(im.name());
     ASSERT_TRUE(g.defined());
+    // d(im) converts the ImageParam to its Func: the same adjoint.
+    ASSERT_TRUE(d(im).defined());
+    EXPECT_EQ(d(im).name(), g.name());
     Buffer<double> grad = g.realize({7});
     // d/d in(i) = w(i) * in(i + 1) + w(i - 1) * in(i - 1).
     Buffer<double> w = random_buffer<double>({6}, 7);

@@ -1,5 +1,6 @@
 #include "autodiff/scatter_gather.h"
 
+#include "analysis/bounds.h"
 #include "analysis/solve.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
@@ -355,17 +356,40 @@ private:
                 continue;
             }
             // An unsolved variable is summed over, within what the case's conditions allow.
+            // A condition that also reads other summed variables (an edge case of a clamped
+            // read in a second-order adjoint: x - r.x + 1 < 0) bounds z by its solution over
+            // their ranges; the mask keeps the exact condition.
+            std::set<std::string> others;
+            Scope others_ranges;
+            for (size_t o = 0; o < domain.dims.size(); o++) {
+                if (fresh_names[o] == z || c.solved.count(fresh_names[o])) continue;
+                others.insert(fresh_names[o]);
+                if (domain.dims[o].range.is_bounded()) {
+                    others_ranges[fresh_names[o]] = domain.dims[o].range;
+                }
+            }
+            for (const auto &o : c.offsets) {
+                others.insert(o.first);
+                others_ranges[o.first] = Interval(0, (int)o.second - 1);
+            }
             for (const Expr &cond : c.conditions) {
                 Expr k = simplify(substitute(c.solved, cond));
-                std::set<std::string> others = iteration;
-                others.erase(z);
-                for (const auto &o : c.offsets) others.insert(o.first);
-                if (expr_uses_vars(k, others) || expr_uses_vars(k, adjoint_vars) ||
-                    !solvable_comparison(k, z)) {
-                    continue;
+                if (expr_uses_vars(k, adjoint_vars) || !solvable_comparison(k, z)) continue;
+                bool bounded_others = true;
+                for (const std::string &o : others) {
+                    if (expr_uses_var(k, o) && !others_ranges.count(o)) bounded_others = false;
                 }
+                if (!bounded_others) continue;
                 Interval allowed = solve_for_inner_interval(k, z);
                 if (allowed.is_empty()) continue;
+                if (expr_uses_vars(k, others)) {
+                    if (allowed.has_lower_bound()) {
+                        allowed.min = bounds_of_expr_in_scope(allowed.min, others_ranges).min;
+                    }
+                    if (allowed.has_upper_bound()) {
+                        allowed.max = bounds_of_expr_in_scope(allowed.max, others_ranges).max;
+                    }
+                }
                 range.min = Interval::make_max(range.min, allowed.min);
                 range.max = Interval::make_min(range.max, allowed.max);
             }

@@ -3,8 +3,12 @@
 #include <loom/loom.h>
 
 #include "common/finite_difference.h"
+#include "common/lowered_text.h"
 
 #include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
 
 using namespace loom;
 using namespace loom_test;
@@ -178,6 +182,61 @@ TEST(AutodiffUpdates, HessianVectorProduct) {
     Buffer<double> hv = d2(in).realize({6});
     Buffer<double> w = random_buffer<double>({6}, 7);
     for (int i = 0; i < 6; i++) EXPECT_NEAR(hv(i), 6 * w(i) * in(i)*v(i), 1e-10) << i;
+}
+
+TEST(AutodiffUpdates, HessianVectorProductOfAConvolution) {
+    // E = sum conv(x, y, f)^2, two 3 x 3 filters over an RDom (18 taps: the gradient is a sum
+    // whose clamped reads split into edge cases). E is quadratic, so the gradient's directional
+    // change, (g(in + h v) - g(in - h v)) / 2h, is H v exactly (up to rounding). The second
+    // derivative's edge cases sum over the few points beyond each edge, not over whole rows:
+    // no reduction loops over the image's width.
+    const int W = 14, H = 11;
+    Buffer<double> taps = random_buffer<double>({3, 3, 2}, 35);
+    Buffer<double> v = random_buffer<double>({W, H}, 36);
+    Buffer<double> in = random_buffer<double>({W, H}, 37);
+    Var f("f");
+    auto gradient = [&](const Buffer<double> &image, Func *energy_out) {
+        Func conv("conv"), energy("energy");
+        RDom r(0, 3, 0, 3, "r"), all(0, W - 2, 0, H - 2, 0, 2, "all");
+        conv(x, y, f) = Expr(0.0);
+        conv(x, y, f) += taps(r.x, r.y, f) * image(x + r.x, y + r.y);
+        energy() = Expr(0.0);
+        energy() += conv(all.x, all.y, all.z) * conv(all.x, all.y, all.z);
+        if (energy_out) *energy_out = energy;
+        return propagate_adjoints(energy)(image);
+    };
+    Func g = gradient(in, nullptr);
+    RDom p(0, W, 0, H, "p");
+    Func gv("gv");
+    gv() = Expr(0.0);
+    gv() += g(p.x, p.y) * v(p.x, p.y);
+    Func hv = propagate_adjoints(gv)(in);
+    Buffer<double> got = hv.realize({W, H});
+
+    const double h = 1e-3;
+    Buffer<double> up(W, H), down(W, H);
+    for (int yy = 0; yy < H; yy++)
+        for (int xx = 0; xx < W; xx++) {
+            up(xx, yy) = in(xx, yy) + h * v(xx, yy);
+            down(xx, yy) = in(xx, yy) - h * v(xx, yy);
+        }
+    Buffer<double> g_up = gradient(up, nullptr).realize({W, H});
+    Buffer<double> g_down = gradient(down, nullptr).realize({W, H});
+    double largest = 0;
+    for (int yy = 0; yy < H; yy++)
+        for (int xx = 0; xx < W; xx++) {
+            const double want = (g_up(xx, yy) - g_down(xx, yy)) / (2 * h);
+            largest = std::max(largest, std::fabs(want));
+            EXPECT_NEAR(got(xx, yy), want, 1e-9 * std::max(1.0, std::fabs(want)))
+                << xx << ", " << yy;
+        }
+    EXPECT_GT(largest, 0.1);
+    // Reduction loops (their names carry the RDom's, "_r") never span a dimension of the image.
+    const std::string nest = lowered(hv);
+    const std::regex image_wide_reduction("for \\([^,]*_r[^,]*, [^,]*, (" + std::to_string(W - 2) +
+                                          "|" + std::to_string(H - 2) + "|" + std::to_string(W) +
+                                          "|" + std::to_string(H) + ")\\)");
+    EXPECT_FALSE(std::regex_search(nest, image_wide_reduction)) << nest;
 }
 
 // Tuple-valued Funcs: each float element has its adjoint, and d(t) is the Tuple of them (zero

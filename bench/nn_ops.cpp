@@ -56,9 +56,14 @@ void fill(Halide::Buffer<float> &b, unsigned seed, float lo) {
     }
 }
 
-/// Times `runs` forward and backward runs after a warm-up and prints the schedule's line.
-void time_passes(const std::string &schedule, int runs, const std::function<void()> &forward,
+/// Compiles both passes for the JIT target, times `runs` forward and backward runs (`forward`
+/// and `backward` realize them) after a warm-up and prints the schedule's line.
+void time_passes(const std::string &schedule, int runs, Halide::Pipeline forward_pass,
+                 Halide::Pipeline backward_pass, const std::function<void()> &forward,
                  const std::function<void()> &backward) {
+    const Halide::Target target = Halide::get_jit_target_from_environment();
+    forward_pass.compile_jit(target);
+    backward_pass.compile_jit(target);
     std::vector<double> fwd, bwd, total;
     for (int r = 0; r < runs + 1; r++) {
         double f = once_ms(forward);
@@ -102,10 +107,8 @@ void spatial_transformer(int n, int c, int h, int w, int runs, const std::string
         forward.apply_autoscheduler(target, params);
         backward.apply_autoscheduler(target, params);
     }
-    forward.compile_jit(target);
-    backward.compile_jit(target);
     time_passes(
-        schedule, runs, [&] { forward.realize(out); },
+        schedule, runs, forward, backward, [&] { forward.realize(out); },
         [&] {
             backward.realize({d_in, d_theta});
         });
@@ -149,10 +152,8 @@ void conv_layer(int n, int c, int h, int w, int runs, const std::string &schedul
         backward.apply_autoscheduler(target, params);
         if (schedule != "hand") forward.apply_autoscheduler(target, params);
     }
-    forward.compile_jit(target);
-    backward.compile_jit(target);
     time_passes(
-        schedule, runs, [&] { forward.realize(out); },
+        schedule, runs, forward, backward, [&] { forward.realize(out); },
         [&] {
             backward.realize({d_in, d_filter, d_bias});
         });
@@ -192,10 +193,8 @@ void flow_warp(int n, int c, int h, int w, int runs, const std::string &schedule
         forward.apply_autoscheduler(target, params);
         backward.apply_autoscheduler(target, params);
     }
-    forward.compile_jit(target);
-    backward.compile_jit(target);
     time_passes(
-        schedule, runs, [&] { forward.realize(out); },
+        schedule, runs, forward, backward, [&] { forward.realize(out); },
         [&] {
             backward.realize({d_in, d_flow});
         });
@@ -235,10 +234,8 @@ void bilateral_slice(int n, int c, int h, int w, int runs, const std::string &sc
         forward.apply_autoscheduler(target, params);
         backward.apply_autoscheduler(target, params);
     }
-    forward.compile_jit(target);
-    backward.compile_jit(target);
     time_passes(
-        schedule, runs, [&] { forward.realize(out); },
+        schedule, runs, forward, backward, [&] { forward.realize(out); },
         [&] {
             backward.realize({d_grid, d_guide, d_in});
         });
@@ -285,11 +282,8 @@ void bilateral_grid(int h, int w, int runs, const std::string &schedule) {
     q.d_r_sigma.set_estimates({});
     Halide::Pipeline forward(p.output), backward({q.d_input, q.d_r_sigma});
     schedule_app_passes(schedule, forward, backward, q.li2018_compute_root());
-    Halide::Target target = Halide::get_jit_target_from_environment();
-    forward.compile_jit(target);
-    backward.compile_jit(target);
     time_passes(
-        schedule, runs, [&] { forward.realize(out); },
+        schedule, runs, forward, backward, [&] { forward.realize(out); },
         [&] {
             backward.realize({d_in, d_r_sigma});
         });
@@ -322,11 +316,8 @@ void local_laplacian(int levels, int h, int w, int runs, const std::string &sche
     q.d_remap_lut.set_estimates(app_autoschedule::region_of(d_lut));
     Halide::Pipeline forward(p.output), backward({q.d_input, q.d_remap_lut, q.d_alpha, q.d_beta});
     schedule_app_passes(schedule, forward, backward, q.li2018_compute_root());
-    Halide::Target target = Halide::get_jit_target_from_environment();
-    forward.compile_jit(target);
-    backward.compile_jit(target);
     time_passes(
-        schedule, runs, [&] { forward.realize(out); },
+        schedule, runs, forward, backward, [&] { forward.realize(out); },
         [&] {
             backward.realize({d_in, d_lut, d_alpha, d_beta});
         });

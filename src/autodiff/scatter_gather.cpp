@@ -422,7 +422,7 @@ private:
         // edge case, u == 0) leaves only a line of the adjoint nonzero: the sum is taken with
         // the Var replaced by that value, a Func of the other Vars, so it is computed along the
         // line rather than over the whole adjoint and masked.
-        std::set<std::string> summed(reduced.begin(), reduced.end());
+        std::set<std::string> summed;
         for (const auto &kv : rvars) summed.insert(kv.second.as<Variable>()->name);
         std::vector<Expr> finished, pins;
         std::map<std::string, Expr> pinned;

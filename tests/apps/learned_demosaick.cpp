@@ -11,6 +11,8 @@
 #include "learned_demosaick/learned_demosaick.h"
 #include "learned_demosaick/reference.h"
 
+#include "common/finite_difference.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +24,8 @@
 
 using namespace Halide;
 using namespace learned_demosaick_detail;
+using loom_test::to_buffer;
+using loom_test::to_vector;
 
 namespace {
 
@@ -48,18 +52,6 @@ std::vector<double> make_scene(int w, int h, uint32_t seed) {
             }
         }
     return rgb;
-}
-
-template <typename T>
-Buffer<T> to_buffer(const std::vector<double> &v, const std::vector<int> &sizes) {
-    Buffer<T> b(sizes);
-    for (size_t e = 0; e < v.size(); e++) b.data()[e] = (T)v[e];
-    return b;
-}
-
-template <typename T>
-std::vector<double> to_vector(const Buffer<T> &b) {
-    return std::vector<double>(b.data(), b.data() + b.number_of_elements());
 }
 
 /// The parameters: the initial ones, optionally perturbed (so no filter keeps a symmetry and

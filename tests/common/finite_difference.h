@@ -122,6 +122,21 @@ inline void expect_param_gradient(loom::Func loss, loom::Param<double> &p, loom:
     EXPECT_NEAR(g(), fd, tol * std::max(1.0, std::abs(fd))) << "d loss / d " << p.name();
 }
 
+/// A Buffer of the given shape holding `v` (x fastest), converted to T: a double reference's
+/// values as a pipeline input.
+template <typename T>
+loom::Buffer<T> to_buffer(const std::vector<double> &v, const std::vector<int> &sizes) {
+    loom::Buffer<T> b(sizes);
+    for (size_t e = 0; e < v.size(); e++) b.data()[e] = (T)v[e];
+    return b;
+}
+
+/// The values of a dense Buffer (x fastest) in double, for comparing with a reference.
+template <typename T>
+std::vector<double> to_vector(const loom::Buffer<T> &b) {
+    return std::vector<double>(b.data(), b.data() + b.number_of_elements());
+}
+
 } // namespace loom_test
 
 #endif

@@ -14,6 +14,7 @@
 #include "ir/substitute.h"
 #include "lang/function.h"
 #include "support/error.h"
+#include "support/util.h"
 
 #include <map>
 #include <set>
@@ -204,10 +205,9 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
             << "nothing to guard; keep at least one RVar in the intermediate.\n";
     }
 
-    // Halide's name, "<f>_intm", for the first update; later updates' intermediates carry their
-    // update index, so factoring several updates of one Func (a gradient's scatters) gives
-    // distinct Funcs.
-    Function intm(f.name() + (stage == 1 ? "" : "_u" + std::to_string(stage - 1)) + "_intm");
+    // "<f>_intm", made unique as Halide 21 does ("<f>_intm$1" next): factoring several updates
+    // of one Func (a gradient's scatters) gives distinct Funcs.
+    Function intm(unique_name(f.name() + "_intm"));
     std::vector<std::string> intm_args = f.args();
     std::vector<Expr> intm_pure_args;
     for (const std::string &a : f.args()) intm_pure_args.push_back(Variable::make(Int(32), a));

@@ -76,7 +76,8 @@ TEST(Rfactor, TwoUpdatesOfOneFuncGetDistinctIntermediates) {
     Func first = f.update(0).rfactor(r.y, u);
     Func second = f.update(1).rfactor(s.x, u);
     EXPECT_EQ(first.name(), "two_sums_intm");
-    EXPECT_EQ(second.name(), "two_sums_u1_intm");
+    // Halide 21's names (checked against the wheel).
+    EXPECT_EQ(second.name(), "two_sums_intm$1");
     first.compute_root().update().parallel(u);
     second.compute_root().update().parallel(u);
     Buffer<int32_t> out = f.realize();

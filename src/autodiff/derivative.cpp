@@ -339,7 +339,12 @@ private:
         }
         // A scatter is a serial loop over its consumer's domain: computing it once, at the root,
         // is what makes it affordable (the paper's scheduler does the same).
-        if (!a.terms.scatters.empty()) f.compute_root();
+        // An adjoint summing an inline reduction is not inlined either: the reduction is
+        // computed per point of the Func calling it, and inlined into a consumer reading it at
+        // other points (a boundary condition's edge case, u == 0) it would be recomputed over
+        // the hull of those points at every point of the consumer. The third-order adjoints of
+        // the deconvolution app were quadratic in the image that way.
+        if (!a.terms.scatters.empty() || a.terms.summed) f.compute_root();
         finished[key] = f;
         return f;
     }

@@ -2,6 +2,7 @@
 
 #include "analysis/bounds.h"
 #include "analysis/solve.h"
+#include "ir/ir_equality.h"
 #include "ir/ir_mutator.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
@@ -70,9 +71,20 @@ bool solvable_comparison(const Expr &c, const std::string &z) {
     if (const LE *op = c.as<LE>()) a = op->a, b = op->b;
     if (const GT *op = c.as<GT>()) a = op->a, b = op->b;
     if (const GE *op = c.as<GE>()) a = op->a, b = op->b;
+    if (const EQ *op = c.as<EQ>()) a = op->a, b = op->b;
     if (!a.defined()) return false;
     if (expr_uses_var(b, z)) std::swap(a, b);
     return !expr_uses_var(b, z) && preimage_size(a, z) > 0;
+}
+
+/// The terms of c's conjunction.
+std::vector<Expr> conjuncts(const Expr &c) {
+    if (const And *op = c.as<And>()) {
+        std::vector<Expr> a = conjuncts(op->a), b = conjuncts(op->b);
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    }
+    return {c};
 }
 
 /// One case of the conversion: the iteration variables solved so far (in the adjoint's Vars,
@@ -107,9 +119,16 @@ public:
     }
 
     void run(AdjointTerms *terms) {
-        step(0, Case());
+        // A contribution masked by a select on the iteration variables (the adjoint of a
+        // Func's edge case, select(x == 11 && y == 9, ...)) starts with the mask as the case's
+        // conditions: they bound the sums (to one point there) instead of masking a sum over the
+        // whole domain. The emitted gather masks by them again.
+        Case initial;
+        unmasked = unmask(w, &initial.conditions);
+        step(0, std::move(initial));
         if (!failed) {
             for (const Expr &g : gathers) terms->gathers.push_back(g);
+            terms->summed = terms->summed || sums_reduction;
             return;
         }
         scatter(terms);
@@ -117,6 +136,35 @@ public:
 
 private:
     Expr var(size_t i) const { return Variable::make(Int(32), vars[i]); }
+
+    /// e without the selects on the iteration variables that zero it (select(c, a, 0), also as
+    /// a factor of a product, a numerator, or in every term of a sum alike: the adjoint of a
+    /// masked value propagated through an expression), whose conditions go to `conditions`.
+    Expr unmask(const Expr &e, std::vector<Expr> *conditions) const {
+        if (const Select *s = e.as<Select>()) {
+            if (!is_const_zero(s->false_value) || !uses_iteration(s->condition)) return e;
+            for (const Expr &k : conjuncts(s->condition)) conditions->push_back(k);
+            return unmask(s->true_value, conditions);
+        }
+        if (const Mul *m = e.as<Mul>()) {
+            return Mul::make(unmask(m->a, conditions), unmask(m->b, conditions));
+        }
+        if (const Div *d = e.as<Div>()) return Div::make(unmask(d->a, conditions), d->b);
+        if (const Cast *c = e.as<Cast>()) return Cast::make(c->type, unmask(c->value, conditions));
+        Expr a, b;
+        if (const Add *op = e.as<Add>()) a = op->a, b = op->b;
+        if (const Sub *op = e.as<Sub>()) a = op->a, b = op->b;
+        if (!a.defined()) return e;
+        std::vector<Expr> in_a, in_b;
+        a = unmask(a, &in_a);
+        b = unmask(b, &in_b);
+        if (in_a.empty() || in_a.size() != in_b.size()) return e;
+        for (size_t i = 0; i < in_a.size(); i++) {
+            if (!equal(in_a[i], in_b[i])) return e;
+        }
+        conditions->insert(conditions->end(), in_a.begin(), in_a.end());
+        return e.as<Add>() ? Add::make(a, b) : Sub::make(a, b);
+    }
 
     bool uses_iteration(const Expr &e) const { return expr_uses_vars(e, iteration); }
 
@@ -450,13 +498,14 @@ private:
         for (const Expr &e : finished) cond = cond && substitute(pinned, e);
         cond = simplify(cond);
         if (is_const_false(cond)) return;
-        Expr value = substitute(pinned, finish(w, clamped));
+        Expr value = substitute(pinned, finish(unmasked, clamped));
         if (!is_const_true(cond)) value = select(cond, value, make_zero(value.type()));
         if (region.empty()) {
             gathers.push_back(value);
             return;
         }
         Expr total = reduce(r, region, value);
+        sums_reduction = sums_reduction || summed_reduction(region);
         for (const Expr &pin : pins) total = select(pin, total, make_zero(total.type()));
         gathers.push_back(total);
     }
@@ -530,7 +579,9 @@ private:
     std::set<std::string> iteration;
     std::vector<Expr> args;
     Expr w, predicate;
+    Expr unmasked; ///< w without its outer selects, which are the first case's conditions
     std::vector<Expr> gathers;
+    bool sums_reduction = false; ///< a gather sums over an inline reduction
     bool failed = false;
 };
 

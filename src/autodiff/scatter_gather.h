@@ -52,6 +52,9 @@ struct AdjointTerms {
         Expr value;
     };
     std::vector<Scatter> scatters;
+    /// Whether a gather sums over an inline reduction (a Func computed per point of its
+    /// consumer).
+    bool summed = false;
 };
 
 /// Adds to `terms` the contribution `w` (an Expr in the domain's variables) of a call reading

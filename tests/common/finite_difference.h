@@ -43,8 +43,9 @@ inline loom::Func weighted_loss(const loom::Func &f, const std::vector<int> &siz
     return loss;
 }
 
-/// The value of a zero-dimensional double Func.
-inline double scalar_value(loom::Func f) {
+/// The value of a zero-dimensional double Func. By reference: the compiled pipeline is cached in
+/// the Func handle, so realizing a fresh copy each time would compile it again.
+inline double scalar_value(loom::Func &f) {
     loom::Buffer<double> b = f.realize();
     return b();
 }

@@ -281,6 +281,37 @@ TEST(Autoschedule, FuncWhoseCallsSimplifyAway) {
     for (int i = 0; i < 64; i++) ASSERT_EQ(result(i), 0) << i;
 }
 
+TEST(Autoschedule, ScalarReductionReadByAScalarFunc) {
+    // A zero-dimensional reduction (an energy, a loss) read pointwise by a zero-dimensional pure
+    // Func, inside a pipeline with an image output: "Loom"'s register blocking looked at the
+    // reduction's first dimension, which it has not, and crashed (the deconvolution app's
+    // training pipeline).
+    for (const AutoschedulerParams &params : all_params()) {
+        ImageParam in(Float(32), 2, "in");
+        in.set_estimates({{0, 64}, {0, 48}});
+        Func energy("energy"), step("step"), out("out");
+        Var x("x"), y("y");
+        RDom r(0, 64, 0, 48, "r");
+        energy() = 0.0f;
+        energy() += in(r.x, r.y) * in(r.x, r.y);
+        step() = 1.0f / (1.0f + energy());
+        out(x, y) = in(x, y) * step();
+        out.set_estimates({{0, 64}, {0, 48}});
+        Pipeline(out).apply_autoscheduler(Target("host"), params);
+        Buffer<float> image = random_image<float>(64, 48, 5, 1);
+        in.set(image);
+        Buffer<float> result = Pipeline(out).realize({64, 48});
+        double e = 0;
+        for (int yy = 0; yy < 48; yy++)
+            for (int xx = 0; xx < 64; xx++) e += (double)image(xx, yy) * image(xx, yy);
+        for (int yy = 0; yy < 48; yy++)
+            for (int xx = 0; xx < 64; xx++)
+                ASSERT_NEAR(result(xx, yy), image(xx, yy) / (1 + e),
+                            1e-6 * (1 + std::fabs(image(xx, yy))))
+                    << params.name << " at " << xx << ", " << yy;
+    }
+}
+
 TEST(Autoschedule, TunedSchedulesMatchUnscheduled) {
     // A short budget: the tuners compile and time candidates at the estimated sizes (at least
     // the first), keep the fastest, and that one must still compute the same values.

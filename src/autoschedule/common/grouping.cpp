@@ -286,6 +286,8 @@ void block_reductions(const GroupCostModel &cost, GroupingPlan *plan) {
         if (r_group.empty() || model.is_output(r) || !writes_in_place_over_rdom(cost.func(r)))
             continue;
         const Function &rf = cost.func(r);
+        // A zero-dimensional reduction (a sum over an image) has no register block to fill.
+        if (rf.dimensions() == 0) continue;
         std::vector<std::string> callers;
         for (const auto &kv : model.graph.callees) {
             if (kv.first != r && std::count(kv.second.begin(), kv.second.end(), r))

@@ -15,6 +15,7 @@
 #include <loom/ir_operator.h>
 #include <loom/rdom.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -122,10 +123,33 @@ public:
         // A contribution masked by a select on the iteration variables (the adjoint of a
         // Func's edge case, select(x == 11 && y == 9, ...)) starts with the mask as the case's
         // conditions: they bound the sums (to one point there) instead of masking a sum over the
-        // whole domain. The emitted gather masks by them again.
-        Case initial;
-        unmasked = unmask(w, &initial.conditions);
-        step(0, std::move(initial));
+        // whole domain. The emitted gather masks by them again. Terms masked differently (the
+        // cases of a clamp's adjoint, each a corner or an edge) are gathered apart, each within
+        // its own mask; terms masked alike stay together.
+        std::vector<std::pair<std::vector<Expr>, Expr>> groups; // mask, sum of unmasked terms
+        for (const auto &t : additive_terms(w)) {
+            std::vector<Expr> mask;
+            Expr term = unmask(t.first, &mask);
+            auto same = [&](const std::pair<std::vector<Expr>, Expr> &g) {
+                if (g.first.size() != mask.size()) return false;
+                for (size_t i = 0; i < mask.size(); i++) {
+                    if (!equal(g.first[i], mask[i])) return false;
+                }
+                return true;
+            };
+            auto it = std::find_if(groups.begin(), groups.end(), same);
+            if (it == groups.end()) {
+                groups.emplace_back(mask, t.second ? -term : term);
+            } else {
+                it->second = t.second ? it->second - term : it->second + term;
+            }
+        }
+        for (const auto &g : groups) {
+            Case initial;
+            initial.conditions = g.first;
+            unmasked = g.second;
+            step(0, std::move(initial));
+        }
         if (!failed) {
             for (const Expr &g : gathers) terms->gathers.push_back(g);
             terms->summed = terms->summed || sums_reduction;
@@ -136,6 +160,18 @@ public:
 
 private:
     Expr var(size_t i) const { return Variable::make(Int(32), vars[i]); }
+
+    /// The terms of a sum e, each with whether it is subtracted.
+    static std::vector<std::pair<Expr, bool>> additive_terms(const Expr &e) {
+        Expr a, b;
+        bool subtract = false;
+        if (const Add *op = e.as<Add>()) a = op->a, b = op->b;
+        if (const Sub *op = e.as<Sub>()) a = op->a, b = op->b, subtract = true;
+        if (!a.defined()) return {{e, false}};
+        std::vector<std::pair<Expr, bool>> terms = additive_terms(a);
+        for (const auto &t : additive_terms(b)) terms.emplace_back(t.first, t.second != subtract);
+        return terms;
+    }
 
     /// e without the selects on the iteration variables that zero it (select(c, a, 0), also as
     /// a factor of a product, a numerator, or in every term of a sum alike: the adjoint of a
@@ -579,7 +615,7 @@ private:
     std::set<std::string> iteration;
     std::vector<Expr> args;
     Expr w, predicate;
-    Expr unmasked; ///< w without its outer selects, which are the first case's conditions
+    Expr unmasked; ///< the terms of w being gathered, without their mask (the case's conditions)
     std::vector<Expr> gathers;
     bool sums_reduction = false; ///< a gather sums over an inline reduction
     bool failed = false;

@@ -13,9 +13,10 @@
 /// masked by a select outside it (the paper's zero-padding of d_f). Clamps, one-sided min/max and
 /// selects in an index (boundary conditions) split the sum into a gather per case: the interior
 /// of clamp(e, lo, hi) and, for each edge, the points where e falls outside, summed over the
-/// (narrow) part of D where that happens. Anything else (a data-dependent index, x % k, ...)
-/// falls back to the scatter, over D, which must then be bounded.
-/// Examples, for out(x) over [0, 9]:
+/// (narrow) part of D where that happens. A contribution masked by selects on the iteration
+/// variables is gathered within each mask, which bounds its sums. Anything else (a data-dependent
+/// index, x % k, ...) falls back to the scatter, over D, which must then be bounded. Examples, for
+/// out(x) over [0, 9]:
 ///   out(x) = in(x - 1)          ->  d_in(u) = select(0 <= u + 1 <= 9, w[x := u + 1], 0)
 ///   out(x) = in(x / 2)          ->  d_in(u) = sum(r in [0, 2): select(0 <= 2u + r <= 9, ...))
 ///   out(x) = in(lut(x))         ->  d_in(lut(r)) += w[x := r] for r in [0, 9] (a scatter)

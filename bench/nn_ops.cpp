@@ -14,6 +14,10 @@
 //   and r_sigma; an H x W RGB 16-bit image, C pyramid levels, the gradient with respect to it,
 //   the remapping table, alpha and beta. Their backward pass is always scheduled by Li2018, given
 //   the app's compute_root list (unscheduled, it takes minutes to compile); "default" is refused.
+//   deconvolution (apps/deconvolution): an H x W gray float image, N stages of C steps; the
+//   "backward" pass is the training step (the loss and its gradients with respect to every
+//   parameter, which runs the forward pass too). Schedules: root (breadth-first), hand (the
+//   app's schedule_cpu) or an autoscheduler's name, for both passes; "default" is refused.
 // Schedules: default (none), hand (the app's schedule_cpu; the conv layer has none for its
 // backward pass, which Li2018 schedules), and an autoscheduler's name for both passes (Halide's
 // plugins must be on the library path).
@@ -26,6 +30,7 @@
 #include "common/autoschedule.h"
 #include "common/timing.h"
 #include "conv_layer/conv_layer.h"
+#include "deconvolution/deconvolution.h"
 #include "flow_warp/flow_warp.h"
 #include "local_laplacian/local_laplacian.h"
 #include "spatial_transformer/spatial_transformer.h"
@@ -323,16 +328,72 @@ void local_laplacian(int levels, int h, int w, int runs, const std::string &sche
         });
 }
 
+void deconvolution(int stages, int steps, int h, int w, int runs, const std::string &schedule) {
+    using deconvolution_detail::kFilters;
+    using deconvolution_detail::kFilterTaps;
+    const int psf_size = 7;
+    Halide::Buffer<float> blurry(w, h), sharp(w, h), psf(psf_size, psf_size);
+    fill(blurry, 18, 0.0f);
+    fill(sharp, 19, 0.0f);
+    psf.fill(1.0f / (psf_size * psf_size));
+    Halide::Buffer<float> filters(kFilterTaps, kFilterTaps, kFilters, stages),
+        log_weights(kFilters, stages), thresholds(kFilters, std::max(stages - 1, 1)),
+        range_sigma(std::max(stages - 1, 1));
+    deconvolution_detail::initial_parameters(filters, log_weights, thresholds, range_sigma);
+    // Two instances, as the passes share the pipeline's Funcs; the "backward" pass is the
+    // training step, the loss and its gradients (forward and backward together).
+    DeconvolutionPipeline p(Halide::Float(32), w, h, stages, steps, psf_size),
+        q(Halide::Float(32), w, h, stages, steps, psf_size);
+    Halide::Pipeline forward({p.output, p.loss}), backward = q.training_pipeline();
+    for (DeconvolutionPipeline *d : {&p, &q}) {
+        d->blurry.set(blurry);
+        d->sharp.set(sharp);
+        d->kernel.set(psf);
+        d->filters.set(filters);
+        d->log_weights.set(log_weights);
+        d->thresholds.set(thresholds);
+        d->range_sigma.set(range_sigma);
+        d->set_estimates();
+    }
+    if (schedule == "default") {
+        throw std::runtime_error("unscheduled, every iterate is inlined into the next");
+    } else if (schedule == "root") {
+        p.schedule_root();
+        q.schedule_root();
+    } else if (schedule == "hand") {
+        p.schedule_cpu();
+        q.schedule_cpu();
+    } else {
+        Halide::Target target = Halide::get_jit_target_from_environment();
+        app_autoschedule::load_scheduler(schedule);
+        forward.apply_autoscheduler(target, Halide::AutoschedulerParams(schedule));
+        backward.apply_autoscheduler(target, Halide::AutoschedulerParams(schedule));
+    }
+    Halide::Buffer<float> out(w, h), loss = Halide::Buffer<float>::make_scalar(),
+                                     train_loss = Halide::Buffer<float>::make_scalar();
+    Halide::Buffer<float> d_filters(kFilterTaps, kFilterTaps, kFilters, stages),
+        d_log_weights(kFilters, stages), d_thresholds(kFilters, std::max(stages - 1, 1)),
+        d_range_sigma(std::max(stages - 1, 1));
+    time_passes(
+        schedule, runs, forward, backward,
+        [&] {
+            forward.realize({out, loss});
+        },
+        [&] {
+            backward.realize({train_loss, d_filters, d_log_weights, d_thresholds, d_range_sigma});
+        });
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     const std::string op = argc > 1 ? argv[1] : "";
-    if (argc < 8 ||
-        (op != "spatial_transformer" && op != "conv_layer" && op != "flow_warp" &&
-         op != "bilateral_slice" && op != "bilateral_grid" && op != "local_laplacian")) {
+    if (argc < 8 || (op != "spatial_transformer" && op != "conv_layer" && op != "flow_warp" &&
+                     op != "bilateral_slice" && op != "bilateral_grid" && op != "local_laplacian" &&
+                     op != "deconvolution")) {
         std::fprintf(stderr, "usage: nn_ops spatial_transformer|conv_layer|flow_warp|"
-                             "bilateral_slice|bilateral_grid|local_laplacian <n> <c> <h> <w> "
-                             "<runs> <schedule>...\n");
+                             "bilateral_slice|bilateral_grid|local_laplacian|deconvolution <n> "
+                             "<c> <h> <w> <runs> <schedule>...\n");
         return 2;
     }
     const int n = std::atoi(argv[2]), c = std::atoi(argv[3]), h = std::atoi(argv[4]),
@@ -350,6 +411,8 @@ int main(int argc, char **argv) {
                 bilateral_grid(h, w, runs, schedule);
             } else if (op == "local_laplacian") {
                 local_laplacian(c, h, w, runs, schedule);
+            } else if (op == "deconvolution") {
+                deconvolution(n, c, h, w, runs, schedule);
             } else {
                 conv_layer(n, c, h, w, runs, schedule);
             }

@@ -314,6 +314,32 @@ struct DeconvolutionPipeline {
         return adjoints_of(*derivative, forward);
     }
 
+    /// Estimates of every input and output at the pipeline's sizes, for an autoscheduler.
+    void set_estimates() {
+        using deconvolution_detail::kFilters;
+        using deconvolution_detail::kFilterTaps;
+        blurry.set_estimates({{0, width}, {0, height}});
+        sharp.set_estimates({{0, width}, {0, height}});
+        kernel.set_estimates({{0, kernel_size}, {0, kernel_size}});
+        const Halide::Region filters_shape = {
+            {0, kFilterTaps}, {0, kFilterTaps}, {0, kFilters}, {0, stages}};
+        const Halide::Region weights_shape = {{0, kFilters}, {0, stages}};
+        const Halide::Region thresholds_shape = {{0, kFilters}, {0, std::max(stages - 1, 1)}};
+        const Halide::Region sigma_shape = {{0, std::max(stages - 1, 1)}};
+        filters.set_estimates(filters_shape);
+        log_weights.set_estimates(weights_shape);
+        thresholds.set_estimates(thresholds_shape);
+        range_sigma.set_estimates(sigma_shape);
+        output.set_estimates({{0, width}, {0, height}});
+        loss.set_estimates({});
+        d_filters.set_estimates(filters_shape);
+        d_log_weights.set_estimates(weights_shape);
+        if (stages > 1) {
+            d_thresholds.set_estimates(thresholds_shape);
+            d_range_sigma.set_estimates(sigma_shape);
+        }
+    }
+
     /// No schedule: every pure stage inlined. Unusable: each step's iterate is inlined into
     /// the next, so the work grows exponentially with the number of steps.
     void schedule_default() {}
@@ -324,6 +350,39 @@ struct DeconvolutionPipeline {
         for (Halide::Func fn : stages_list()) fn.compute_root();
         output.compute_root();
         for (Halide::Func fn : adjoints()) fn.compute_root();
+    }
+
+    /// The CPU schedule of the training step (forward and backward; images at least `vec`
+    /// pixels wide). Breadth-first, as schedule_root, each Func over the whole image: rows in
+    /// parallel and `vec` pixels along x in a vector, for the pure definitions and for the
+    /// convolutions' and the bilateral filter's tap sums (each computes its Func pointwise).
+    /// The scalar reductions (energies, norms, curvatures), the adjoints' scatters and the
+    /// small parameter-shaped Funcs stay serial.
+    void schedule_cpu(int vec = 8) {
+        schedule_root();
+        std::set<std::string> small;
+        for (const std::vector<Halide::Func> *v : {&stage_filters, &stage_weights})
+            for (const Halide::Func &fn : *v) {
+                small.insert(fn.name());
+                for (const Halide::Func &a : adjoints_of(*derivative, {fn})) small.insert(a.name());
+            }
+        for (Halide::Func fn : {d_filters, d_log_weights, d_thresholds, d_range_sigma})
+            if (fn.defined()) small.insert(fn.name());
+        auto rows = [&](Halide::Func fn) {
+            if (fn.dimensions() < 2 || small.count(fn.name())) return;
+            fn.parallel(fn.args()[1]).vectorize(fn.args()[0], vec);
+        };
+        for (Halide::Func fn : stages_list()) rows(fn);
+        rows(output);
+        for (Halide::Func fn : adjoints()) rows(fn);
+        std::vector<Halide::Func> tap_sums = bilateral_sums;
+        tap_sums.insert(tap_sums.end(), cleaned_derivatives.begin(), cleaned_derivatives.end());
+        for (const std::vector<Iteration> &its : iterations)
+            for (const Iteration &it : its) {
+                tap_sums.push_back(it.blurred);
+                tap_sums.push_back(it.derivatives);
+            }
+        for (Halide::Func fn : tap_sums) fn.update().parallel(y).vectorize(x, vec);
     }
 
     /// The loss and its gradient in one pipeline (one training step's forward and backward).

@@ -5,14 +5,18 @@
 // loss with respect to every parameter (third derivatives of the energy) against central finite
 // differences of the reference's loss. On a synthetic scene blurred by a synthetic motion PSF.
 //
-// Small on purpose: 2 stages of 1 step each on 24 x 20. The training pipeline (loss and
-// gradients, ~700 loop nests) takes Loom about half a minute to JIT-compile (see README.md).
+// Then the training step's cost at two sizes (linear in the image), the Li2018 autoscheduler's
+// gradient, and a few Adam steps lowering the loss. Small on purpose: 2 stages of 1 step each
+// on 24 x 20 to 48 x 40. The training pipeline (loss and gradients, ~700 loop nests) takes Loom
+// about 10 s to JIT-compile, 30 s under Li2018 (see README.md).
 #include "Halide.h"
 
+#include "common/adam.h"
 #include "deconvolution/deconvolution.h"
 #include "deconvolution/reference.h"
 
 #include "common/finite_difference.h"
+#include "common/stored_values.h"
 
 #include <gtest/gtest.h>
 
@@ -152,31 +156,31 @@ TEST(DeconvolutionApp, ForwardMatchesReferenceAndSharpens) {
                     stage1);
 }
 
-TEST(DeconvolutionApp, GradientMatchesFiniteDifferencesInDouble) {
-    // Every parameter of 2 stages of 1 step: central differences of the reference's loss,
-    // step 1e-6. The pipeline's gradient differentiates the gradients and Hessian-vector
-    // products of the solves (third derivatives of the energy).
-    const int stages = 2, steps = 1;
-    Case k(24, 20, 3, 2.0);
-    Params params(stages, 0.05, 4);
-    DeconvolutionPipeline p(Float(64), k.w, k.h, stages, steps, k.size, k.margin);
-    p.schedule_root();
-    Buffer<double> blurry, psf, sharp;
-    k.bind(p, params, blurry, psf, sharp);
-    Pipeline training = p.training_pipeline();
-    Buffer<double> loss = Buffer<double>::make_scalar(),
-                   d_filters(kFilterTaps, kFilterTaps, kFilters, stages),
-                   d_log_weights(kFilters, stages), d_thresholds(kFilters, stages - 1),
-                   d_range_sigma(stages - 1);
-    training.realize({loss, d_filters, d_log_weights, d_thresholds, d_range_sigma});
-    ReferenceParameters<double> rp = params.reference();
-    EXPECT_NEAR(loss(), k.reference_loss(rp, stages, steps), 1e-10 * loss());
+namespace {
 
-    std::vector<double> got, fd;
-    for (const Buffer<double> *g : {&d_filters, &d_log_weights, &d_thresholds, &d_range_sigma}) {
-        std::vector<double> v = to_vector(*g);
-        got.insert(got.end(), v.begin(), v.end());
+/// The training pipeline's loss and gradients (all parameters, in the order of
+/// ReferenceParameters), realized once.
+template <typename T>
+struct Gradient {
+    double loss = 0;
+    std::vector<double> all;
+    Gradient(Pipeline training, int stages) {
+        Buffer<T> l = Buffer<T>::make_scalar(),
+                  d_filters(kFilterTaps, kFilterTaps, kFilters, stages),
+                  d_log_weights(kFilters, stages), d_thresholds(kFilters, stages - 1),
+                  d_range_sigma(stages - 1);
+        training.realize({l, d_filters, d_log_weights, d_thresholds, d_range_sigma});
+        loss = l();
+        for (const Buffer<T> *g : {&d_filters, &d_log_weights, &d_thresholds, &d_range_sigma}) {
+            for (size_t e = 0; e < g->number_of_elements(); e++) all.push_back(g->data()[e]);
+        }
     }
+};
+
+/// Central differences (step 1e-6) of the reference's loss with respect to every parameter.
+std::vector<double> reference_gradient(const Case &k, ReferenceParameters<double> rp, int stages,
+                                       int steps) {
+    std::vector<double> fd;
     const double step = 1e-6;
     for (std::vector<double> *v : {&rp.filters, &rp.log_weights, &rp.thresholds, &rp.range_sigma})
         for (double &value : *v) {
@@ -188,10 +192,129 @@ TEST(DeconvolutionApp, GradientMatchesFiniteDifferencesInDouble) {
             value = saved;
             fd.push_back((up - down) / (2 * step));
         }
+    return fd;
+}
+
+/// The largest difference between a gradient and the reference's, relative to the reference's
+/// largest component: rounding in the differences is about 1e-16 * loss / step, the truncation
+/// step^2 times the third derivative.
+double relative_error(const std::vector<double> &got, const std::vector<double> &fd) {
     double largest = 0;
     for (double v : fd) largest = std::max(largest, std::fabs(v));
-    // Relative to the largest component: rounding in the differences is about
-    // 1e-16 * loss / step, the truncation step^2 times the third derivative.
-    EXPECT_LE(max_abs_error(got, fd) / largest, 1e-6);
     EXPECT_GT(largest, 1e-4);
+    return max_abs_error(got, fd) / largest;
+}
+
+} // namespace
+
+TEST(DeconvolutionApp, GradientMatchesFiniteDifferencesInDouble) {
+    // Every parameter of 2 stages of 1 step, under the CPU schedule: central differences of the
+    // reference's loss. The pipeline's gradient differentiates the gradients and Hessian-vector
+    // products of the solves (third derivatives of the energy).
+    const int stages = 2, steps = 1;
+    Case k(24, 20, 3, 2.0);
+    Params params(stages, 0.05, 4);
+    DeconvolutionPipeline p(Float(64), k.w, k.h, stages, steps, k.size, k.margin);
+    p.schedule_cpu(8);
+    Buffer<double> blurry, psf, sharp;
+    k.bind(p, params, blurry, psf, sharp);
+    Gradient<double> g(p.training_pipeline(), stages);
+    ReferenceParameters<double> rp = params.reference();
+    EXPECT_NEAR(g.loss, k.reference_loss(rp, stages, steps), 1e-10 * g.loss);
+    EXPECT_LE(relative_error(g.all, reference_gradient(k, rp, stages, steps)), 1e-6);
+}
+
+TEST(DeconvolutionApp, Li2018GradientMatchesFiniteDifferences) {
+    // The same under the Li2018 autoscheduler (estimates at the image's size), which inlines
+    // most of the forward Funcs and factors the parameters' sums over the image.
+    const int stages = 2, steps = 1;
+    Case k(24, 20, 5, 1.0);
+    Params params(stages, 0.05, 6);
+    DeconvolutionPipeline p(Float(64), k.w, k.h, stages, steps, k.size, k.margin);
+    Pipeline training = p.training_pipeline();
+    p.set_estimates();
+    training.apply_autoscheduler(get_host_target(), {"Li2018", {}});
+    Buffer<double> blurry, psf, sharp;
+    k.bind(p, params, blurry, psf, sharp);
+    Gradient<double> g(training, stages);
+    ReferenceParameters<double> rp = params.reference();
+    EXPECT_NEAR(g.loss, k.reference_loss(rp, stages, steps), 1e-10 * g.loss);
+    EXPECT_LE(relative_error(g.all, reference_gradient(k, rp, stages, steps)), 1e-6);
+}
+
+TEST(DeconvolutionApp, TrainingStepCostGrowsLinearly) {
+    // The values a training step stores (every Func, the ones propagate_adjoints makes for
+    // itself included), under the CPU schedule, at 16 x 12 and at twice that in each
+    // dimension: at most 4 times as many (a cost linear in the image grows with its area, its
+    // edges' part only twice), not up to 16. The second- and third-order adjoints of the
+    // clamped reads once summed whole rows or the whole image for every point (or every
+    // vector) near an edge, and the training step was quadratic in the image (4.3 times as
+    // many values at these sizes, 16 times asymptotically).
+    const int stages = 2, steps = 1;
+    int64_t stored[2];
+    for (int scale = 1; scale <= 2; scale++) {
+        Case k(16 * scale, 12 * scale, 7, 0.5);
+        Params params(stages, 0.05, 8);
+        DeconvolutionPipeline p(Float(64), k.w, k.h, stages, steps, k.size, k.margin);
+        p.schedule_cpu(8);
+        Buffer<double> blurry, psf, sharp;
+        k.bind(p, params, blurry, psf, sharp);
+        Pipeline training = p.training_pipeline();
+        stored[scale - 1] =
+            loom_test::values_stored(training, [&] { Gradient<double> g(training, stages); });
+    }
+    EXPECT_GT(stored[0], 0);
+    EXPECT_LE(stored[1], 4 * stored[0])
+        << stored[0] << " values stored at 16 x 12, " << stored[1] << " at 32 x 24";
+}
+
+TEST(DeconvolutionApp, AdamLowersTheLoss) {
+    // Training in float under the CPU schedule: six Adam steps from the initial parameters
+    // lower the loss at every step, and the reference, run on the parameters before and after,
+    // measures a higher PSNR against the sharp scene.
+    const int stages = 2, steps = 1, adam_steps = 6;
+    Case k(32, 32, 9, 0.3);
+    DeconvolutionPipeline p(Float(32), k.w, k.h, stages, steps, k.size, k.margin);
+    p.schedule_cpu(8);
+    Buffer<float> filters(kFilterTaps, kFilterTaps, kFilters, stages),
+        log_weights(kFilters, stages), thresholds(kFilters, stages - 1), range_sigma(stages - 1);
+    initial_parameters(filters, log_weights, thresholds, range_sigma);
+    Buffer<float> blurry = to_buffer<float>(k.blurry, {k.w, k.h}),
+                  psf = to_buffer<float>(k.psf, {k.size, k.size}),
+                  sharp = to_buffer<float>(k.sharp, {k.w, k.h});
+    p.blurry.set(blurry);
+    p.kernel.set(psf);
+    p.sharp.set(sharp);
+    p.filters.set(filters);
+    p.log_weights.set(log_weights);
+    p.thresholds.set(thresholds);
+    p.range_sigma.set(range_sigma);
+    auto reference_psnr = [&] {
+        ReferenceParameters<double> rp{to_vector(filters), to_vector(log_weights),
+                                       to_vector(thresholds), to_vector(range_sigma)};
+        return psnr_reference(k.reference(rp, stages, steps), k.sharp, k.w, k.h, k.margin);
+    };
+    const double psnr_before = reference_psnr();
+    Pipeline training = p.training_pipeline();
+    Buffer<float> loss = Buffer<float>::make_scalar(),
+                  d_filters(kFilterTaps, kFilterTaps, kFilters, stages),
+                  d_log_weights(kFilters, stages), d_thresholds(kFilters, stages - 1),
+                  d_range_sigma(stages - 1);
+    AdamMoments moments[4];
+    std::vector<float> losses;
+    for (int step = 1; step <= adam_steps + 1; step++) {
+        training.realize({loss, d_filters, d_log_weights, d_thresholds, d_range_sigma});
+        losses.push_back(loss());
+        if (step > adam_steps) break;
+        adam_step(filters, d_filters, moments[0], step, 5e-3);
+        adam_step(log_weights, d_log_weights, moments[1], step, 5e-3);
+        adam_step(thresholds, d_thresholds, moments[2], step, 5e-3);
+        adam_step(range_sigma, d_range_sigma, moments[3], step, 5e-3);
+    }
+    for (size_t s = 1; s < losses.size(); s++) EXPECT_LT(losses[s], losses[s - 1]) << s;
+    const double psnr_after = reference_psnr();
+    EXPECT_GT(psnr_after, psnr_before);
+    if (std::getenv("LOOM_APP_REPORT"))
+        std::printf("loss %.6g -> %.6g, PSNR %.3f -> %.3f dB\n", losses.front(), losses.back(),
+                    psnr_before, psnr_after);
 }

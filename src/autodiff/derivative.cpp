@@ -565,10 +565,7 @@ private:
                               << "\" reads other points of \"" << name
                               << "\" and may write a point more than once; only scans that "
                                  "write each point once (f(r) = f(r - 1) ...) are supported.\n";
-            user_assert(!tuple) << "propagate_adjoints: an update of the Tuple-valued Func \""
-                                << name << "\" reads other points of it (a scan); scans of "
-                                << "Tuples are not supported yet: scan one Func per element.\n";
-            propagate_scan(f, k, adjs[0], dom, placements, partials[0]);
+            propagate_scan(f, k, adjs, dom, placements, partials);
             return;
         }
         if (once) {
@@ -757,12 +754,13 @@ private:
 
     /// A scan, f(L(r)) = e(f(I_1(r)), ..., f(I_m(r)), ...) writing each point once: a reversed
     /// loop over the RDom (with an inner loop j over the m reads and the write) in the Tuple
-    /// Func scan(u) = {adjoint, adjoint of the value written at u}. At iteration r, step j < m
-    /// adds a * de/df(I_j) to the adjoint at I_j (a, the adjoint at L(r), is then complete),
-    /// and step m records a and leaves at L(r) what flows to the value it overwrote.
-    void propagate_scan(const Function &f, int k, const Func &adj, const IterationDomain &dom,
-                        const std::vector<RVarPlacement> &placements,
-                        const ExprAdjoints &partials) {
+    /// Func scan(u) = {adjoints, adjoints of the values written at u}, one of each per float
+    /// element of f. At iteration r, step j < m adds a_i * de_i/df(I_j) to the adjoint of the
+    /// element read at I_j (a_i, the adjoint of element i at L(r), is then complete), and step
+    /// m records the a_i and leaves at L(r) what flows to the values they overwrote.
+    void propagate_scan(const Function &f, int k, const std::vector<Func> &adjs,
+                        const IterationDomain &dom, const std::vector<RVarPlacement> &placements,
+                        const std::vector<ExprAdjoints> &partials) {
         const Definition &def = f.updates()[k];
         const std::string &name = f.name();
         const std::string prefix = name + "_" + std::to_string(k + 1);
@@ -771,10 +769,11 @@ private:
         Expr pred = def.predicate.defined() ? def.predicate : const_true();
         Func before = snapshot(f, k - 1), after = snapshot(f, k);
 
-        // The value a read of f at `args` sees at iteration r: the update's own write when the
-        // point was written at an earlier iteration, the value before the update otherwise.
-        auto seen = [&](const std::vector<Expr> &args) -> Expr {
-            if (args_equal(args, lhs)) return call(before, args);
+        // The value a read of element `index` of f at `args` sees at iteration r: the update's
+        // own write when the point was written at an earlier iteration, the value before the
+        // update otherwise.
+        auto seen = [&](const std::vector<Expr> &args, int index) -> Expr {
+            if (args_equal(args, lhs)) return call(before, args, index);
             std::map<std::string, Expr> writer;
             Expr in_domain = const_true();
             for (size_t i = 0; i < rvars.size(); i++) {
@@ -794,20 +793,30 @@ private:
                 earlier = writer[rvars[i].var] < r || (writer[rvars[i].var] == r && earlier);
             }
             Expr cond = simplify(in_domain && substitute(writer, pred) && earlier);
-            return select(cond, call(after, args), call(before, args));
+            return select(cond, call(after, args, index), call(before, args, index));
         };
         auto forward = [&](const Expr &e) {
-            return replace_calls(e, name, [&](const Call *c) { return seen(c->args); });
+            return replace_calls(e, name,
+                                 [&](const Call *c) { return seen(c->args, c->value_index); });
         };
 
-        std::vector<const CallAdjoint *> reads;
-        Expr stay = make_zero(def.values[0].type());
-        for (const CallAdjoint &c : partials.calls) {
-            if (c.call->name != name) continue;
-            if (args_equal(c.call->args, lhs)) {
-                stay = stay + forward(c.adjoint);
-            } else {
-                reads.push_back(&c);
+        // The scan's elements: the adjoint of each float element of f, then the adjoint of
+        // each one's written value.
+        const int values = (int)def.values.size();
+        std::vector<int> slot(values, -1);
+        int slots = 0;
+        for (int e = 0; e < values; e++) {
+            if (adjs[e].defined()) slot[e] = slots++;
+        }
+        // The reads of f at other points, one step of the inner loop each: (value whose
+        // derivative it is, the call and that derivative).
+        std::vector<std::pair<int, const CallAdjoint *>> reads;
+        for (int i = 0; i < values; i++) {
+            if (slot[i] < 0) continue;
+            for (const CallAdjoint &c : partials[i].calls) {
+                if (c.call->name == name && !args_equal(c.call->args, lhs)) {
+                    reads.emplace_back(i, &c);
+                }
             }
         }
         int m = (int)reads.size();
@@ -824,53 +833,99 @@ private:
         Func scan(prefix + "_d_scan");
         std::vector<Var> uvars;
         for (const std::string &v : f.args()) uvars.emplace_back(v);
-        Type t = def.values[0].type();
-        scan(uvars) = Tuple(call(adj, var_exprs(f.args())), make_zero(t));
+        std::vector<Expr> initial(2 * slots);
+        for (int e = 0; e < values; e++) {
+            if (slot[e] < 0) continue;
+            initial[slot[e]] = call(adjs[e], var_exprs(f.args()));
+            initial[slots + slot[e]] = make_zero(def.values[e].type());
+        }
+        scan(uvars) = Tuple(initial);
 
         std::vector<Expr> L = lhs;
         for (Expr &e : L) e = rev(e);
-        Expr a = Expr(scan(L)[0]);
+        std::vector<Expr> a(values);
+        for (int e = 0; e < values; e++) {
+            if (slot[e] >= 0) a[e] = Expr(scan(L)[slot[e]]);
+        }
         auto differs = [&](const std::vector<Expr> &args) {
             Expr d = const_false();
             for (size_t p = 0; p < args.size(); p++) d = d || args[p] != L[p];
             return d;
         };
         std::vector<Expr> target(lhs.size());
-        std::vector<Expr> adds;
         for (size_t p = 0; p < lhs.size(); p++) {
             if (is_plain_var(lhs[p])) {
                 target[p] = lhs[p];
                 continue;
             }
             std::vector<Expr> options;
-            for (const CallAdjoint *c : reads) options.push_back(rev(c->call->args[p]));
+            for (const auto &read : reads) options.push_back(rev(read.second->call->args[p]));
             options.push_back(L[p]);
             target[p] = mux(j, options);
         }
-        Expr stay_here = rev(stay);
-        for (const CallAdjoint *c : reads) {
-            std::vector<Expr> args;
-            for (const Expr &e : c->call->args) args.push_back(rev(e));
-            Expr dc = rev(forward(c->adjoint));
-            adds.push_back(select(differs(args), a * dc, make_zero(t)));
-            stay_here = stay_here + select(differs(args), make_zero(t), dc);
+        // Per element e: what step j adds to its adjoint at the target, and what the write
+        // leaves at L(r) (the reads of e at L(r) itself, through every value).
+        std::vector<std::vector<Expr>> adds(values);
+        std::vector<Expr> stay(values);
+        for (int e = 0; e < values; e++) {
+            if (slot[e] < 0) continue;
+            stay[e] = make_zero(def.values[e].type());
+            for (int i = 0; i < values; i++) {
+                if (slot[i] < 0) continue;
+                for (const CallAdjoint &c : partials[i].calls) {
+                    if (c.call->name == name && c.call->value_index == e &&
+                        args_equal(c.call->args, lhs)) {
+                        stay[e] = stay[e] + cast(stay[e].type(), a[i] * rev(forward(c.adjoint)));
+                    }
+                }
+            }
         }
-        adds.push_back(make_zero(t));
-        Expr old0 = Expr(scan(target)[0]), old1 = Expr(scan(target)[1]);
-        Expr write = j == m;
-        Expr new0 = select(write, a * stay_here, old0 + mux(j, adds));
-        Expr new1 = select(write, a, old1);
-        Expr active = rev(pred);
-        scan(target) = Tuple(select(active, new0, old0), select(active, new1, old1));
+        for (const auto &read : reads) {
+            const CallAdjoint &c = *read.second;
+            std::vector<Expr> args;
+            for (const Expr &e : c.call->args) args.push_back(rev(e));
+            const int e = c.call->value_index;
+            Expr contribution = cast(def.values[e].type(), a[read.first] * rev(forward(c.adjoint)));
+            for (int o = 0; o < values; o++) {
+                if (slot[o] < 0) continue;
+                adds[o].push_back(
+                    o == e ? select(differs(args), contribution, make_zero(contribution.type()))
+                           : make_zero(def.values[o].type()));
+            }
+            if (slot[e] >= 0) {
+                stay[e] =
+                    stay[e] + select(differs(args), make_zero(contribution.type()), contribution);
+            }
+        }
+        Expr write = j == m, active = rev(pred);
+        std::vector<Expr> updated(2 * slots);
+        for (int e = 0; e < values; e++) {
+            if (slot[e] < 0) continue;
+            adds[e].push_back(make_zero(def.values[e].type()));
+            Expr old_adj = Expr(scan(target)[slot[e]]);
+            Expr old_written = Expr(scan(target)[slots + slot[e]]);
+            Expr new_adj = select(write, stay[e], old_adj + mux(j, adds[e]));
+            Expr new_written = select(write, a[e], old_written);
+            updated[slot[e]] = select(active, new_adj, old_adj);
+            updated[slots + slot[e]] = select(active, new_written, old_written);
+        }
+        scan(target) = Tuple(updated);
         scan.compute_root();
 
-        Accumulator &prev = accumulator({{name, k - 1}});
-        prev.terms.gathers.push_back(Expr(scan(var_exprs(prev.vars))[0]));
-        Expr written_adj = Expr(scan(lhs)[1]);
-        for (const CallAdjoint &c : partials.calls) {
-            if (c.call->name != name) send(dom, c.call, written_adj * forward(c.adjoint));
+        for (int e = 0; e < values; e++) {
+            if (slot[e] < 0) continue;
+            Accumulator &prev = accumulator({{name, k - 1}, e});
+            prev.terms.gathers.push_back(Expr(scan(var_exprs(prev.vars))[slot[e]]));
         }
-        send_params(dom, partials.params, [&](const Expr &p) { return written_adj * forward(p); });
+        for (int i = 0; i < values; i++) {
+            if (slot[i] < 0) continue;
+            Expr written_adj = Expr(scan(lhs)[slots + slot[i]]);
+            for (const CallAdjoint &c : partials[i].calls) {
+                if (c.call->name != name) send(dom, c.call, written_adj * forward(c.adjoint));
+            }
+            send_params(dom, partials[i].params,
+                        [&](const Expr &p) { return written_adj * forward(p); });
+        }
     }
 
     Function out;

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -352,6 +353,43 @@ TEST(AutodiffUpdates, TupleUpdateAddingToEachElement) {
     Derivative d = propagate_adjoints(loss);
     expect_gradient(loss, in, d(in));
     EXPECT_EQ(d(s, 0).outputs(), 2);
+}
+
+TEST(AutodiffUpdates, TupleScan) {
+    // A scan of a Tuple: a damped rotation (a complex first-order IIR filter), each element
+    // reading both elements of the previous point and of its own point, plus an input; and
+    // the result read through one element at a time. Then a 2-D Tuple scan down columns with
+    // an integer element carried along (it gets no adjoint) and a second update after it.
+    {
+        Buffer<double> in = random_buffer<double>({9}, 44);
+        in.set_name("in");
+        RDom r(1, 8, "r");
+        Func z("iir");
+        z(x) = Tuple(in(x), 0.5 * in(x));
+        Expr c = 0.8 * cos(0.3 + in(r - 1)), s = Expr(0.8 * std::sin(0.3));
+        z(r) = Tuple(z(r - 1)[0] * c - z(r - 1)[1] * s + z(r)[0] * z(r)[1],
+                     z(r - 1)[0] * s + z(r - 1)[1] * c + sin(z(r)[0]));
+        Func m("iir_mix");
+        m(x) = z(x)[0] * 0.7 + z(x)[1] * z(x)[1];
+        Func loss = weighted_loss(m, {9});
+        Derivative d = propagate_adjoints(loss);
+        expect_gradient(loss, in, d(in));
+    }
+    {
+        Buffer<double> in = random_buffer<double>({4, 6}, 45);
+        in.set_name("in");
+        RDom r(1, 5, "r");
+        Func f("cols");
+        f(x, y) = Tuple(in(x, y), in(x, y) * in(x, y), y);
+        f(x, r) = Tuple(f(x, r - 1)[1] * 0.6 + f(x, r)[0], f(x, r - 1)[0] * f(x, r)[1] * 0.5,
+                        f(x, r - 1)[2] + 1);
+        f(x, 0) = Tuple(f(x, 0)[0] * 2.0, f(x, 0)[1], f(x, 0)[2]);
+        Func m("cols_mix");
+        m(x, y) = f(x, y)[0] + f(x, y)[1] * cast<double>(f(x, y)[2]);
+        Func loss = weighted_loss(m, {4, 6});
+        Derivative d = propagate_adjoints(loss);
+        expect_gradient(loss, in, d(in));
+    }
 }
 
 TEST(AutodiffUpdates, TupleUpdateReadingOtherElements) {

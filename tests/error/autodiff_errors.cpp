@@ -37,18 +37,6 @@ TEST(AutodiffErrors, TupleArgminOverAnRDom) {
                  {"Tuple-valued Func \"arg_min\"", "not supported yet"});
 }
 
-TEST(AutodiffErrors, TupleScan) {
-    ImageParam in(Float(32), 1, "in");
-    RDom r(1, 7, "r");
-    Func s("tuple_scan");
-    s(x) = Tuple(in(x), in(x)*2.0f);
-    s(r) = Tuple(s(r - 1)[0] + s(r)[0], s(r - 1)[1] * s(r)[1]);
-    Func f("f");
-    f(x) = s(x)[0] + s(x)[1];
-    expect_error([&] { propagate_adjoints(f, Buffer<float>(8)); },
-                 {"Tuple-valued Func \"tuple_scan\"", "scan", "one Func per element"});
-}
-
 TEST(AutodiffErrors, IntegerOutput) {
     Func f("int_out");
     f(x) = x * 2;

@@ -14,6 +14,7 @@
 #include <cctype>
 #include <cmath>
 #include <functional>
+#include <regex>
 #include <string>
 
 using namespace loom;
@@ -203,6 +204,36 @@ TEST(AutoscheduleLi2018, ConvolutionWeightGradientIsAParallelReduction) {
         rfactors++;
     }
     EXPECT_GE(rfactors, 2u) << src;
+}
+
+TEST(AutoscheduleLi2018, LongReductionKeepsItsTileInsideTheRVars) {
+    // A 1 x 1 convolution with 32 channels in and out over a 64 x 64 image: the weight's
+    // gradient, d_w(ci, co) = sum over the pixels of in(x, y, ci) * d_out(x, y, co), has 32 x 32
+    // points (two 16-point tiles each way), each a sum over 4096 pixels. The tile's second loop
+    // runs inside the RVars (one sweep of the image per tile, its 16 x 16 accumulators kept),
+    // not outside them (16 sweeps per tile).
+    const int W = 64, H = 64, C = 32;
+    Buffer<double> in = random_buffer<double>({W, H, C}, 23);
+    Buffer<double> w = random_buffer<double>({C, C}, 24);
+    auto build = [&] {
+        RDom k(0, C, "k");
+        Func conv("pointwise"), loss("loss");
+        conv(x, y, c) = Expr(0.0);
+        conv(x, y, c) += w(k, c) * in(x, y, k);
+        RDom r(0, W, 0, H, 0, C, "r");
+        loss() = Expr(0.0);
+        loss() += conv(r.x, r.y, r.z) * conv(r.x, r.y, r.z) / 2.0;
+        Func d_w = propagate_adjoints(loss)(w);
+        loss.set_estimates({});
+        d_w.set_estimates({{0, C}, {0, C}});
+        return Built{{loss, d_w}, {{"loss", loss}}};
+    };
+    // (Parallelism 2: four tiles are enough tasks, so the sum is tiled, not rfactor'd.)
+    std::string src = check_against_unscheduled(build, {{}, {C, C}}, 1e-12, {{"parallelism", "2"}});
+    // The sum's update: reorder(<first>_i, <second>_i, the RVars..., outer loops).
+    const std::regex tile_inside(
+        "\\.reorder\\((_0|x0)_i, (_1|x1)_i, [A-Za-z0-9_]*_r_x, [A-Za-z0-9_]*_r_y");
+    EXPECT_TRUE(std::regex_search(src, tile_inside)) << src;
 }
 
 TEST(AutoscheduleLi2018, ScatterRunsInParallelOverItsChannelRVar) {

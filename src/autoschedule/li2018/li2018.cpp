@@ -23,6 +23,9 @@ namespace {
 constexpr int64_t kTile = 16;
 /// RVars of at most this many iterations are unrolled innermost in commutative reductions.
 constexpr int64_t kUnroll = 4;
+/// The RVar iterations (small RVars aside) from which an update's tile keeps all its
+/// accumulators inside the reduction (Loom's addition; see tile()).
+constexpr int64_t kLongReduction = 4096;
 /// A Func whose inlined body (its definition with the inlined Funcs it reads substituted) would
 /// exceed this many IR nodes is computed at root: inlining a chain of stencils multiplies (a
 /// pyramid's collapse, inlined, reads 4^levels coarse pixels per fine one), and so does the
@@ -204,10 +207,16 @@ private:
         for (const std::string &l : w_.loops(f, s)) {
             if (small.count(l)) order.push_back(l);
         }
+        // (Loom's addition:) a reduction over many points (a filter's gradient, summed over
+        // the images) keeps the whole tile's accumulators inside its RVars: with the tile's
+        // other loop outside them, each of its 16 rows would sweep the reduction's inputs
+        // again, from memory.
+        const bool long_reduction = s > 0 && large_rvar_iterations(f, s, small) >= kLongReduction;
+        if (long_reduction && !b_i.empty()) order.push_back(b_i);
         for (const std::string &l : w_.loops(f, s)) {
             if (w_.is_rvar(f, s, l) && !small.count(l)) order.push_back(l);
         }
-        if (!b_i.empty()) order.push_back(b_i);
+        if (!long_reduction && !b_i.empty()) order.push_back(b_i);
         for (const std::string &l : w_.loops(f, s)) {
             if (!w_.is_rvar(f, s, l) && l != a_i && l != b_i) {
                 order.push_back(l);
@@ -234,6 +243,16 @@ private:
             tiles = "task";
         }
         w_.parallel(f, s, tiles);
+    }
+
+    /// The iterations of update s of f over its RVars other than `small`.
+    int64_t large_rvar_iterations(const std::string &f, int s, const std::set<std::string> &small) {
+        const StageModel &sm = model_.stages.at(f)[s];
+        int64_t n = 1;
+        for (size_t i = 0; i < sm.rvars.size(); i++) {
+            if (!small.count(sm.rvars[i])) n *= std::max<int64_t>(sm.rvar_spans[i].extent(), 1);
+        }
+        return n;
     }
 
     /// Step 3: a large associative reduction into few points made parallel with rfactor.

@@ -26,11 +26,14 @@ public:
     std::set<std::string> defined, stored, used;
     bool impure_call = false;
     std::map<std::string, int> definitions;
+    /// The values each LetStmt name is bound to.
+    std::map<std::string, std::vector<Expr>> let_values;
 
 protected:
     using IRVisitor::visit;
     void visit(const LetStmt *op) override {
         define(op->name);
+        let_values[op->name].push_back(op->value);
         IRVisitor::visit(op);
     }
     void visit(const Let *op) override {
@@ -315,11 +318,26 @@ protected:
             });
             return ok;
         };
+        // Whether every binding of the name in the loop is a LetStmt of the same value: an
+        // unrolled loop repeats its body's lets (a fused loop's index arithmetic, divisions
+        // included, in each of a convolution's 9 unrolled taps).
+        auto bound_alike = [&](const LetStmt *l) {
+            auto values = sum.let_values.find(l->name);
+            if (values == sum.let_values.end() ||
+                (int)values->second.size() != sum.definitions[l->name]) {
+                return false;
+            }
+            for (const Expr &v : values->second) {
+                if (!equal(v, l->value)) return false;
+            }
+            return true;
+        };
         auto may_lift = [&](const LetStmt *l) {
-            // Exactly one binding of the name in the loop and none outside it, so lifting
-            // neither captures nor shadows another use of the name.
-            return sum.definitions[l->name] == 1 && l->name != op->name && !outer.count(l->name) &&
-                   invariant(l->value, extent_positive);
+            // One binding of the name in the loop (or several alike, which then bind what the
+            // lifted one does) and none outside it, so lifting neither captures nor shadows
+            // another use of the name.
+            return (sum.definitions[l->name] == 1 || bound_alike(l)) && l->name != op->name &&
+                   !outer.count(l->name) && invariant(l->value, extent_positive);
         };
         body = lift(body, may_lift, &varying, &lifted);
         // Then the invariant parts of the expressions left in the body (the grouped index
@@ -364,7 +382,12 @@ private:
         if (const LetStmt *l = s.as<LetStmt>()) {
             if (may_lift(l)) {
                 varying->erase(l->name);
-                lifted->emplace_back(l->name, l->value);
+                auto same_name = [&](const std::pair<std::string, Expr> &b) {
+                    return b.first == l->name;
+                };
+                if (std::none_of(lifted->begin(), lifted->end(), same_name)) {
+                    lifted->emplace_back(l->name, l->value);
+                }
                 return lift(l->body, may_lift, varying, lifted);
             }
             Stmt body = lift(l->body, may_lift, varying, lifted);

@@ -1,6 +1,7 @@
 // loop_invariant_code_motion: invariant lets move in front of their loop, loop-dependent ones
-// stay, loads are hoisted only from buffers the loop does not write, and an invariant if
-// around a loop body becomes an if around the loop.
+// stay (an unrolled body's repeated identical lets move once), loads are hoisted only from
+// buffers the loop does not write, and an invariant if around a loop body becomes an if around
+// the loop.
 #include "lower/loop_invariant_code_motion.h"
 
 #include "lower_test_util.h"
@@ -44,6 +45,36 @@ TEST(LICM, LetsThroughBlocksAndDependentChains) {
     ASSERT_NE(l2, nullptr) << r;
     EXPECT_EQ(l2->name, "c");
     EXPECT_NE(l2->body.as<For>(), nullptr) << r;
+}
+
+TEST(LICM, RepeatedIdenticalLetsMoveOutOnce) {
+    Expr x = ivar("x"), n = ivar("n"), t = ivar("t");
+    // An unrolled body repeats its lets: for (x) { let t = n / 7; f[x] = t; let t = n / 7;
+    // g[x] = t }. Both bind what one let in front of the loop binds.
+    Stmt s = serial("x", 0, 10,
+                    Block::make(LetStmt::make("t", n / 7, store("f", t, x)),
+                                LetStmt::make("t", n / 7, store("g", t, x))));
+    Stmt expected = LetStmt::make(
+        "t", n / 7, serial("x", 0, 10, Block::make(store("f", t, x), store("g", t, x))));
+    EXPECT_IR_EQ(loop_invariant_code_motion(s), expected);
+    // Bound to different values, the two lets of t stay in the loop (their values, invariant,
+    // may move out under other names).
+    Stmt d = serial("x", 0, 10,
+                    Block::make(LetStmt::make("t", n / 7, store("f", t, x)),
+                                LetStmt::make("t", n / 5, store("g", t, x))));
+    Stmt r = loop_invariant_code_motion(d);
+    while (const LetStmt *l = r.as<LetStmt>()) {
+        EXPECT_NE(l->name, "t") << r;
+        r = l->body;
+    }
+    const For *loop = r.as<For>();
+    ASSERT_NE(loop, nullptr) << r;
+    const Block *body = loop->body.as<Block>();
+    ASSERT_NE(body, nullptr) << r;
+    const LetStmt *first = body->first.as<LetStmt>(), *second = body->rest.as<LetStmt>();
+    ASSERT_TRUE(first && second) << r;
+    EXPECT_EQ(first->name, "t");
+    EXPECT_EQ(second->name, "t");
 }
 
 TEST(LICM, LoadsOfStoredBuffersStay) {

@@ -1,133 +1,38 @@
 // The warping layer of FlowNet 2.0 (Ilg et al. 2017; Li et al. 2018 §5.1.2): every pixel (x, y)
 // of image n samples the input bilinearly, in every channel, at (x + flow(x, y, 0, n), y +
-// flow(x, y, 1, n)), the input zero outside the image, as PyTorch's grid_sample (bilinear, zero
-// padding, align_corners=True) with the grid set to the pixel grid plus the flow. Tensors are
-// N x C x H x W as in PyTorch: dimension 0 is x (contiguous), then y, c, n; the flow is (x, y, k,
-// n), k = 0 the horizontal displacement in pixels, k = 1 the vertical. The backward pass (the
-// gradients with respect to the input and the flow, given the adjoint of the output) comes from
-// propagate_adjoints, so the same source builds against Loom (include/compat) and Halide 21.
-// Include "Halide.h" first.
+// flow(x, y, 1, n)) (apps/common/bilinear_sampling.h), the input zero outside the image, as
+// PyTorch's grid_sample (bilinear, zero padding, align_corners=True) with the grid set to the
+// pixel grid plus the flow. Tensors are N x C x H x W as in PyTorch: dimension 0 is x
+// (contiguous), then y, c, n; the flow is (x, y, k, n), k = 0 the horizontal displacement in
+// pixels, k = 1 the vertical. The backward pass (the gradients with respect to the input and
+// the flow, given the adjoint of the output) comes from propagate_adjoints, so the same source
+// builds against Loom (include/compat) and Halide 21. Include "Halide.h" first.
 #ifndef LOOM_APPS_FLOW_WARP_H
 #define LOOM_APPS_FLOW_WARP_H
 
+#include "common/bilinear_sampling.h"
+
 #include <vector>
 
-struct FlowWarpPipeline {
-    /// The input (x, y, c, n), of type `type` (float, or double for the gradient checks).
-    Halide::ImageParam input;
+struct FlowWarpPipeline : BilinearSamplingLayer {
     /// The flow (x, y, k, n) in pixels, k = 0 along x, k = 1 along y.
     Halide::ImageParam flow;
-    /// The adjoint of the output (x, y, c, n), the backward pass's input.
-    Halide::ImageParam d_output;
-    Halide::Var x{"x"}, y{"y"}, c{"c"}, n{"n"};
-    /// The sample position in input pixels: the pixel plus its flow.
-    Halide::Func sample_x{"fw_sample_x"}, sample_y{"fw_sample_y"};
-    /// The bilinear weight (x, y, i, j, n) of tap (i, j): the input pixel (floor(sample_x) + i,
-    /// floor(sample_y) + j).
-    Halide::Func weight{"fw_weight"};
-    /// The bilinear sample: zero, then the four taps added over `tap`.
-    Halide::Func bilinear{"fw_bilinear"};
-    Halide::Func output{"flow_warp"};
-    /// The tap (i, j) = (tap.x, tap.y) in [0, 2) x [0, 2), bilinear's reduction.
-    Halide::RDom tap{0, 2, 0, 2, "fw_tap"};
-    /// The adjoints of the output and of bilinear's update (copies of d_output).
-    Halide::Func d_output_adjoint, d_bilinear;
-    /// The backward pass: d output / d input and d output / d flow applied to d_output.
-    Halide::Func d_input, d_flow;
-    /// The adjoints of the weights and of sample_x and sample_y (the flow's gradient, before it
-    /// is laid out in k).
-    Halide::Func d_weight, d_sample_x, d_sample_y;
+    /// The backward pass's gradient with respect to the flow (d_input is the input's).
+    Halide::Func d_flow;
 
     explicit FlowWarpPipeline(Halide::Type type = Halide::Float(32))
-        : input(type, 4, "fw_input"), flow(type, 4, "fw_flow"), d_output(type, 4, "fw_d_output") {
-        using Halide::cast;
-        using Halide::clamp;
-        using Halide::Expr;
-        using Halide::select;
-        Expr w = input.dim(0).extent(), h = input.dim(1).extent();
-        sample_x(x, y, n) = cast(type, x) + flow(x, y, 0, n);
-        sample_y(x, y, n) = cast(type, y) + flow(x, y, 1, n);
-        Expr fx = Halide::floor(sample_x(x, y, n)), fy = Halide::floor(sample_y(x, y, n));
-        Expr ix = cast<int>(fx), iy = cast<int>(fy);
-        Expr wx = sample_x(x, y, n) - fx, wy = sample_y(x, y, n) - fy;
-        // Zero outside the image; the clamp keeps the read itself inside and bounds it (which
-        // Halide 21's autodiff needs for a data-dependent index).
-        Expr zero = cast(type, 0);
-        auto at = [&](const Expr &px, const Expr &py) {
-            return select(px >= 0 && px < w && py >= 0 && py < h,
-                          input(clamp(px, 0, w - 1), clamp(py, 0, h - 1), c, n), zero);
-        };
-        // The weights, a Func of their own: their gradient (per pixel and tap, a sum over the
-        // channels) is then computed once and serves both positions' gradients, which would
-        // each read the four taps of every channel again otherwise.
-        Halide::Var i("i"), j("j");
-        weight(x, y, i, j, n) = select(j == 0, 1 - wy, wy) * select(i == 0, 1 - wx, wx);
-        // The four taps as one sum over a 2 x 2 RDom, so that the input is read at one call site:
-        // its adjoint is then one scatter over the output's points and the taps, whose taps the
-        // schedule can run innermost (four taps, written as four reads, would be four scatter
-        // passes over the output).
-        Expr px = ix + tap.x, py = iy + tap.y;
-        bilinear(x, y, c, n) = zero;
-        bilinear(x, y, c, n) += weight(x, y, tap.x, tap.y, n) * at(px, py);
-        output(x, y, c, n) = bilinear(x, y, c, n);
-
-        Halide::Region bounds = {
-            {0, w}, {0, h}, {0, input.dim(2).extent()}, {0, input.dim(3).extent()}};
-        Halide::Derivative d = Halide::propagate_adjoints(output, Halide::Func(d_output), bounds);
-        d_output_adjoint = d(output);
-        d_bilinear = d(bilinear, 0);
-        d_input = d(input.name());
+        : BilinearSamplingLayer(type, "fw", "flow_warp"), flow(type, 4, "fw_flow") {
+        sample_x(x, y, n) = Halide::cast(type, x) + flow(x, y, 0, n);
+        sample_y(x, y, n) = Halide::cast(type, y) + flow(x, y, 1, n);
+        Halide::Derivative d = define_sampling(type);
         d_flow = d(flow.name());
-        d_weight = d(weight);
-        d_sample_x = d(sample_x);
-        d_sample_y = d(sample_y);
     }
 
-    /// No schedule: the sample positions inlined into the output; the derivative's defaults.
-    void schedule_default() {}
-
-    /// The CPU schedule (forward and backward), for images at least `vec` pixels wide. Forward:
-    /// the sample positions once per pixel of each image (not per channel), then the planes of
-    /// all channels and images in parallel, vectors of `vec` pixels along x, each summing its
-    /// four taps (gathers, unrolled) in registers. Backward: the weights' gradient (per pixel
-    /// and tap, a sum over the channels) once, rows in parallel, vectorized, and from it the
-    /// positions' gradients; the input's gradient is a scatter (its reads are at
-    /// data-dependent positions, so autodiff cannot make it a gather): one serial update over
-    /// the output's points with the four taps innermost and unrolled, so each point's position
-    /// and adjoint are read once, and the channels in parallel (distinct channels write
-    /// distinct planes, so the loop is race-free). The copies autodiff makes of the output's
-    /// adjoint are inlined.
+    /// The CPU schedule (forward and backward), for images at least `vec` pixels wide: the
+    /// sampling's (BilinearSamplingLayer::schedule_sampling_cpu), and the flow's gradient (the
+    /// positions' gradients laid out in k) rows in parallel, vectorized.
     void schedule_cpu(int vec = 8) {
-        Halide::Var cn("cn"), xo("xo");
-        for (Halide::Func f : {sample_x, sample_y, d_sample_x, d_sample_y}) {
-            // The adjoints' Vars are autodiff's, not x and y.
-            std::vector<Halide::Var> a = f.args();
-            f.compute_root().parallel(a[1]).vectorize(a[0], vec);
-        }
-        output.split(x, xo, x, vec).fuse(c, n, cn).parallel(cn).vectorize(x);
-        bilinear.compute_at(output, xo).vectorize(x);
-        bilinear.update().vectorize(x).unroll(tap.x).unroll(tap.y);
-        d_output_adjoint.compute_inline();
-        d_bilinear.compute_inline();
-        // The weights' gradient (x, y, i, j, n): in each row, the four taps.
-        std::vector<Halide::Var> u = d_weight.args();
-        d_weight.compute_root()
-            .reorder(u[0], u[2], u[3], u[1], u[4])
-            .parallel(u[1])
-            .vectorize(u[0], vec);
-        std::vector<Halide::Var> v = d_input.args();
-        d_input.fuse(v[2], v[3], cn).parallel(cn).vectorize(v[0], vec);
-        // The scatter's RDom runs over the output's (x, y, c, n), then the tap (t.x, t.y).
-        // (Halide 21 returns the input's adjoint as a copy of the Func that scatters, whose
-        // update this schedule cannot name: there the scatter keeps its defaults.)
-        if (d_input.num_update_definitions() > 0) {
-            std::vector<Halide::RVar> r = d_input.rvars(0);
-            d_input.update(0)
-                .reorder(r[4], r[5], r[0], r[1], r[2], r[3])
-                .unroll(r[4])
-                .unroll(r[5])
-                .parallel(r[2]);
-        }
+        schedule_sampling_cpu(vec);
         std::vector<Halide::Var> k = d_flow.args();
         d_flow.parallel(k[1]).vectorize(k[0], vec);
     }

@@ -174,8 +174,9 @@ private:
     }
 
     /// e without the selects on the iteration variables that zero it (select(c, a, 0), also as
-    /// a factor of a product, a numerator, or in every term of a sum alike: the adjoint of a
-    /// masked value propagated through an expression), whose conditions go to `conditions`.
+    /// a factor of a product or a numerator: the adjoint of a masked value propagated through
+    /// an expression), whose conditions go to `conditions`. (A sum's terms are unmasked one by
+    /// one: run() splits them first.)
     Expr unmask(const Expr &e, std::vector<Expr> *conditions) const {
         if (const Select *s = e.as<Select>()) {
             if (!is_const_zero(s->false_value) || !uses_iteration(s->condition)) return e;
@@ -187,19 +188,7 @@ private:
         }
         if (const Div *d = e.as<Div>()) return Div::make(unmask(d->a, conditions), d->b);
         if (const Cast *c = e.as<Cast>()) return Cast::make(c->type, unmask(c->value, conditions));
-        Expr a, b;
-        if (const Add *op = e.as<Add>()) a = op->a, b = op->b;
-        if (const Sub *op = e.as<Sub>()) a = op->a, b = op->b;
-        if (!a.defined()) return e;
-        std::vector<Expr> in_a, in_b;
-        a = unmask(a, &in_a);
-        b = unmask(b, &in_b);
-        if (in_a.empty() || in_a.size() != in_b.size()) return e;
-        for (size_t i = 0; i < in_a.size(); i++) {
-            if (!equal(in_a[i], in_b[i])) return e;
-        }
-        conditions->insert(conditions->end(), in_a.begin(), in_a.end());
-        return e.as<Add>() ? Add::make(a, b) : Sub::make(a, b);
+        return e;
     }
 
     bool uses_iteration(const Expr &e) const { return expr_uses_vars(e, iteration); }

@@ -318,9 +318,9 @@ protected:
             });
             return ok;
         };
-        // Whether every binding of the name in the loop is a LetStmt of the same value: an
-        // unrolled loop repeats its body's lets (a fused loop's index arithmetic, divisions
-        // included, in each of a convolution's 9 unrolled taps).
+        // Whether every binding of the name in the loop is a LetStmt of the same value: one
+        // binding, or an unrolled loop's copies of its body's lets (a fused loop's index
+        // arithmetic, divisions included, in each of a convolution's 9 unrolled taps).
         auto bound_alike = [&](const LetStmt *l) {
             auto values = sum.let_values.find(l->name);
             if (values == sum.let_values.end() ||
@@ -336,8 +336,8 @@ protected:
             // One binding of the name in the loop (or several alike, which then bind what the
             // lifted one does) and none outside it, so lifting neither captures nor shadows
             // another use of the name.
-            return (sum.definitions[l->name] == 1 || bound_alike(l)) && l->name != op->name &&
-                   !outer.count(l->name) && invariant(l->value, extent_positive);
+            return bound_alike(l) && l->name != op->name && !outer.count(l->name) &&
+                   invariant(l->value, extent_positive);
         };
         body = lift(body, may_lift, &varying, &lifted);
         // Then the invariant parts of the expressions left in the body (the grouped index

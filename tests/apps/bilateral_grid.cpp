@@ -8,6 +8,7 @@
 #include "bilateral_grid/reference.h"
 
 #include "common/compare.h"
+#include "common/finite_difference.h"
 #include "common/loop_nest_text.h"
 
 #include <gtest/gtest.h>
@@ -114,16 +115,7 @@ TEST(BilateralGridApp, CpuScheduleLoopNest) {
 namespace {
 
 /// Deterministic adjoint weights in [-1, 1).
-Buffer<float> make_adjoint(int w, int h) {
-    Buffer<float> d(w, h);
-    uint32_t state = 4242;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            state = state * 1664525u + 1013904223u;
-            d(x, y) = 2.0f * (float)(state >> 8) / (float)(1u << 24) - 1.0f;
-        }
-    return d;
-}
+Buffer<float> make_adjoint(int w, int h) { return loom_test::random_buffer<float>({w, h}, 4242); }
 
 /// The loss L = sum of output * d_output by the reference in double, with its integer
 /// decisions (clamps, bins, planes) in `branches`.

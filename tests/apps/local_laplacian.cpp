@@ -9,6 +9,7 @@
 #include "local_laplacian/reference.h"
 
 #include "common/compare.h"
+#include "common/finite_difference.h"
 #include "common/loop_nest_text.h"
 
 #include <gtest/gtest.h>
@@ -126,15 +127,7 @@ constexpr int kBackwardLevels = 3;
 
 /// Deterministic adjoint weights in [-1, 1).
 Buffer<float> make_adjoint(int w, int h) {
-    Buffer<float> d(w, h, 3);
-    uint32_t state = 2718;
-    for (int c = 0; c < 3; c++)
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                state = state * 1664525u + 1013904223u;
-                d(x, y, c) = 2.0f * (float)(state >> 8) / (float)(1u << 24) - 1.0f;
-            }
-    return d;
+    return loom_test::random_buffer<float>({w, h, 3}, 2718);
 }
 
 /// The point the gradient is taken at, in double: the input as the pipeline sees it (16-bit

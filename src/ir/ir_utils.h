@@ -39,6 +39,11 @@ const int64_t *as_const_int(const Expr &e);
 const uint64_t *as_const_uint(const Expr &e);
 /// The value of a FloatImm (or broadcast of one); null otherwise.
 const double *as_const_float(const Expr &e);
+// The pointers above point into e's node: from a temporary (as_const_int(simplify(x))) they
+// would dangle once the temporary dies, so name the Expr first.
+const int64_t *as_const_int(Expr &&) = delete;
+const uint64_t *as_const_uint(Expr &&) = delete;
+const double *as_const_float(Expr &&) = delete;
 /// Constant zero / one of any numeric type (or broadcast); is_const_one is also `true`.
 bool is_const_zero(const Expr &e);
 bool is_const_one(const Expr &e);

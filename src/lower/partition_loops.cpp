@@ -31,7 +31,8 @@ Expr replace_limits(const Expr &e, const Expr &lo, const Expr &hi) {
     if (!e.defined() || Interval::is_neg_inf(e) || Interval::is_pos_inf(e)) return e;
     Type t = e.type();
     if (!t.is_int() || !t.is_scalar()) return e;
-    const int64_t tmin = *as_const_int(t.min()), tmax = *as_const_int(t.max());
+    const Expr type_min = t.min(), type_max = t.max();
+    const int64_t tmin = *as_const_int(type_min), tmax = *as_const_int(type_max);
     return mutate_exprs_post(e, [&](const Expr &x) -> Expr {
         const int64_t *c = x.type() == t ? as_const_int(x) : nullptr;
         if (c && *c == tmin) return lo;

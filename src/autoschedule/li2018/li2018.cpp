@@ -369,7 +369,8 @@ private:
         const Definition &def = stage_definition(func(f), s);
         if (!def.rdom.defined() || !commutative(f, s)) return small;
         for (const ReductionVariable &rv : def.rdom.domain()) {
-            const int64_t *n = as_const_int(simplify(rv.extent));
+            const Expr extent = simplify(rv.extent);
+            const int64_t *n = as_const_int(extent);
             if (n && *n >= 2 && *n <= kUnroll) small.insert(rv.var);
         }
         return small;

@@ -53,16 +53,18 @@ TEST(IRUtils, Constants) {
     EXPECT_TRUE(is_const(Expr(3.0f), 3));
     EXPECT_TRUE(is_const(Broadcast::make(Expr(-2), 8), -2));
 
-    ASSERT_NE(as_const_int(Expr(-5)), nullptr);
-    EXPECT_EQ(*as_const_int(Expr(-5)), -5);
-    EXPECT_EQ(*as_const_int(Broadcast::make(Expr(7), 4)), 7);
-    EXPECT_EQ(as_const_int(Expr((uint8_t)1)), nullptr);
-    EXPECT_EQ(as_const_int(var("x")), nullptr);
-    EXPECT_EQ(*as_const_uint(Expr((uint16_t)9)), 9u);
-    EXPECT_EQ(as_const_uint(Expr(9)), nullptr);
-    EXPECT_EQ(*as_const_uint(const_true()), 1u);
-    EXPECT_EQ(*as_const_float(Expr(0.5)), 0.5);
-    EXPECT_EQ(as_const_float(Expr(1)), nullptr);
+    const Expr minus5(-5), bcast7 = Broadcast::make(Expr(7), 4), u8_1((uint8_t)1), x = var("x");
+    const Expr u16_9((uint16_t)9), i9(9), yes = const_true(), half(0.5), one(1);
+    ASSERT_NE(as_const_int(minus5), nullptr);
+    EXPECT_EQ(*as_const_int(minus5), -5);
+    EXPECT_EQ(*as_const_int(bcast7), 7);
+    EXPECT_EQ(as_const_int(u8_1), nullptr);
+    EXPECT_EQ(as_const_int(x), nullptr);
+    EXPECT_EQ(*as_const_uint(u16_9), 9u);
+    EXPECT_EQ(as_const_uint(i9), nullptr);
+    EXPECT_EQ(*as_const_uint(yes), 1u);
+    EXPECT_EQ(*as_const_float(half), 0.5);
+    EXPECT_EQ(as_const_float(one), nullptr);
 
     EXPECT_TRUE(is_const_zero(Expr(0)));
     EXPECT_TRUE(is_const_zero(Expr(0.0f)));

@@ -126,18 +126,23 @@ TEST(Type, IsMaxIsMin) {
     EXPECT_FALSE(Float(32).is_max((int64_t)1));
 }
 
+// The constant values of Exprs built in place (as_const_* refuses temporaries).
+int64_t int_value(const Expr &e) { return *as_const_int(e); }
+uint64_t uint_value(const Expr &e) { return *as_const_uint(e); }
+double float_value(const Expr &e) { return *as_const_float(e); }
+
 TEST(Type, Limits) {
-    EXPECT_EQ(*as_const_int(Int(8).max()), 127);
-    EXPECT_EQ(*as_const_int(Int(8).min()), -128);
-    EXPECT_EQ(*as_const_int(Int(32).max()), 2147483647);
-    EXPECT_EQ(*as_const_int(Int(64).min()), std::numeric_limits<int64_t>::min());
-    EXPECT_EQ(*as_const_uint(UInt(16).max()), 65535u);
-    EXPECT_EQ(*as_const_uint(UInt(64).max()), std::numeric_limits<uint64_t>::max());
-    EXPECT_EQ(*as_const_uint(UInt(16).min()), 0u);
-    EXPECT_EQ(*as_const_uint(Bool().max()), 1u);
+    EXPECT_EQ(int_value(Int(8).max()), 127);
+    EXPECT_EQ(int_value(Int(8).min()), -128);
+    EXPECT_EQ(int_value(Int(32).max()), 2147483647);
+    EXPECT_EQ(int_value(Int(64).min()), std::numeric_limits<int64_t>::min());
+    EXPECT_EQ(uint_value(UInt(16).max()), 65535u);
+    EXPECT_EQ(uint_value(UInt(64).max()), std::numeric_limits<uint64_t>::max());
+    EXPECT_EQ(uint_value(UInt(16).min()), 0u);
+    EXPECT_EQ(uint_value(Bool().max()), 1u);
     EXPECT_EQ(UInt(16).max().type(), UInt(16));
-    EXPECT_TRUE(std::isinf(*as_const_float(Float(32).max())));
-    EXPECT_LT(*as_const_float(Float(64).min()), 0);
+    EXPECT_TRUE(std::isinf(float_value(Float(32).max())));
+    EXPECT_LT(float_value(Float(64).min()), 0);
     // Vector types give broadcasts of the scalar limit.
     Expr v = Int(16, 8).max();
     EXPECT_EQ(v.type(), Int(16, 8));
@@ -164,16 +169,16 @@ TEST(Type, Names) {
 
 TEST(Type, NarrowFloatConstantsAreRounded) {
     // FloatImm holds the value rounded to its type's precision (ties to even).
-    EXPECT_EQ(*as_const_float(make_const(Float(16), 1.0 + 1.0 / 4096)), 1.0);
-    EXPECT_EQ(*as_const_float(make_const(Float(16), 1.0 + 3.0 / 2048)), 1.0 + 2.0 / 1024);
-    EXPECT_EQ(*as_const_float(make_const(Float(16), 70000.0)), INFINITY);
-    EXPECT_EQ(*as_const_float(make_const(Float(16), 65504.0)), 65504.0);
-    EXPECT_EQ(*as_const_float(make_const(Float(16), std::ldexp(1.0, -26))), 0.0);
-    EXPECT_EQ(*as_const_float(make_const(BFloat(16), 1.0 + 1.0 / 256)), 1.0);
-    EXPECT_EQ(*as_const_float(make_const(BFloat(16), 3.0 + 1.0 / 64)), 3.0 + 1.0 / 64);
-    EXPECT_EQ(*as_const_float(make_const(Float(32), 0.1)), (double)0.1f);
+    EXPECT_EQ(float_value(make_const(Float(16), 1.0 + 1.0 / 4096)), 1.0);
+    EXPECT_EQ(float_value(make_const(Float(16), 1.0 + 3.0 / 2048)), 1.0 + 2.0 / 1024);
+    EXPECT_EQ(float_value(make_const(Float(16), 70000.0)), INFINITY);
+    EXPECT_EQ(float_value(make_const(Float(16), 65504.0)), 65504.0);
+    EXPECT_EQ(float_value(make_const(Float(16), std::ldexp(1.0, -26))), 0.0);
+    EXPECT_EQ(float_value(make_const(BFloat(16), 1.0 + 1.0 / 256)), 1.0);
+    EXPECT_EQ(float_value(make_const(BFloat(16), 3.0 + 1.0 / 64)), 3.0 + 1.0 / 64);
+    EXPECT_EQ(float_value(make_const(Float(32), 0.1)), (double)0.1f);
     for (double v = -5; v < 5; v += 0.01) {
-        double r = *as_const_float(make_const(Float(16), v));
+        double r = float_value(make_const(Float(16), v));
         EXPECT_TRUE(Float(16).can_represent(r)) << v;
         EXPECT_LE(std::fabs(r - v), std::ldexp(std::fabs(v), -11) + 1e-12) << v;
     }

@@ -14,13 +14,19 @@ Stmt store(const std::string &buf, const Expr &value, const Expr &index) {
     return Store::make(buf, value, index, Parameter(), const_true());
 }
 
+/// The integer e evaluates to with the variables bound in env.
+int64_t evaluate(const std::map<std::string, Expr> &env, const Expr &e) {
+    const Expr value = simplify(substitute(env, e));
+    return *as_const_int(value);
+}
+
 /// Runs the loop nest of serial loops, stores into one array, over free variables `vars`:
 /// a tiny interpreter for For / IfThenElse / LetStmt / Store / Block.
 void run(const Stmt &s, std::map<std::string, Expr> env, std::vector<int> *mem) {
     if (!s.defined()) return;
     if (const For *f = s.as<For>()) {
-        int64_t mn = *as_const_int(simplify(substitute(env, f->min)));
-        int64_t ex = *as_const_int(simplify(substitute(env, f->extent)));
+        int64_t mn = evaluate(env, f->min);
+        int64_t ex = evaluate(env, f->extent);
         for (int64_t i = mn; i < mn + ex; i++) {
             env[f->name] = make_const(Int(32), i);
             run(f->body, env, mem);
@@ -38,8 +44,8 @@ void run(const Stmt &s, std::map<std::string, Expr> env, std::vector<int> *mem) 
         run(b->first, env, mem);
         run(b->rest, env, mem);
     } else if (const Store *st = s.as<Store>()) {
-        int64_t idx = *as_const_int(simplify(substitute(env, st->index)));
-        (*mem)[idx] += (int)*as_const_int(simplify(substitute(env, st->value)));
+        int64_t idx = evaluate(env, st->index);
+        (*mem)[idx] += (int)evaluate(env, st->value);
     }
 }
 

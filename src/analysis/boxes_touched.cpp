@@ -30,7 +30,9 @@ namespace {
 /// bounding the others (add_image_checks asked for the whole pipeline's) was most of the time.
 class LetsReachingBoxes : public IRVisitor {
 public:
-    explicit LetsReachingBoxes(const std::set<std::string> *only) : only(only) {}
+    LetsReachingBoxes(const std::set<std::string> *only,
+                      const std::unordered_set<const IRNode *> *relevant_stmts)
+        : only(only), relevant_stmts(relevant_stmts) {}
     std::set<std::string> names;
 
     void close() {
@@ -49,9 +51,26 @@ public:
 private:
     /// When set, the names whose accesses matter (all when null).
     const std::set<std::string> *only;
+    /// When set, the only Stmts that can access them (StmtsAccessing): the lets of the others
+    /// are not in scope at any access, so their uses need not be collected.
+    const std::unordered_set<const IRNode *> *relevant_stmts;
     std::map<std::string, std::set<std::string>> let_uses;
 
     using IRVisitor::visit;
+#define LOOM_IR_EXPR(N)
+#define LOOM_IR_STMT(N)                                                                            \
+    void visit(const N *op) override {                                                             \
+        if (!relevant_stmts || relevant_stmts->count(op)) walk(op);                                \
+    }
+#include "ir/ir_node_list.h"
+#undef LOOM_IR_EXPR
+#undef LOOM_IR_STMT
+
+    template <typename Node>
+    void walk(const Node *op) {
+        IRVisitor::visit(op);
+    }
+
     void add_vars(const Expr &e, std::set<std::string> &to) {
         visit_exprs(e, [&](const Expr &x) {
             if (const Variable *v = x.as<Variable>()) to.insert(v->name);
@@ -68,7 +87,7 @@ private:
             add_vars(op->args[0], names);
         }
     }
-    void visit(const Provide *op) override {
+    void walk(const Provide *op) {
         IRVisitor::visit(op);
         if (!only || only->count(op->name)) {
             for (const Expr &a : op->args) add_vars(a, names);
@@ -78,7 +97,7 @@ private:
         IRVisitor::visit(op);
         add_vars(op->condition, names);
     }
-    void visit(const IfThenElse *op) override {
+    void walk(const IfThenElse *op) {
         IRVisitor::visit(op);
         add_vars(op->condition, names);
     }
@@ -86,11 +105,11 @@ private:
         IRVisitor::visit(op);
         add_vars(op->value, let_uses[op->name]);
     }
-    void visit(const LetStmt *op) override {
+    void walk(const LetStmt *op) {
         IRVisitor::visit(op);
         add_vars(op->value, let_uses[op->name]);
     }
-    void visit(const For *op) override {
+    void walk(const For *op) {
         IRVisitor::visit(op);
         add_vars(op->min, let_uses[op->name]);
         add_vars(op->extent, let_uses[op->name]);
@@ -426,16 +445,18 @@ template <typename Node>
 std::map<std::string, Box>
 boxes_of(const Node &n, const Scope &scope, const FuncValueBounds *func_bounds, bool calls,
          bool provides, const std::set<std::string> *only = nullptr, bool narrow_selects = true) {
-    LetsReachingBoxes lets(only);
-    lets.dispatch(n);
-    lets.close();
     std::unique_ptr<StmtsAccessing> accessing;
     if (only) {
         accessing = std::make_unique<StmtsAccessing>(*only, calls, provides);
         accessing->dispatch(n);
     }
-    BoxesTouched v(scope, func_bounds, calls, provides, only, std::move(lets.names),
-                   accessing ? &accessing->accessing : nullptr, narrow_selects);
+    const std::unordered_set<const IRNode *> *relevant =
+        accessing ? &accessing->accessing : nullptr;
+    LetsReachingBoxes lets(only, relevant);
+    lets.dispatch(n);
+    lets.close();
+    BoxesTouched v(scope, func_bounds, calls, provides, only, std::move(lets.names), relevant,
+                   narrow_selects);
     v.dispatch(n);
     return v.finish();
 }

@@ -291,22 +291,37 @@ public:
 protected:
     using IRVisitor::visit;
     const std::set<std::string> &funcs;
-    std::vector<std::pair<std::string, Expr>> lets;
+    /// The values of the LetStmts in scope.
+    std::map<std::string, Expr> lets;
     struct Loop {
         std::string name;
         Expr min, max;
     };
     std::vector<Loop> loops;
 
+    /// e with the lets in scope substituted, as deep as their chains go, and simplified. Only
+    /// the lets e reaches are substituted: the statement nests hundreds of them (a gradient
+    /// pipeline's), and substituting each in turn into every loop bound took seconds. (A chain
+    /// is at most as long as the lets; a let shadowing a name its value reads stops there.)
     Expr expand(Expr e) const {
-        for (auto l = lets.rbegin(); l != lets.rend(); ++l) e = substitute(l->first, l->second, e);
+        for (size_t round = 0; round <= lets.size(); round++) {
+            Expr next = substitute(lets, e);
+            if (next.same_as(e)) break;
+            e = next;
+        }
         return simplify(e);
     }
 
     void visit(const LetStmt *op) override {
-        lets.emplace_back(op->name, op->value);
+        auto it = lets.find(op->name);
+        const Expr outer = it == lets.end() ? Expr() : it->second;
+        lets[op->name] = op->value;
         dispatch(op->body);
-        lets.pop_back();
+        if (outer.defined()) {
+            lets[op->name] = outer;
+        } else {
+            lets.erase(op->name);
+        }
     }
     void visit(const For *op) override {
         Expr mn = expand(op->min);

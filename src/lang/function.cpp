@@ -141,8 +141,9 @@ bool rvar_is_syntactically_pure(const std::string &v, const Definition &d,
 /// Whether two iterations with different values of `v` provably never touch one element
 /// (Halide's can_parallelize_rvar): with every free variable of a second iteration renamed,
 /// "v != v' and (the two stores collide, or the second's store hits a read of func by the
-/// first)" simplifies to false over the domain's bounds. f(2 * r) = r and
-/// f(r + 3) = f(r + 3) + r pass; f(r % 5) = r and f(r) = f(r - 1) do not.
+/// first)" simplifies to false over the domain's bounds. f(2 * r) = r,
+/// f(r + 3) = f(r + 3) + r and f(r.x + 1, r.y) += r.x (over r.x) pass; f(r % 5) = r and
+/// f(r) = f(r - 1) do not.
 bool rvar_iterations_are_independent(const std::string &v, const Definition &d,
                                      const std::string &func) {
     std::map<std::string, Expr> other;
@@ -185,9 +186,6 @@ bool rvar_iterations_are_independent(const std::string &v, const Definition &d,
         }
         return And::make(distinct, same);
     };
-    Expr hazard = collides_with_other_store(d.args);
-    for (const std::vector<Expr> &l : loads)
-        hazard = Or::make(hazard, collides_with_other_store(l));
     for (const ReductionVariable &rv : d.schedule.rvars) {
         const int64_t *mn = as_const_int(rv.min), *ext = as_const_int(rv.extent);
         if (!mn || !ext) continue;
@@ -195,6 +193,22 @@ bool rvar_iterations_are_independent(const std::string &v, const Definition &d,
         bounds[rv.var] = range;
         bounds[rv.var + "$other"] = range;
     }
+    // A site cannot collide when one coordinate alone cannot: f(r.x + 1, r.y) over r.x. (The
+    // whole conjunction below hides that from the simplifier once it spans several
+    // coordinates.)
+    auto one_coordinate_apart = [&](const std::vector<Expr> &site) {
+        for (size_t i = 0; i < site.size(); i++) {
+            Expr same = EQ::make(site[i], substitute(other, d.args[i]));
+            if (can_prove(Not::make(And::make(distinct, same)), bounds)) return true;
+        }
+        return false;
+    };
+    bool apart = one_coordinate_apart(d.args);
+    for (const std::vector<Expr> &l : loads) apart = apart && one_coordinate_apart(l);
+    if (apart) return true;
+    Expr hazard = collides_with_other_store(d.args);
+    for (const std::vector<Expr> &l : loads)
+        hazard = Or::make(hazard, collides_with_other_store(l));
     return can_prove(Not::make(hazard), bounds);
 }
 

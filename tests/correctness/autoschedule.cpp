@@ -312,6 +312,91 @@ TEST(Autoschedule, ScalarReductionReadByAScalarFunc) {
     }
 }
 
+TEST(Autoschedule, LoomParallelizesLargeReductions) {
+    // Two reductions over a 256 x 192 image into few points: a scalar energy and a 3 x 3
+    // filter's gradient (9 points, fewer than the 16 tasks parallelism asks for). "Loom"
+    // rfactors both into parallel lanes and strips (Li2018's rule; they were serial loops, 54 ms
+    // of the deconvolution's training step); Mullapudi2016 stays faithful to its paper and
+    // leaves them serial. Both compute the naive loops' values.
+    const int w = 256, h = 192;
+    Buffer<float> image = random_image<float>(w + 2, h + 2, 7, 1),
+                  weight = random_image<float>(w, h, 8, 1);
+    for (const std::string name : {"Loom", "Mullapudi2016"}) {
+        ImageParam in(Float(32), 2, "in"), d(Float(32), 2, "d");
+        in.set_estimates({{0, w + 2}, {0, h + 2}});
+        d.set_estimates({{0, w}, {0, h}});
+        Func energy("energy"), grad("grad");
+        Var i("i"), j("j");
+        RDom r(0, w, 0, h, "r");
+        energy() = 0.0f;
+        energy() += in(r.x, r.y) * in(r.x, r.y);
+        grad(i, j) = 0.0f;
+        grad(i, j) += in(r.x + i, r.y + j) * d(r.x, r.y);
+        energy.set_estimates({});
+        grad.set_estimates({{0, 3}, {0, 3}});
+        Pipeline p({energy, grad});
+        const std::string source = p.apply_autoscheduler(Target("host"), {name}).schedule_source;
+        const std::regex rfactor_call("\\.rfactor\\(");
+        const auto rfactors =
+            std::distance(std::sregex_iterator(source.begin(), source.end(), rfactor_call),
+                          std::sregex_iterator());
+        EXPECT_EQ(rfactors, name == "Loom" ? 2 : 0) << name << ":\n" << source;
+        in.set(image);
+        d.set(weight);
+        Buffer<float> e = Buffer<float>::make_scalar(), g(3, 3);
+        p.realize({e, g});
+        double e_ref = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) e_ref += (double)image(x, y) * image(x, y);
+        EXPECT_NEAR(e(), e_ref, 1e-5 * e_ref) << name;
+        for (int jj = 0; jj < 3; jj++) {
+            for (int ii = 0; ii < 3; ii++) {
+                double ref = 0, scale = 0;
+                for (int y = 0; y < h; y++) {
+                    for (int x = 0; x < w; x++) {
+                        ref += (double)image(x + ii, y + jj) * weight(x, y);
+                        scale += std::fabs((double)image(x + ii, y + jj) * weight(x, y));
+                    }
+                }
+                EXPECT_NEAR(g(ii, jj), ref, 1e-5 * scale) << name << " at " << ii << ", " << jj;
+            }
+        }
+    }
+}
+
+TEST(Autoschedule, LoomRunsScattersOverDistinctElementsInParallel) {
+    // An update with no pure loop whose RVar r.x writes distinct elements, at the store's
+    // innermost index (a boundary condition's adjoint along an edge): "Loom" vectorizes r.x
+    // and runs its outer part in parallel (it was a serial scalar loop); Mullapudi2016 leaves
+    // it serial. Both compute the naive loops' values.
+    const int w = 512, h = 5;
+    Buffer<float> image = random_image<float>(w, h, 9, 1);
+    for (const std::string name : {"Loom", "Mullapudi2016"}) {
+        ImageParam in(Float(32), 2, "in");
+        in.set_estimates({{0, w}, {0, h}});
+        Func edge("edge");
+        Var x("x"), y("y");
+        RDom r(0, w, 0, h, "r");
+        edge(x, y) = cast<float>(x + y);
+        edge(r.x + 1, r.y) += in(r.x, r.y) * 2.0f;
+        edge.set_estimates({{0, w + 1}, {0, h}});
+        const std::string source =
+            Pipeline(edge).apply_autoscheduler(Target("host"), {name}).schedule_source;
+        const std::regex vector_and_parallel(
+            "update\\(0\\)[^;]*\\.vectorize\\([^;]*\\.parallel\\(");
+        EXPECT_EQ(std::regex_search(source, vector_and_parallel), name == "Loom") << name << ":\n"
+                                                                                  << source;
+        in.set(image);
+        Buffer<float> out = edge.realize({w + 1, h});
+        for (int yy = 0; yy < h; yy++) {
+            for (int xx = 0; xx <= w; xx++) {
+                const float ref = xx + yy + (xx >= 1 ? image(xx - 1, yy) * 2.0f : 0.0f);
+                ASSERT_EQ(out(xx, yy), ref) << name << " at " << xx << ", " << yy;
+            }
+        }
+    }
+}
+
 TEST(Autoschedule, TunedSchedulesMatchUnscheduled) {
     // A short budget: the tuners compile and time candidates at the estimated sizes (at least
     // the first), keep the fastest, and that one must still compute the same values.

@@ -1,5 +1,6 @@
 #include "autoschedule/common/grouping.h"
 
+#include "autoschedule/common/parallel_reduction.h"
 #include "ir/ir_utils.h"
 #include "ir/ir_visitor.h"
 #include "ir/substitute.h"
@@ -320,6 +321,8 @@ namespace {
 /// the region is smaller than a tile (Halide's Mullapudi2016 keeps the defaults, and its
 /// schedules then fail on small inputs without boundary conditions).
 constexpr TailStrategy kTail = TailStrategy::GuardWithIf;
+/// The lanes and strips of rfactor'd reductions (parallel_updates): Li2018's tile.
+constexpr int64_t kTile = 16;
 
 class GroupedScheduleWriter {
 public:
@@ -494,6 +497,15 @@ private:
         std::string tile_var; // the innermost tile loop of the last stage
         for (int s = 0; s < num_stages(out); s++) {
             const StageModel &m = model_.stages.at(f)[s];
+            if (s > 0 && options_.parallel_updates) {
+                int64_t tasks = 1;
+                for (int d : m.pure_dims) tasks *= model_.region.at(f)[d].extent();
+                if (tasks < options_.parallelism &&
+                    rfactor_large_reduction(model_, w_, f, s, options_.parallelism, kTile)) {
+                    continue;
+                }
+                if (m.pure_dims.empty() && over_distinct_rvar(f, s)) continue;
+            }
             if (options_.locality_order) reorder_by_locality(f, s, tile_regions);
             std::vector<std::string> outer;
             std::map<std::string, int64_t> loop_extent;
@@ -533,6 +545,52 @@ private:
             if (s + 1 == num_stages(out)) tile_var = innermost_of(f, s, outer);
         }
         place_members(g, tile_var);
+    }
+
+    /// An update with no pure loop (a scatter, a boundary condition's adjoint at an edge) over
+    /// its largest RVar whose iterations write distinct elements (Dim::Kind::PureRVar): when
+    /// that RVar alone is the store's innermost index (plus a constant), split into vectors
+    /// innermost; its outer part (or the whole RVar) outermost, parallel. Returns false
+    /// (scheduling nothing) when there is no such RVar.
+    bool over_distinct_rvar(const std::string &f, int s) {
+        const StageModel &m = model_.stages.at(f)[s];
+        const Definition &def = stage_definition(func(f), s);
+        std::map<std::string, int64_t> extent;
+        for (size_t i = 0; i < m.rvars.size(); i++) extent[m.rvars[i]] = m.rvar_spans[i].extent();
+        std::string best;
+        for (const Dim &d : def.schedule.dims) {
+            if (d.kind != Dim::Kind::PureRVar || !extent.count(d.var)) continue;
+            if (extent[d.var] >= 2 && (best.empty() || extent[d.var] > extent[best])) best = d.var;
+        }
+        if (best.empty()) return false;
+        const int64_t lanes =
+            model_.target.natural_vector_size(func(f).output_types()[0]) * options_.vector_factor;
+        std::string outer = best;
+        if (lanes > 1 && extent[best] >= lanes && !def.args.empty() &&
+            is_rvar_plus_constant(def.args[0], best)) {
+            outer = plain_loop_name(best) + "_vo";
+            const std::string inner = plain_loop_name(best) + "_vi";
+            w_.split(f, s, best, outer, inner, lanes, kTail);
+            w_.vectorize(f, s, inner);
+        }
+        std::vector<std::string> order;
+        for (const std::string &l : w_.loops(f, s)) {
+            if (l != outer) order.push_back(l);
+        }
+        order.push_back(outer);
+        if (order != w_.loops(f, s)) w_.reorder(f, s, order);
+        w_.parallel(f, s, outer);
+        return true;
+    }
+
+    /// Whether e is the variable v plus a constant.
+    static bool is_rvar_plus_constant(const Expr &e, const std::string &v) {
+        const Variable *x = e.as<Variable>();
+        if (const Add *a = e.as<Add>()) {
+            if (!is_const(a->b)) return false;
+            x = a->a.as<Variable>();
+        }
+        return x && x->name == v;
     }
 
     /// Parallel: the outermost pure loops of stage s of f until there are enough tasks.

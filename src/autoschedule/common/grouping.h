@@ -160,6 +160,13 @@ struct EmitOptions {
     /// a vector long is vectorized where it stands. Off: loops in the Func's dimension order,
     /// the innermost dimension vectorized and moved inside the RVars.
     bool locality_order = false;
+    /// Loom's addition for updates with fewer pure-loop tasks than `parallelism`, which the
+    /// grouping models leave serial: a large associative reduction (a loss, a parameter's
+    /// gradient) is made parallel with rfactor (rfactor_large_reduction, in 16 x 16 tiles);
+    /// failing that, an update with no pure loop (a scatter) runs over its largest RVar whose
+    /// iterations write distinct elements, vectorized when that RVar is the store's innermost
+    /// index, its outer part parallel.
+    bool parallel_updates = false;
 };
 
 /// Applies `plan` to the pipeline's Funcs (every Func reset first) and returns its source
@@ -168,7 +175,8 @@ struct EmitOptions {
 /// tile loops outermost, outer pure loops parallel until `parallelism` tasks, members computed
 /// at the innermost tile loop of the output's last stage, every stage vectorized along its
 /// Func's innermost dimension (or, with locality_order, its loops ordered and vectorized as
-/// Halide's Mullapudi2016 does); a group with a blocked reduction as block_reductions says.
+/// Halide's Mullapudi2016 does); a group with a blocked reduction as block_reductions says;
+/// with parallel_updates, the updates that have too few pure loops as it says.
 std::string write_grouped_schedule(const GroupCostModel &cost, const GroupingPlan &plan,
                                    const EmitOptions &options, const std::string &header);
 

@@ -1,6 +1,7 @@
 #include "autoschedule/li2018/li2018.h"
 
 #include "analysis/associativity.h"
+#include "autoschedule/common/parallel_reduction.h"
 #include "autoschedule/common/pipeline_model.h"
 #include "autoschedule/common/schedule_writer.h"
 #include "ir/ir_utils.h"
@@ -36,13 +37,6 @@ constexpr int64_t kMaxInlinedNodes = 2000;
 constexpr TailStrategy kTail = TailStrategy::GuardWithIf;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/// A loop name usable in C++ source and free of the '.' that separates split products.
-std::string plain(const std::string &name) {
-    std::string s = c_identifier(name);
-    std::replace(s.begin(), s.end(), '.', '_');
-    return s;
-}
 
 class Li2018 {
 public:
@@ -181,20 +175,20 @@ private:
         std::map<std::string, int64_t> extent;
         for (const auto &[var, e] : pure_extents(f, s)) extent[var] = e;
         const std::string a = large[0].first;
-        const std::string a_i = plain(a) + "_i", a_o = plain(a) + "_o";
+        const std::string a_i = plain_loop_name(a) + "_i", a_o = plain_loop_name(a) + "_o";
         w_.split(f, s, a, a_o, a_i, kTile, kTail);
         extent[a_o] = ceil_div(extent[a], kTile);
         std::string b_i;
         if (large.size() == 2) {
             const std::string b = large[1].first;
-            b_i = plain(b) + "_i";
-            const std::string b_o = plain(b) + "_o";
+            b_i = plain_loop_name(b) + "_i";
+            const std::string b_o = plain_loop_name(b) + "_o";
             w_.split(f, s, b, b_o, b_i, kTile, kTail);
             extent[b_o] = ceil_div(extent[b], kTile);
         } else if (extent[a_o] >= 2 * kTile) {
             // A 1-D domain: its outer part split again, so a tile is 16 x 16 points.
-            b_i = plain(a) + "_oi";
-            const std::string a_oo = plain(a) + "_oo";
+            b_i = plain_loop_name(a) + "_oi";
+            const std::string a_oo = plain_loop_name(a) + "_oo";
             w_.split(f, s, a_o, a_oo, b_i, kTile, kTail);
             extent[a_oo] = ceil_div(extent[a_o], kTile);
         }
@@ -255,79 +249,10 @@ private:
         return n;
     }
 
-    /// Step 3: a large associative reduction into few points made parallel with rfactor.
-    /// Returns false (scheduling nothing) when the update is not one.
+    /// Step 3: a large associative reduction into few points made parallel with rfactor
+    /// (rfactor_large_reduction). Returns false (scheduling nothing) when the update is not one.
     bool parallel_reduction(const std::string &f, int s) {
-        const Function &fn = func(f);
-        const Definition &def = stage_definition(fn, s);
-        if (!def.rdom.defined()) return false;
-        bool scatter = false;
-        for (size_t i = 0; i < def.args.size(); i++) {
-            const Variable *v = def.args[i].as<Variable>();
-            scatter |= !v || v->name != fn.args()[i];
-        }
-        const AssociativeOp op = prove_associativity(f, def.args, def.values);
-        if (!op.associative) return false;
-        // argmin/argmax keep the first extreme in loop order: rfactor may preserve only the
-        // outermost RVars, and the lanes here are the innermost.
-        for (AssociativeOpKind k : op.kinds) {
-            if (k == AssociativeOpKind::ArgMinIndex || k == AssociativeOpKind::ArgMaxIndex) {
-                return false;
-            }
-        }
-        const StageModel &sm = model_.stages.at(f)[s];
-        int64_t points = 1;
-        std::vector<size_t> large;
-        for (size_t i = 0; i < sm.rvars.size(); i++) {
-            points *= sm.rvar_spans[i].extent();
-            if (sm.rvar_spans[i].extent() >= kTile) large.push_back(i);
-        }
-        if (points < kTile * kTile * params_.parallelism || large.empty()) return false;
-        // The intermediate holds a copy of f's points per lane and strip: worth it only while
-        // that is less than the points the reduction visits.
-        const int64_t copies =
-            kTile * (large.size() >= 2 ? ceil_div(sm.rvar_spans[large[1]].extent(), kTile)
-                                       : 8 * (int64_t)params_.parallelism);
-        const ConcreteBox &region = model_.region.at(f);
-        if (box_points(region) * copies > sm.points(region)) return false;
-        // The intermediate's two new dimensions: names no Var of f has.
-        std::string lane = "lane", strip = "strip";
-        for (const std::string &a : fn.args()) {
-            if (a == lane) lane += "_";
-            if (a == strip) strip += "_";
-        }
-        const std::string r1 = sm.rvars[large[0]];
-        const std::string r1_i = plain(r1) + "_i", r1_o = plain(r1) + "_o";
-        // With one large RVar, its outer part is split into about 8 x parallelism strips.
-        const int64_t outer = ceil_div(sm.rvar_spans[large[0]].extent(), kTile);
-        const int64_t per_strip =
-            std::max<int64_t>(kTile, ceil_div(outer, 8 * (int64_t)params_.parallelism));
-        if (large.size() == 1 && outer < 2 * per_strip) return false;
-        w_.split(f, s, r1, r1_o, r1_i, kTile, kTail);
-        std::string strips;
-        if (large.size() >= 2) {
-            const std::string r2 = sm.rvars[large[1]];
-            strips = plain(r2) + "_o";
-            w_.split(f, s, r2, strips, plain(r2) + "_i", kTile, kTail);
-        } else {
-            strips = plain(r1) + "_oo";
-            w_.split(f, s, r1_o, strips, plain(r1) + "_oi", per_strip, kTail);
-        }
-        const std::string intm = w_.rfactor(f, s, {{r1_i, lane}, {strips, strip}});
-        w_.compute_root(intm);
-        // The intermediate: lanes innermost as one vector (column-wise partial sums), strips
-        // outermost in parallel.
-        std::vector<std::string> order = {lane};
-        for (const std::string &l : w_.loops(intm, 1)) {
-            if (l != lane && l != strip) order.push_back(l);
-        }
-        order.push_back(strip);
-        if (order != w_.loops(intm, 1)) w_.reorder(intm, 1, order);
-        // (A scatter's lanes store at data-dependent places: they stay scalar.)
-        if (!scatter) w_.vectorize(intm, 1, lane);
-        w_.parallel(intm, 1, strip);
-        if (debug_) std::cerr << "Li2018: " << f << " update " << s - 1 << " rfactor'd\n";
-        return true;
+        return rfactor_large_reduction(model_, w_, f, s, params_.parallelism, kTile);
     }
 
     /// Step 4: a scatter or scan in parallel over its largest RVar whose iterations write

@@ -82,6 +82,7 @@ std::string autoschedule_loom(const std::vector<Function> &outputs, const Target
                                    options.parallelism = s.cost.parallelism;
                                    options.vector_factor = vector_factor;
                                    options.unroll_rvar_extent = unroll;
+                                   options.parallel_updates = true;
                                    return write_grouped_schedule(cost, plan, options, header);
                                }};
     };

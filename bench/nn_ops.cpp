@@ -12,8 +12,9 @@
 //   bilateral_grid, local_laplacian (apps/<name>, with their define_backward; N ignored, and
 //   C too for the bilateral grid): an H x W gray float image, the gradient with respect to it
 //   and r_sigma; an H x W RGB 16-bit image, C pyramid levels, the gradient with respect to it,
-//   the remapping table, alpha and beta. Their backward pass is always scheduled by Li2018, given
-//   the app's compute_root list (unscheduled, it takes minutes to compile); "default" is refused.
+//   the remapping table, alpha and beta. Their backward pass is scheduled by Li2018, given the
+//   app's compute_root list, or by the autoscheduler named after a ':' in the schedule
+//   ("hand:Loom"; unscheduled, it takes minutes to compile); "default" is refused.
 //   deconvolution (apps/deconvolution): an H x W gray float image, N stages of C steps; the
 //   "backward" pass is the training step (the loss and its gradients with respect to every
 //   parameter, which runs the forward pass too). Schedules: root (breadth-first), hand (the
@@ -246,24 +247,33 @@ void bilateral_slice(int n, int c, int h, int w, int runs, const std::string &sc
         });
 }
 
+/// The forward pass's schedule: `schedule` up to a ':' (see schedule_app_passes).
+std::string forward_schedule(const std::string &schedule) {
+    return schedule.substr(0, schedule.find(':'));
+}
+
 /// The forward pass by `schedule` ("hand": the app's schedule_cpu, set by the caller; else an
-/// autoscheduler's name) and the backward pass by Li2018 given `compute_root`; the estimates
-/// are set by the caller.
+/// autoscheduler's name) and the backward pass by Li2018 given `compute_root`, or by the
+/// autoscheduler named after a ':' ("hand:Loom", "Loom:Loom"); the estimates are set by the
+/// caller.
 void schedule_app_passes(const std::string &schedule, Halide::Pipeline forward,
                          Halide::Pipeline backward, const std::string &compute_root) {
     if (schedule == "default")
         throw std::runtime_error("unscheduled, the gradient takes minutes to compile");
     Halide::Target target = Halide::get_jit_target_from_environment();
-    Halide::AutoschedulerParams li2018("Li2018");
+    const size_t colon = schedule.find(':');
+    const std::string first = forward_schedule(schedule),
+                      second = colon == std::string::npos ? "Li2018" : schedule.substr(colon + 1);
+    Halide::AutoschedulerParams backward_params(second);
 #ifdef LOOM_COMPAT_HALIDE_H
     // Loom's Li2018 takes a compute_root list, as the paper's does; Halide 21's refuses it.
-    li2018.extra["compute_root"] = compute_root;
+    if (second == "Li2018") backward_params.extra["compute_root"] = compute_root;
 #endif
-    app_autoschedule::load_scheduler("Li2018");
-    backward.apply_autoscheduler(target, li2018);
-    if (schedule != "hand") {
-        app_autoschedule::load_scheduler(schedule);
-        forward.apply_autoscheduler(target, Halide::AutoschedulerParams(schedule));
+    app_autoschedule::load_scheduler(second);
+    backward.apply_autoscheduler(target, backward_params);
+    if (first != "hand") {
+        app_autoschedule::load_scheduler(first);
+        forward.apply_autoscheduler(target, Halide::AutoschedulerParams(first));
     }
 }
 
@@ -274,7 +284,7 @@ void bilateral_grid(int h, int w, int runs, const std::string &schedule) {
     // Two instances, as the passes share the pipeline's Funcs.
     BilateralGridPipeline p, q;
     q.define_backward();
-    if (schedule == "hand") p.schedule_cpu();
+    if (forward_schedule(schedule) == "hand") p.schedule_cpu();
     app_autoschedule::bind(p.input, in);
     app_autoschedule::bind(q.input, in);
     app_autoschedule::bind(q.d_output, d_out);
@@ -303,7 +313,7 @@ void local_laplacian(int levels, int h, int w, int runs, const std::string &sche
         in.data()[i] = (uint16_t)(noise.data()[i] * 65535.0f);
     LocalLaplacianPipeline p(levels), q(levels);
     q.define_backward();
-    if (schedule == "hand") p.schedule_cpu();
+    if (forward_schedule(schedule) == "hand") p.schedule_cpu();
     for (LocalLaplacianPipeline *l : {&p, &q}) {
         app_autoschedule::bind(l->input, in);
         l->remap_lut.set_estimates(app_autoschedule::region_of(l->lut_table));

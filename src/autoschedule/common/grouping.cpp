@@ -565,17 +565,19 @@ private:
         if (best.empty()) return false;
         const int64_t lanes =
             model_.target.natural_vector_size(func(f).output_types()[0]) * options_.vector_factor;
-        std::string outer = best;
+        std::string outer = best, inner;
         if (lanes > 1 && extent[best] >= lanes && !def.args.empty() &&
             is_rvar_plus_constant(def.args[0], best)) {
             outer = plain_loop_name(best) + "_vo";
-            const std::string inner = plain_loop_name(best) + "_vi";
+            inner = plain_loop_name(best) + "_vi";
             w_.split(f, s, best, outer, inner, lanes, kTail);
             w_.vectorize(f, s, inner);
         }
+        // The vector loop innermost (dense loads and stores), the parallel one outermost.
         std::vector<std::string> order;
+        if (!inner.empty()) order.push_back(inner);
         for (const std::string &l : w_.loops(f, s)) {
-            if (l != outer) order.push_back(l);
+            if (l != outer && l != inner) order.push_back(l);
         }
         order.push_back(outer);
         if (order != w_.loops(f, s)) w_.reorder(f, s, order);

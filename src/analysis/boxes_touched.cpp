@@ -22,17 +22,45 @@ namespace internal {
 
 namespace {
 
+/// An IRVisitor that walks only the Stmts in `relevant_stmts` (every one when null), each
+/// through Derived::walk (the plain visit unless Derived overloads it for that node): the walks
+/// below skip the parts of a pipeline that access nothing they want (StmtsAccessing).
+template <typename Derived>
+class RelevantStmtsWalker : public IRVisitor {
+protected:
+    explicit RelevantStmtsWalker(const std::unordered_set<const IRNode *> *relevant_stmts)
+        : relevant_stmts(relevant_stmts) {}
+    const std::unordered_set<const IRNode *> *relevant_stmts;
+
+    using IRVisitor::visit;
+#define LOOM_IR_EXPR(N)
+#define LOOM_IR_STMT(N)                                                                            \
+    void visit(const N *op) override {                                                             \
+        if (!relevant_stmts || relevant_stmts->count(op)) static_cast<Derived *>(this)->walk(op);  \
+    }
+#include "ir/ir_node_list.h"
+#undef LOOM_IR_EXPR
+#undef LOOM_IR_STMT
+
+    template <typename Node>
+    void walk(const Node *op) {
+        IRVisitor::visit(op);
+    }
+};
+
 /// The Let, LetStmt and loop names whose bounds can reach a box: those in the coordinates of
 /// the wanted Func and buffer accesses and in the conditions that narrow them, closed over the
 /// values defining them (a let's value, a loop's min and extent). An inlined pipeline nests
 /// hundreds of Lets of pixel values that no coordinate uses, and the box of one buffer in a
 /// long pipeline needs the bound lets and loops of the few stages that lead to its accesses;
 /// bounding the others (add_image_checks asked for the whole pipeline's) was most of the time.
-class LetsReachingBoxes : public IRVisitor {
+class LetsReachingBoxes : public RelevantStmtsWalker<LetsReachingBoxes> {
 public:
+    /// `relevant_stmts`: the lets of the other Stmts are not in scope at any wanted access, so
+    /// their uses need not be collected.
     LetsReachingBoxes(const std::set<std::string> *only,
                       const std::unordered_set<const IRNode *> *relevant_stmts)
-        : only(only), relevant_stmts(relevant_stmts) {}
+        : RelevantStmtsWalker(relevant_stmts), only(only) {}
     std::set<std::string> names;
 
     void close() {
@@ -51,25 +79,11 @@ public:
 private:
     /// When set, the names whose accesses matter (all when null).
     const std::set<std::string> *only;
-    /// When set, the only Stmts that can access them (StmtsAccessing): the lets of the others
-    /// are not in scope at any access, so their uses need not be collected.
-    const std::unordered_set<const IRNode *> *relevant_stmts;
     std::map<std::string, std::set<std::string>> let_uses;
 
-    using IRVisitor::visit;
-#define LOOM_IR_EXPR(N)
-#define LOOM_IR_STMT(N)                                                                            \
-    void visit(const N *op) override {                                                             \
-        if (!relevant_stmts || relevant_stmts->count(op)) walk(op);                                \
-    }
-#include "ir/ir_node_list.h"
-#undef LOOM_IR_EXPR
-#undef LOOM_IR_STMT
-
-    template <typename Node>
-    void walk(const Node *op) {
-        IRVisitor::visit(op);
-    }
+    friend class RelevantStmtsWalker<LetsReachingBoxes>;
+    using RelevantStmtsWalker::visit;
+    using RelevantStmtsWalker::walk;
 
     void add_vars(const Expr &e, std::set<std::string> &to) {
         visit_exprs(e, [&](const Expr &x) {
@@ -164,14 +178,14 @@ private:
 
 /// Walks a Stmt or Expr keeping the bounds of every loop variable and let-bound name in scope,
 /// and unions the bounds of each Func/buffer access into its Box.
-class BoxesTouched : public IRVisitor {
+class BoxesTouched : public RelevantStmtsWalker<BoxesTouched> {
 public:
     BoxesTouched(const Scope &s, const FuncValueBounds *func_bounds, bool calls, bool provides,
                  const std::set<std::string> *only, std::set<std::string> relevant_lets,
                  const std::unordered_set<const IRNode *> *relevant_stmts, bool narrow_selects)
-        : scope(s), func_bounds(func_bounds), consider_calls(calls), consider_provides(provides),
-          narrow_selects(narrow_selects), only(only), relevant_lets(std::move(relevant_lets)),
-          relevant_stmts(relevant_stmts) {}
+        : RelevantStmtsWalker(relevant_stmts), scope(s), func_bounds(func_bounds),
+          consider_calls(calls), consider_provides(provides), narrow_selects(narrow_selects),
+          only(only), relevant_lets(std::move(relevant_lets)) {}
 
 private:
     Scope scope;
@@ -189,25 +203,11 @@ private:
     const std::set<std::string> *only;
     /// The Let names worth bounding (LetsReachingBoxes); the others are bound to everything.
     std::set<std::string> relevant_lets;
-    /// When set, the only Stmts worth walking (StmtsAccessing): the others touch nothing wanted.
-    const std::unordered_set<const IRNode *> *relevant_stmts;
-
-    using IRVisitor::visit;
 
     // Every Stmt is walked only when it can touch a wanted name; walk() does the work.
-#define LOOM_IR_EXPR(N)
-#define LOOM_IR_STMT(N)                                                                            \
-    void visit(const N *op) override {                                                             \
-        if (!relevant_stmts || relevant_stmts->count(op)) walk(op);                                \
-    }
-#include "ir/ir_node_list.h"
-#undef LOOM_IR_EXPR
-#undef LOOM_IR_STMT
-
-    template <typename Node>
-    void walk(const Node *op) {
-        IRVisitor::visit(op);
-    }
+    friend class RelevantStmtsWalker<BoxesTouched>;
+    using RelevantStmtsWalker::visit;
+    using RelevantStmtsWalker::walk;
 
     /// The distinct intervals of one coordinate of one Func or buffer, unioned at the end:
     /// unioning each access into a growing min/max chain simplified the chain once per access,

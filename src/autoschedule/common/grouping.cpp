@@ -553,20 +553,18 @@ private:
     /// innermost; its outer part (or the whole RVar) outermost, parallel. Returns false
     /// (scheduling nothing) when there is no such RVar.
     bool over_distinct_rvar(const std::string &f, int s) {
+        const std::string best = largest_distinct_rvar(model_, f, s);
+        if (best.empty()) return false;
         const StageModel &m = model_.stages.at(f)[s];
         const Definition &def = stage_definition(func(f), s);
-        std::map<std::string, int64_t> extent;
-        for (size_t i = 0; i < m.rvars.size(); i++) extent[m.rvars[i]] = m.rvar_spans[i].extent();
-        std::string best;
-        for (const Dim &d : def.schedule.dims) {
-            if (d.kind != Dim::Kind::PureRVar || !extent.count(d.var)) continue;
-            if (extent[d.var] >= 2 && (best.empty() || extent[d.var] > extent[best])) best = d.var;
+        int64_t extent = 0;
+        for (size_t i = 0; i < m.rvars.size(); i++) {
+            if (m.rvars[i] == best) extent = m.rvar_spans[i].extent();
         }
-        if (best.empty()) return false;
         const int64_t lanes =
             model_.target.natural_vector_size(func(f).output_types()[0]) * options_.vector_factor;
         std::string outer = best, inner;
-        if (lanes > 1 && extent[best] >= lanes && !def.args.empty() &&
+        if (lanes > 1 && extent >= lanes && !def.args.empty() &&
             is_rvar_plus_constant(def.args[0], best)) {
             outer = plain_loop_name(best) + "_vo";
             inner = plain_loop_name(best) + "_vi";

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <vector>
 
 namespace loom {
@@ -24,6 +25,18 @@ std::string plain_loop_name(const std::string &name) {
     std::string s = c_identifier(name);
     std::replace(s.begin(), s.end(), '.', '_');
     return s;
+}
+
+std::string largest_distinct_rvar(const PipelineModel &model, const std::string &f, int s) {
+    const StageModel &sm = model.stages.at(f)[s];
+    std::map<std::string, int64_t> extent;
+    for (size_t i = 0; i < sm.rvars.size(); i++) extent[sm.rvars[i]] = sm.rvar_spans[i].extent();
+    std::string best;
+    for (const Dim &d : stage_definition(model.graph.func(f), s).schedule.dims) {
+        if (d.kind != Dim::Kind::PureRVar || !extent.count(d.var)) continue;
+        if (extent[d.var] >= 2 && (best.empty() || extent[d.var] > extent[best])) best = d.var;
+    }
+    return best;
 }
 
 bool rfactor_large_reduction(const PipelineModel &model, ScheduleWriter &w, const std::string &f,

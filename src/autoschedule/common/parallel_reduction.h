@@ -28,6 +28,10 @@ namespace internal {
 bool rfactor_large_reduction(const PipelineModel &model, ScheduleWriter &w, const std::string &f,
                              int stage, int parallelism, int64_t tile);
 
+/// The largest RVar (at least 2 iterations) of update `stage` of f whose iterations write
+/// distinct elements (Dim::Kind::PureRVar), which may run in parallel; "" when there is none.
+std::string largest_distinct_rvar(const PipelineModel &model, const std::string &f, int stage);
+
 /// A loop name usable in C++ source and free of the '.' that separates split products.
 std::string plain_loop_name(const std::string &name);
 

@@ -261,15 +261,7 @@ private:
     /// point computes for all of them (its position, its adjoint) are then computed once
     /// instead of once per pass.
     void parallel_rvar(const std::string &f, int s) {
-        const StageModel &sm = model_.stages.at(f)[s];
-        std::map<std::string, int64_t> extent;
-        for (size_t i = 0; i < sm.rvars.size(); i++)
-            extent[sm.rvars[i]] = sm.rvar_spans[i].extent();
-        std::string best;
-        for (const Dim &d : stage_definition(func(f), s).schedule.dims) {
-            if (d.kind != Dim::Kind::PureRVar || !extent.count(d.var)) continue;
-            if (extent[d.var] >= 2 && (best.empty() || extent[d.var] > extent[best])) best = d.var;
-        }
+        const std::string best = largest_distinct_rvar(model_, f, s);
         std::set<std::string> small = small_rvars(f, s);
         small.erase(best);
         if (best.empty() && small.empty()) return;

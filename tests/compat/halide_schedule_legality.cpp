@@ -96,6 +96,21 @@ TEST(HalideScheduleLegality, ParallelRVarsThatWriteDistinctElements) {
     rows.update().parallel(q.x);
     Buffer<int> d = rows.realize({4});
     for (int i = 0; i < 4; i++) EXPECT_EQ(d(i), 0 + 1 + 2 + 3);
+
+    // Shifted in both coordinates: iterations with different r.x differ in the first one,
+    // whatever r.y is (Loom's joint proof over both coordinates once missed this).
+    RDom s(0, 16, 0, 5, "ps");
+    Func shifted2d("par_shifted2d");
+    shifted2d(x, y) = x * 100 + y;
+    shifted2d(s.x + 1, s.y + 2) += s.x * s.y + 7;
+    shifted2d.update().parallel(s.x).vectorize(s.y, 4);
+    Buffer<int> e = shifted2d.realize({17, 7});
+    for (int j = 0; j < 7; j++) {
+        for (int i = 0; i < 17; i++) {
+            const int added = (i >= 1 && j >= 2) ? (i - 1) * (j - 2) + 7 : 0;
+            EXPECT_EQ(e(i, j), i * 100 + j + added) << i << ", " << j;
+        }
+    }
 }
 
 TEST(HalideScheduleLegality, RacingRVarsAreRefused) {

@@ -167,25 +167,6 @@ TEST(LoopDirectives, PureRVarMayBeParallelized) {
     for (int i = 0; i < 20; i++) EXPECT_EQ(out(i), i * 3 + 1);
 }
 
-TEST(LoopDirectives, ShiftedRVarOfATwoDimensionalUpdateMayBeParallelized) {
-    // g(r.x + 1, r.y) += ...: two iterations with different r.x differ in the first coordinate
-    // whatever r.y is, so r.x may run in parallel and as a vector (Halide 21 accepts this; the
-    // proof over both coordinates at once did not find it). r.y alone shifted the other way.
-    Func g("shifted2d");
-    Var x("x"), y("y");
-    RDom r(0, 16, 0, 5, "r");
-    g(x, y) = x * 100 + y;
-    g(r.x + 1, r.y + 2) += r.x * r.y + 7;
-    g.update(0).parallel(r.x).vectorize(r.y, 4);
-    Buffer<int32_t> out = g.realize({17, 7});
-    for (int j = 0; j < 7; j++) {
-        for (int i = 0; i < 17; i++) {
-            const int added = (i >= 1 && j >= 2) ? (i - 1) * (j - 2) + 7 : 0;
-            ASSERT_EQ(out(i, j), i * 100 + j + added) << i << ", " << j;
-        }
-    }
-}
-
 TEST(LoopDirectives, Errors) {
     Var x("x"), y("y");
     Func f("sched_err");
